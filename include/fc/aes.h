@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fc/aes.h - AES key schedules and the block-mode kernels built on them
+ * (ECB encryption for GCM/CTR glue, CBC encryption and decryption).
+ *
+ * A kernel family is an fc_aes_ops table chosen once from the CPU features
+ * (fc_aes_select). A key schedule made by one table's set_*_key may only be
+ * used with the same table's block functions: the layout of fc_aes_key is
+ * the implementation's own business, except that every implementation keeps
+ * |rounds| up to date, and the AES-NI/VAES tables store the round keys in
+ * |rk| in FIPS-197 byte order (rk[r][i] is XORed into state byte i).
+ *
+ * All block functions work on whole 16-byte blocks; the count is in blocks.
+ * in == out is allowed; any other overlap is not. None of them can fail.
+ */
+#ifndef FC_AES_H
+#define FC_AES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fc/common.h"
+
+#define FC_AES_BLOCK 16
+#define FC_AES_MAX_ROUNDS 14
+
+typedef struct fc_aes_key {
+    /* Round keys; 15 x 16 bytes covers AES-256. Offset 0 (asm_offsets.h). */
+    FC_ALIGN(16) uint8_t rk[FC_AES_MAX_ROUNDS + 1][16];
+    /* 10, 12 or 14. Offset 240 (asm_offsets.h). */
+    uint32_t rounds;
+} fc_aes_key;
+
+/* The prototype every set_*_key entry shares. |key_bytes| is 16, 24 or 32;
+ * the caller has checked it. CT: nothing about the key leaks. */
+typedef void fc_aes_setkey_fn(fc_aes_key *key, const uint8_t *user_key,
+                              size_t key_bytes);
+/* ECB: out[i] = E(in[i]) for |blocks| blocks. */
+typedef void fc_aes_ecb_fn(const fc_aes_key *key, const uint8_t *in,
+                           uint8_t *out, size_t blocks);
+/* CBC: processes |blocks| blocks chaining from |iv| (16 bytes) and leaves the
+ * next chaining value (the last ciphertext block) in |iv|. */
+typedef void fc_aes_cbc_fn(const fc_aes_key *key, const uint8_t *in,
+                           uint8_t *out, size_t blocks, uint8_t iv[16]);
+
+typedef struct fc_aes_ops {
+    const char *name;       /* "generic", "aesni", "vaes-avx2", "ce" */
+    uint32_t required_caps; /* FC_CAP_* bits this table needs */
+    fc_aes_setkey_fn *set_enc_key;
+    fc_aes_setkey_fn *set_dec_key;
+    fc_aes_ecb_fn *ecb_enc;  /* with an encryption schedule */
+    fc_aes_cbc_fn *cbc_enc;  /* with an encryption schedule */
+    fc_aes_cbc_fn *cbc_dec;  /* with a decryption schedule */
+} fc_aes_ops;
+
+/*
+ * fc_aes_select returns the fastest AES table whose required features are
+ * all in |caps|. It never returns NULL: the generic table needs nothing.
+ */
+const fc_aes_ops *fc_aes_select(uint32_t caps);
+
+/*
+ * fc_aes_impls lists every AES table compiled in, fastest first, ending with
+ * the generic one; |*count| receives the number. Tests loop over it and skip
+ * tables whose required_caps the CPU lacks.
+ */
+const fc_aes_ops *const *fc_aes_impls(size_t *count);
+
+/*
+ * fc_aes_self_test runs FIPS-197 and SP 800-38A known answers through every
+ * entry of |ops| (all key sizes, CBC both ways, ECB). Returns 1 on success,
+ * 0 on any mismatch.
+ */
+int fc_aes_self_test(const fc_aes_ops *ops);
+
+/* Portable constant-time implementation (provider/core/aes_generic.c).
+ * CT: no table lookups or branches depend on key or data. */
+void fc_aes_set_enc_key_generic(fc_aes_key *key, const uint8_t *user_key,
+                                size_t key_bytes);
+void fc_aes_set_dec_key_generic(fc_aes_key *key, const uint8_t *user_key,
+                                size_t key_bytes);
+void fc_aes_ecb_enc_generic(const fc_aes_key *key, const uint8_t *in,
+                            uint8_t *out, size_t blocks);
+void fc_aes_cbc_enc_generic(const fc_aes_key *key, const uint8_t *in,
+                            uint8_t *out, size_t blocks, uint8_t iv[16]);
+void fc_aes_cbc_dec_generic(const fc_aes_key *key, const uint8_t *in,
+                            uint8_t *out, size_t blocks, uint8_t iv[16]);
+
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+/* x86-64 AES-NI (asm/x86_64/aes_cbc_aesni.S). The decryption schedule is
+ * the Equivalent Inverse Cipher's (FIPS-197 5.3.5): rk[0] = enc rk[Nr],
+ * rk[i] = InvMixColumns(enc rk[Nr-i]), rk[Nr] = enc rk[0].
+ * CT: AES-NI instructions are data-independent in time. */
+void fc_aes_set_enc_key_aesni(fc_aes_key *key, const uint8_t *user_key,
+                              size_t key_bytes);
+void fc_aes_set_dec_key_aesni(fc_aes_key *key, const uint8_t *user_key,
+                              size_t key_bytes);
+void fc_aes_ecb_enc_aesni(const fc_aes_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks);
+void fc_aes_cbc_enc_aesni(const fc_aes_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks, uint8_t iv[16]);
+void fc_aes_cbc_dec_aesni(const fc_aes_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks, uint8_t iv[16]);
+/* x86-64 VAES + AVX2, ymm (asm/x86_64/aes_cbc_vaes.S); uses the AES-NI
+ * schedules. */
+void fc_aes_cbc_dec_vaes_avx2(const fc_aes_key *key, const uint8_t *in,
+                              uint8_t *out, size_t blocks, uint8_t iv[16]);
+#endif
+
+#endif /* FC_AES_H */

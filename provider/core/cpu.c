@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cpu.c - the one CPU probe, and feature masking.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fc/cpu.h"
+
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+#include <cpuid.h>
+
+static uint64_t fc_xgetbv0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static uint32_t fc_cpu_probe(void)
+{
+    uint32_t a, b, c, d, caps = 0, max_leaf;
+
+    if (!__get_cpuid(0, &max_leaf, &b, &c, &d))
+        return 0;
+    __cpuid(1, a, b, c, d);
+    if (c & bit_AES)
+        caps |= FC_CAP_AESNI;
+    if (c & bit_PCLMUL)
+        caps |= FC_CAP_PCLMUL;
+    if (c & bit_SSSE3)
+        caps |= FC_CAP_SSSE3;
+    if (c & bit_SSE4_1)
+        caps |= FC_CAP_SSE41;
+    if (c & bit_MOVBE)
+        caps |= FC_CAP_MOVBE;
+
+    /* AVX needs both the CPU bit and the OS saving xmm|ymm (XCR0 bits 1,2). */
+    int os_ymm = 0, os_zmm = 0;
+    if ((c & bit_OSXSAVE) && (c & bit_AVX)) {
+        uint64_t xcr0 = fc_xgetbv0();
+        os_ymm = (xcr0 & 0x6) == 0x6;
+        os_zmm = (xcr0 & 0xe6) == 0xe6; /* + opmask, ZMM_Hi256, Hi16_ZMM */
+        if (os_ymm)
+            caps |= FC_CAP_AVX;
+    }
+
+    if (max_leaf >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        if (b & bit_BMI2)
+            caps |= FC_CAP_BMI2;
+        if (b & bit_ADX)
+            caps |= FC_CAP_ADX;
+        if (os_ymm) {
+            if (b & bit_AVX2)
+                caps |= FC_CAP_AVX2;
+            if (c & (1u << 9)) /* VAES */
+                caps |= FC_CAP_VAES;
+            if (c & (1u << 10)) /* VPCLMULQDQ */
+                caps |= FC_CAP_VPCLMUL;
+        }
+        const uint32_t avx512 = bit_AVX512F | bit_AVX512DQ | bit_AVX512BW |
+                                bit_AVX512VL;
+        if (os_zmm && (b & avx512) == avx512)
+            caps |= FC_CAP_AVX512;
+    }
+    /* Normalise: a feature is usable only with what it builds on. */
+    return fc_cpu_apply_mask(caps, 0);
+}
+
+#elif defined(__aarch64__) && defined(__linux__) && !defined(FC_NO_ASM)
+#include <sys/auxv.h>
+
+#ifndef HWCAP_AES
+#define HWCAP_AES (1 << 3)
+#endif
+#ifndef HWCAP_PMULL
+#define HWCAP_PMULL (1 << 4)
+#endif
+#ifndef HWCAP_SHA3
+#define HWCAP_SHA3 (1 << 17)
+#endif
+
+static uint32_t fc_cpu_probe(void)
+{
+    unsigned long hw = getauxval(AT_HWCAP);
+    uint32_t caps = 0;
+    if (hw & HWCAP_AES)
+        caps |= FC_CAP_ARM_AES;
+    if (hw & HWCAP_PMULL)
+        caps |= FC_CAP_ARM_PMULL;
+    if (hw & HWCAP_SHA3)
+        caps |= FC_CAP_ARM_SHA3;
+    return caps;
+}
+
+#else
+static uint32_t fc_cpu_probe(void)
+{
+    return 0;
+}
+#endif
+
+static pthread_once_t fc_cpu_once = PTHREAD_ONCE_INIT;
+static uint32_t fc_cpu_caps_cached;
+
+static void fc_cpu_do_probe(void)
+{
+    fc_cpu_caps_cached = fc_cpu_probe();
+}
+
+/* see fc/cpu.h */
+uint32_t fc_cpu_detect(void)
+{
+    pthread_once(&fc_cpu_once, fc_cpu_do_probe);
+    return fc_cpu_caps_cached;
+}
+
+static const struct {
+    const char *name;
+    uint32_t bit;
+} fc_cpu_names[] = {
+    {"aesni", FC_CAP_AESNI},   {"pclmul", FC_CAP_PCLMUL},
+    {"ssse3", FC_CAP_SSSE3},   {"sse41", FC_CAP_SSE41},
+    {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
+    {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
+    {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
+    {"avx512", FC_CAP_AVX512}, {"movbe", FC_CAP_MOVBE},
+    {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
+    {"sha3", FC_CAP_ARM_SHA3},
+};
+
+/* see fc/cpu.h */
+int fc_cpu_parse_mask(const char *spec, uint32_t *out)
+{
+    uint32_t mask = 0;
+    const char *p = spec;
+
+    if (spec == NULL) {
+        *out = 0;
+        return 1;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 16);
+        while (*end == ' ' || *end == '\t')
+            end++;
+        if (*end != '\0' || v > 0xffffffffUL)
+            return 0;
+        *out = (uint32_t)v;
+        return 1;
+    }
+    while (*p != '\0') {
+        char word[16];
+        size_t n = 0;
+        while (*p == ',' || *p == ' ' || *p == '+' || *p == '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        while (*p != '\0' && *p != ',' && *p != ' ' && *p != '+' &&
+               *p != '\t') {
+            if (n + 1 >= sizeof(word))
+                return 0;
+            word[n++] = (char)tolower((unsigned char)*p++);
+        }
+        word[n] = '\0';
+        if (strcmp(word, "all") == 0) {
+            mask = 0xffffffffu;
+            continue;
+        }
+        if (strcmp(word, "none") == 0)
+            continue;
+        size_t i;
+        for (i = 0; i < sizeof(fc_cpu_names) / sizeof(fc_cpu_names[0]); i++) {
+            if (strcmp(word, fc_cpu_names[i].name) == 0) {
+                mask |= fc_cpu_names[i].bit;
+                break;
+            }
+        }
+        if (i == sizeof(fc_cpu_names) / sizeof(fc_cpu_names[0]))
+            return 0;
+    }
+    *out = mask;
+    return 1;
+}
+
+/* see fc/cpu.h */
+uint32_t fc_cpu_apply_mask(uint32_t caps, uint32_t mask)
+{
+    caps &= ~mask;
+    if (!(caps & FC_CAP_AVX))
+        caps &= ~(FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_AVX512);
+    if (!(caps & FC_CAP_AVX2))
+        caps &= ~(FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_AVX512);
+    if (!(caps & FC_CAP_AESNI))
+        caps &= ~FC_CAP_VAES;
+    if (!(caps & FC_CAP_PCLMUL))
+        caps &= ~FC_CAP_VPCLMUL;
+    if (!(caps & FC_CAP_ARM_AES))
+        caps &= ~FC_CAP_ARM_PMULL;
+    return caps;
+}
+
+/* see fc/cpu.h */
+void fc_cpu_caps_describe(uint32_t caps, char *buf, unsigned long len)
+{
+    size_t used = 0;
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof(fc_cpu_names) / sizeof(fc_cpu_names[0]);
+         i++) {
+        if (!(caps & fc_cpu_names[i].bit))
+            continue;
+        size_t n = strlen(fc_cpu_names[i].name);
+        if (used + n + 2 > len)
+            break;
+        if (used > 0)
+            buf[used++] = ' ';
+        memcpy(buf + used, fc_cpu_names[i].name, n);
+        used += n;
+        buf[used] = '\0';
+    }
+}

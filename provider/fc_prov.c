@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fc_prov.c - the provider entry point, its parameters and reason strings,
+ * and the algorithm tables. Algorithms live in one file per family.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#include "fc/cpu.h"
+#include "fc_prov.h"
+
+#ifndef FC_VERSION_STR
+#define FC_VERSION_STR "0.0.0"
+#endif
+
+#define FC_PROPS "provider=fastcrypto"
+
+/* Extra provider parameters (beyond name/version/buildinfo/status). */
+#define FC_PARAM_CPU_CAPS "fastcrypto-cpu-caps"
+#define FC_PARAM_CBC_IMPL "fastcrypto-cbc-impl"
+
+static const OSSL_ALGORITHM fc_ciphers[] = {
+    {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", FC_PROPS,
+     fc_aes256cbc_functions, "AES-256-CBC (fastcrypto)"},
+    {"AES-192-CBC:AES192:2.16.840.1.101.3.4.1.22", FC_PROPS,
+     fc_aes192cbc_functions, "AES-192-CBC (fastcrypto)"},
+    {"AES-128-CBC:AES128:2.16.840.1.101.3.4.1.2", FC_PROPS,
+     fc_aes128cbc_functions, "AES-128-CBC (fastcrypto)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const OSSL_ITEM fc_reason_strings[] = {
+    {FC_R_INTERNAL, "fastcrypto internal error"},
+    {FC_R_MALLOC_FAILURE, "out of memory"},
+    {FC_R_NULL_ARGUMENT, "a required argument is NULL"},
+    {FC_R_INVALID_KEY_LENGTH, "invalid key length"},
+    {FC_R_INVALID_IV_LENGTH, "invalid IV length"},
+    {FC_R_NO_KEY_SET, "no key set"},
+    {FC_R_NO_IV_SET, "no IV set"},
+    {FC_R_OUTPUT_TOO_SMALL, "output buffer too small"},
+    {FC_R_INPUT_TOO_LONG, "input too long"},
+    {FC_R_WRONG_FINAL_BLOCK_LENGTH, "wrong final block length"},
+    {FC_R_BAD_DECRYPT, "bad decrypt"},
+    {FC_R_FINAL_ALREADY_CALLED, "operation already finalised"},
+    {FC_R_INVALID_PARAMETER, "invalid parameter"},
+    {FC_R_TLS_RECORD_INVALID, "invalid TLS record"},
+    {FC_R_TLS_MODE_FINAL, "final is not allowed in TLS record mode"},
+    {FC_R_RANDOM_FAILURE, "random generator failure"},
+    {FC_R_CPU_MASK_INVALID, "invalid CPU feature mask"},
+    {FC_R_SELF_TEST_FAILED, "kernel self test failed"},
+    {FC_R_INVALID_TAG, "tag mismatch"},
+    {FC_R_INVALID_TAG_LENGTH, "invalid tag length"},
+    {FC_R_TAG_NOT_SET, "tag not set"},
+    {FC_R_TOO_MUCH_DATA, "too much data under one IV"},
+    {FC_R_IV_REUSE, "IV reuse refused"},
+    {FC_R_OPERATION_NOT_INITIALIZED, "operation not initialised"},
+    {0, NULL},
+};
+
+/* see fc_prov.h */
+void fc_raise_error(const fc_prov_ctx *prov, int reason, const char *file,
+                    int line, const char *func, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (prov == NULL || prov->new_error == NULL)
+        return;
+    prov->new_error(prov->handle);
+    prov->set_error_debug(prov->handle, file, line, func);
+    va_start(ap, fmt);
+    prov->vset_error(prov->handle, (uint32_t)reason, fmt, ap);
+    va_end(ap);
+}
+
+/* "buildinfo" names the kernel chosen for each family on this CPU. */
+static void fc_build_info(fc_prov_ctx *prov)
+{
+    snprintf(prov->buildinfo, sizeof(prov->buildinfo),
+             "fastcrypto %s (cbc=%s)", FC_VERSION_STR, prov->aes->name);
+}
+
+FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
+FC_DISPATCH(provider, get_params, fc_prov_get_params);
+FC_DISPATCH(provider, query_operation, fc_prov_query_operation);
+FC_DISPATCH(provider, get_reason_strings, fc_prov_get_reason_strings);
+FC_DISPATCH(provider, teardown, fc_prov_teardown);
+
+static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
+{
+    static const OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, NULL, 0),
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, NULL, 0),
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
+        OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
+        OSSL_PARAM_utf8_string(FC_PARAM_CPU_CAPS, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
+        OSSL_PARAM_END,
+    };
+    return params;
+}
+
+static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
+{
+    const fc_prov_ctx *prov = provctx;
+    OSSL_PARAM *p;
+    char buf[256];
+
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, "fastcrypto"))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, FC_VERSION_STR))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->buildinfo))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 1))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_CPU_CAPS);
+    if (p != NULL) {
+        fc_cpu_caps_describe(prov->caps, buf, sizeof(buf));
+        if (!OSSL_PARAM_set_utf8_string(p, buf))
+            return 0;
+    }
+    p = OSSL_PARAM_locate(params, FC_PARAM_CBC_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->aes->name))
+        return 0;
+    return 1;
+}
+
+static const OSSL_ALGORITHM *fc_prov_query_operation(void *provctx,
+                                                     int operation_id,
+                                                     int *no_store)
+{
+    *no_store = 0;
+    switch (operation_id) {
+    case OSSL_OP_CIPHER:
+        return fc_ciphers;
+    }
+    return NULL;
+}
+
+static const OSSL_ITEM *fc_prov_get_reason_strings(void *provctx)
+{
+    return fc_reason_strings;
+}
+
+static void fc_prov_teardown(void *provctx)
+{
+    fc_prov_ctx *prov = provctx;
+
+    if (prov == NULL)
+        return;
+    OSSL_LIB_CTX_free(prov->libctx);
+    OPENSSL_free(prov);
+}
+
+static const OSSL_DISPATCH fc_prov_dispatch[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))fc_prov_teardown},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
+     (void (*)(void))fc_prov_gettable_params},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))fc_prov_get_params},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION,
+     (void (*)(void))fc_prov_query_operation},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
+     (void (*)(void))fc_prov_get_reason_strings},
+    OSSL_DISPATCH_END,
+};
+
+/*
+ * The feature mask is the union of FASTCRYPTO_CPU_MASK and the "cpu_mask"
+ * key of the provider's config section. Returns 0 if either does not parse:
+ * a mistyped mask must not silently test the wrong kernels.
+ */
+static int fc_prov_cpu_mask(fc_prov_ctx *prov,
+                            OSSL_FUNC_core_get_params_fn *get_params,
+                            uint32_t *mask)
+{
+    const char *env = getenv(FC_CPU_MASK_ENV);
+    char *cfg = NULL;
+    uint32_t m_env = 0, m_cfg = 0;
+    OSSL_PARAM req[] = {
+        OSSL_PARAM_utf8_ptr("cpu_mask", &cfg, 0),
+        OSSL_PARAM_END,
+    };
+
+    if (env != NULL && !fc_cpu_parse_mask(env, &m_env)) {
+        FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "%s=%s", FC_CPU_MASK_ENV,
+                      env);
+        return 0;
+    }
+    if (get_params != NULL && get_params(prov->handle, req) && cfg != NULL &&
+        !fc_cpu_parse_mask(cfg, &m_cfg)) {
+        FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "cpu_mask=%s", cfg);
+        return 0;
+    }
+    *mask = m_env | m_cfg;
+    return 1;
+}
+
+/* Declared in <openssl/core.h>; the one symbol fastcrypto.so exports. */
+__attribute__((visibility("default"))) int
+OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
+                   const OSSL_DISPATCH **out, void **provctx)
+{
+    OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
+    fc_prov_ctx *prov;
+    uint32_t mask = 0;
+    const OSSL_DISPATCH *f;
+
+    prov = OPENSSL_zalloc(sizeof(*prov));
+    if (prov == NULL)
+        return 0;
+    prov->handle = handle;
+    for (f = in; f->function_id != 0; f++) {
+        switch (f->function_id) {
+        case OSSL_FUNC_CORE_GET_PARAMS:
+            core_get_params = OSSL_FUNC_core_get_params(f);
+            break;
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            prov->new_error = OSSL_FUNC_core_new_error(f);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            prov->set_error_debug = OSSL_FUNC_core_set_error_debug(f);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            prov->vset_error = OSSL_FUNC_core_vset_error(f);
+            break;
+        }
+    }
+    if (prov->new_error == NULL || prov->set_error_debug == NULL ||
+        prov->vset_error == NULL)
+        prov->new_error = NULL; /* no error reporting without all three */
+
+    if (!fc_prov_cpu_mask(prov, core_get_params, &mask))
+        goto err;
+    prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
+    prov->aes = fc_aes_select(prov->caps);
+    if (!fc_aes_self_test(prov->aes)) {
+        FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "aes=%s", prov->aes->name);
+        goto err;
+    }
+
+    fc_build_info(prov);
+
+    /* Our own RNG and digest source; see the integration notes, 6.2. */
+    prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
+    if (prov->libctx == NULL)
+        goto err;
+
+    *out = fc_prov_dispatch;
+    *provctx = prov;
+    return 1;
+err:
+    OPENSSL_free(prov);
+    return 0;
+}
