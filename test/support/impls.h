@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * impls.h - what the tests need to run every implementation table the
+ * machine supports: the masked CPU features, a loop over any family of
+ * tables with visible skips, and a reproducible random source.
+ *
+ * Any table type with a `const char *name` and a `uint32_t required_caps`
+ * member works with FC_TEST_FOREACH_IMPL (fc_aes_ops today; the GCM and
+ * bignum tables later):
+ *
+ *   size_t n;
+ *   const fc_aes_ops *const *tab = fc_aes_impls(&n);
+ *   const fc_aes_ops *ops;
+ *   FC_TEST_FOREACH_IMPL("aes", tab, n, ops) {
+ *       ... runs for each table whose required_caps are in fc_test_caps();
+ *       ... prints "[  SKIPPED ] aes impl vaes-avx2: CPU lacks vaes" for
+ *       ... each other one.
+ *   }
+ *
+ * Environment:
+ *   FASTCRYPTO_CPU_MASK  features to switch off (fc_cpu_parse_mask syntax),
+ *                        so one machine exercises every table.
+ *   FC_TEST_QUICK=1      tests shrink their loops (valgrind, CI matrices).
+ *   FC_TEST_SEED=<n>     fixes the random seed (printed at first use).
+ */
+#ifndef FC_TEST_IMPLS_H
+#define FC_TEST_IMPLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fc/aes.h"
+
+/*
+ * fc_test_caps returns fc_cpu_detect() with FASTCRYPTO_CPU_MASK applied
+ * through fc_cpu_apply_mask. An unparsable mask fails the test: a typo must
+ * not silently test the full-feature path.
+ */
+uint32_t fc_test_caps(void);
+
+/*
+ * fc_test_impl_usable returns 1 if a table needing |required_caps| can run
+ * under fc_test_caps(). Otherwise it prints
+ * "[  SKIPPED ] <family> impl <name>: CPU lacks <features>" (adding
+ * "(masked)" when FASTCRYPTO_CPU_MASK removed them) and returns 0.
+ */
+int fc_test_impl_usable(const char *family, const char *name,
+                        uint32_t required_caps);
+
+/*
+ * FC_TEST_FOREACH_IMPL(family, tables, count, var) runs the statement that
+ * follows once per usable entry of the table-pointer array |tables|, with
+ * |var| pointing to it, and reports the others as skipped. Works for any
+ * table type with |name| and |required_caps| members.
+ */
+#define FC_TEST_CAT2_(a, b) a##b
+#define FC_TEST_CAT_(a, b)  FC_TEST_CAT2_(a, b)
+#define FC_TEST_FOREACH_IMPL(family, tables, count, var)                       \
+    for (size_t FC_TEST_CAT_(fc_i_, __LINE__) = 0;                             \
+         FC_TEST_CAT_(fc_i_, __LINE__) < (count);                              \
+         FC_TEST_CAT_(fc_i_, __LINE__)++)                                      \
+        if (((var) = (tables)[FC_TEST_CAT_(fc_i_, __LINE__)]),                 \
+            !fc_test_impl_usable((family), (var)->name,                        \
+                                 (var)->required_caps)) {                      \
+        } else
+
+/* fc_test_aes_generic returns the portable AES table (the last entry of
+ * fc_aes_impls), the oracle of the differential tests. */
+const fc_aes_ops *fc_test_aes_generic(void);
+
+/* fc_test_aes_is_generic returns 1 if |ops| runs the portable C kernels
+ * (checked by function pointer, not by name). */
+int fc_test_aes_is_generic(const fc_aes_ops *ops);
+
+/* fc_test_quick returns 1 if FC_TEST_QUICK is set to a non-empty value
+ * other than "0". */
+int fc_test_quick(void);
+
+/*
+ * fc_test_rand64 returns the next value of a deterministic 64-bit generator
+ * (splitmix64). The seed comes from FC_TEST_SEED or the clock and is printed
+ * once, so a failing run can be replayed. Not for keys outside tests.
+ */
+uint64_t fc_test_rand64(void);
+
+/* fc_test_rand_bytes fills |len| bytes at |p| from fc_test_rand64. */
+void fc_test_rand_bytes(void *p, size_t len);
+
+/* fc_test_rand_below returns a value in [0, n) for n > 0 (slightly biased;
+ * fine for picking test sizes). */
+size_t fc_test_rand_below(size_t n);
+
+/* fc_test_hex formats |len| bytes of |p| as hex into |buf| (at most
+ * |buflen| bytes, NUL-terminated, truncated with "..."), returning |buf|;
+ * for failure messages. */
+const char *fc_test_hex(char *buf, size_t buflen, const void *p, size_t len);
+
+#endif /* FC_TEST_IMPLS_H */

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_cpu.c - CPU feature probe, feature masks, and AES table dispatch.
+ *
+ * Groups:
+ *   mask      fc_cpu_parse_mask (names, "all", "none", hex, rejects) and
+ *             fc_cpu_apply_mask dependency rules;
+ *   detect    fc_cpu_detect against the compiler's own CPUID reading;
+ *   dispatch  fc_aes_impls shape, fc_aes_select under masks, and
+ *             fc_aes_self_test on every table the CPU runs (and that the
+ *             self test does catch a broken table).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fc/aes.h"
+#include "fc/cpu.h"
+#include "impls.h"
+
+#define X86_ALL                                                                \
+    (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
+     FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_BMI2 | FC_CAP_ADX |   \
+     FC_CAP_AVX512 | FC_CAP_MOVBE)
+#define SENTINEL 0xdeadbeefu
+
+static const struct {
+    const char *name;
+    uint32_t bit;
+} names[] = {
+    {"aesni", FC_CAP_AESNI},   {"pclmul", FC_CAP_PCLMUL},
+    {"ssse3", FC_CAP_SSSE3},   {"sse41", FC_CAP_SSE41},
+    {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
+    {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
+    {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
+    {"avx512", FC_CAP_AVX512}, {"movbe", FC_CAP_MOVBE},
+    {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
+    {"sha3", FC_CAP_ARM_SHA3},
+};
+
+static uint32_t parse_ok(const char *spec)
+{
+    uint32_t out = SENTINEL;
+    if (!fc_cpu_parse_mask(spec, &out))
+        fail_msg("fc_cpu_parse_mask(\"%s\") rejected a valid mask", spec);
+    return out;
+}
+
+/* ---- mask ------------------------------------------------------------ */
+
+static void test_parse_names(void **state)
+{
+    char upper[32];
+    uint32_t every = 0;
+
+    for (size_t i = 0; i < FC_ARRAY_LEN(names); i++) {
+        assert_int_equal(parse_ok(names[i].name), names[i].bit);
+        /* Names are case-insensitive. */
+        snprintf(upper, sizeof(upper), "%s", names[i].name);
+        for (char *p = upper; *p; p++)
+            *p = (char)(*p - ('a' <= *p && *p <= 'z' ? 32 : 0));
+        assert_int_equal(parse_ok(upper), names[i].bit);
+        every |= names[i].bit;
+    }
+    /* The bits are distinct. */
+    assert_int_equal(__builtin_popcount(every), FC_ARRAY_LEN(names));
+    /* Separators: commas, spaces, '+', tabs, repeated and trailing. */
+    assert_int_equal(parse_ok("aesni,avx2"), FC_CAP_AESNI | FC_CAP_AVX2);
+    assert_int_equal(parse_ok("aesni avx2+vaes"),
+                     FC_CAP_AESNI | FC_CAP_AVX2 | FC_CAP_VAES);
+    assert_int_equal(parse_ok(" ,pclmul,, \t+bmi2, "),
+                     FC_CAP_PCLMUL | FC_CAP_BMI2);
+    assert_int_equal(parse_ok("avx,avx"), FC_CAP_AVX);
+}
+
+static void test_parse_special(void **state)
+{
+    uint32_t out = SENTINEL;
+
+    assert_int_equal(parse_ok(""), 0);
+    assert_int_equal(parse_ok("none"), 0);
+    assert_int_equal(parse_ok("NONE"), 0);
+    assert_int_equal(parse_ok("  "), 0);
+    assert_int_equal(parse_ok("all"), 0xffffffffu);
+    assert_int_equal(parse_ok(" All "), 0xffffffffu);
+    assert_int_equal(parse_ok("none,aesni"), FC_CAP_AESNI);
+    assert_int_equal(parse_ok("aesni,all"), 0xffffffffu);
+    assert_int_equal(parse_ok("0x41"), 0x41);
+    assert_int_equal(parse_ok("0X41"), 0x41);
+    assert_int_equal(parse_ok("0x0"), 0);
+    assert_int_equal(parse_ok(" 0x10 "), 0x10);
+    assert_int_equal(parse_ok("0xffffffff"), 0xffffffffu);
+    assert_true(fc_cpu_parse_mask(NULL, &out));
+    assert_int_equal(out, 0);
+}
+
+static void test_parse_rejects(void **state)
+{
+    static const char *const bad[] = {
+        "bogus", "aesni,bogus", "aesni;avx",   "aes-ni",
+        "avx 2", "0xzz",        "0x1ffffffff", "0x10 avx",
+        "0x",    "avx512f",     "sse4.1",      "aesni,,xyz",
+        "12",    "allx",        "nonex",       "averyveryverylongfeaturename",
+    };
+    for (size_t i = 0; i < FC_ARRAY_LEN(bad); i++) {
+        uint32_t out = SENTINEL;
+        if (fc_cpu_parse_mask(bad[i], &out))
+            fail_msg("fc_cpu_parse_mask(\"%s\") accepted a bad mask (0x%x)",
+                     bad[i], out);
+        /* On failure |*out| is left alone. */
+        assert_int_equal(out, SENTINEL);
+    }
+}
+
+static void test_apply_rules(void **state)
+{
+    const uint32_t all = X86_ALL;
+    uint32_t c;
+
+    assert_int_equal(fc_cpu_apply_mask(all, 0), all);
+    assert_int_equal(fc_cpu_apply_mask(all, 0xffffffffu), 0);
+
+    /* No AVX: no AVX2, VAES, VPCLMULQDQ or AVX-512; the rest stays. */
+    c = fc_cpu_apply_mask(all, FC_CAP_AVX);
+    assert_int_equal(c, FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
+                            FC_CAP_SSE41 | FC_CAP_BMI2 | FC_CAP_ADX |
+                            FC_CAP_MOVBE);
+    /* No AES-NI: no VAES, but VPCLMULQDQ and AVX2 stay. */
+    c = fc_cpu_apply_mask(all, FC_CAP_AESNI);
+    assert_int_equal(c & (FC_CAP_AESNI | FC_CAP_VAES), 0);
+    assert_int_equal(c & (FC_CAP_VPCLMUL | FC_CAP_AVX2 | FC_CAP_PCLMUL),
+                     FC_CAP_VPCLMUL | FC_CAP_AVX2 | FC_CAP_PCLMUL);
+    /* No PCLMULQDQ: no VPCLMULQDQ, but VAES stays. */
+    c = fc_cpu_apply_mask(all, FC_CAP_PCLMUL);
+    assert_int_equal(c & (FC_CAP_PCLMUL | FC_CAP_VPCLMUL), 0);
+    assert_int_equal(c & FC_CAP_VAES, FC_CAP_VAES);
+    /* No AVX2: no VAES or VPCLMULQDQ (our wide kernels are ymm-based). */
+    c = fc_cpu_apply_mask(all, FC_CAP_AVX2);
+    assert_int_equal(c & (FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL), 0);
+    assert_int_equal(c & (FC_CAP_AVX | FC_CAP_AESNI),
+                     FC_CAP_AVX | FC_CAP_AESNI);
+    /* Masking VAES alone leaves the AES-NI tier intact. */
+    c = fc_cpu_apply_mask(all, FC_CAP_VAES);
+    assert_int_equal(c, all & ~FC_CAP_VAES);
+    assert_true(fc_aesni_capable(c));
+    assert_false(fc_vaes_avx2_capable(c));
+    /* Masking a feature the CPU lacks is harmless. */
+    assert_int_equal(fc_cpu_apply_mask(FC_CAP_AESNI, FC_CAP_AVX512),
+                     FC_CAP_AESNI);
+    /* A dependent feature without its base is dropped even with mask 0. */
+    assert_int_equal(fc_cpu_apply_mask(FC_CAP_VAES | FC_CAP_AVX2, 0), 0);
+
+    /* Properties over random inputs: the result is a subset of |caps|
+     * without |mask|, and applying again changes nothing. */
+    for (int i = 0; i < 2000; i++) {
+        uint32_t caps = (uint32_t)fc_test_rand64();
+        uint32_t mask = (uint32_t)fc_test_rand64() & (uint32_t)fc_test_rand64();
+        uint32_t r = fc_cpu_apply_mask(caps, mask);
+        assert_int_equal(r & ~caps, 0);
+        assert_int_equal(r & mask, 0);
+        assert_int_equal(fc_cpu_apply_mask(r, mask), r);
+        assert_int_equal(fc_cpu_apply_mask(r, 0), r);
+    }
+}
+
+static void test_caps_describe(void **state)
+{
+    char buf[256];
+
+    fc_cpu_caps_describe(FC_CAP_AESNI | FC_CAP_AVX2, buf, sizeof(buf));
+    assert_string_equal(buf, "aesni avx2");
+    fc_cpu_caps_describe(0, buf, sizeof(buf));
+    assert_string_equal(buf, "");
+    /* Too small: stops at a whole name, still NUL-terminated. */
+    memset(buf, 'x', sizeof(buf));
+    fc_cpu_caps_describe(FC_CAP_AESNI | FC_CAP_PCLMUL, buf, 10);
+    assert_string_equal(buf, "aesni");
+    /* Every name round-trips through the parser. */
+    fc_cpu_caps_describe(X86_ALL, buf, sizeof(buf));
+    assert_int_equal(parse_ok(buf), X86_ALL);
+}
+
+/* ---- detect ---------------------------------------------------------- */
+
+static void test_detect(void **state)
+{
+    uint32_t caps = fc_cpu_detect();
+    char desc[256];
+
+    assert_int_equal(fc_cpu_detect(), caps);            /* cached, stable */
+    assert_int_equal(fc_cpu_apply_mask(caps, 0), caps); /* normalised */
+    fc_cpu_caps_describe(caps, desc, sizeof(desc));
+    print_message("[ CPU      ] detected: %s\n", desc[0] ? desc : "(none)");
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+    /* The compiler's runtime reads CPUID (and XCR0 for AVX) on its own: an
+     * independent oracle for the probe. */
+    const struct {
+        uint32_t bit;
+        int has;
+    } ref[] = {
+        {FC_CAP_AESNI, __builtin_cpu_supports("aes") != 0},
+        {FC_CAP_PCLMUL, __builtin_cpu_supports("pclmul") != 0},
+        {FC_CAP_SSSE3, __builtin_cpu_supports("ssse3") != 0},
+        {FC_CAP_SSE41, __builtin_cpu_supports("sse4.1") != 0},
+        {FC_CAP_AVX, __builtin_cpu_supports("avx") != 0},
+        {FC_CAP_AVX2, __builtin_cpu_supports("avx2") != 0},
+        {FC_CAP_BMI2, __builtin_cpu_supports("bmi2") != 0},
+#if !defined(__clang__) /* clang 14 does not know these two names */
+        {FC_CAP_VAES, __builtin_cpu_supports("vaes") != 0 &&
+                          __builtin_cpu_supports("avx2") != 0},
+        {FC_CAP_VPCLMUL, __builtin_cpu_supports("vpclmulqdq") != 0 &&
+                             __builtin_cpu_supports("avx2") != 0},
+#endif
+    };
+    for (size_t i = 0; i < FC_ARRAY_LEN(ref); i++) {
+        char name[32];
+        fc_cpu_caps_describe(ref[i].bit, name, sizeof(name));
+        if (((caps & ref[i].bit) != 0) != ref[i].has)
+            fail_msg("fc_cpu_detect says %s=%d, the compiler's CPUID says %d",
+                     name, (caps & ref[i].bit) != 0, ref[i].has);
+    }
+    /* x86-64 builds never report arm64 features. */
+    assert_int_equal(
+        caps & (FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3), 0);
+#elif defined(FC_NO_ASM)
+    (void)caps; /* portable builds may or may not probe; nothing to check */
+#endif
+}
+
+/* fc_test_caps follows FASTCRYPTO_CPU_MASK, read at each call. */
+static void test_env_mask(void **state)
+{
+    const char *old = getenv(FC_CPU_MASK_ENV);
+    char *saved = old ? strdup(old) : NULL;
+    uint32_t det = fc_cpu_detect();
+
+    setenv(FC_CPU_MASK_ENV, "all", 1);
+    assert_int_equal(fc_test_caps(), 0);
+    setenv(FC_CPU_MASK_ENV, "vaes", 1);
+    assert_int_equal(fc_test_caps(), fc_cpu_apply_mask(det, FC_CAP_VAES));
+    assert_int_equal(fc_test_caps() & FC_CAP_VAES, 0);
+    setenv(FC_CPU_MASK_ENV, "", 1);
+    assert_int_equal(fc_test_caps(), det);
+    unsetenv(FC_CPU_MASK_ENV);
+    assert_int_equal(fc_test_caps(), det);
+    if (saved != NULL) {
+        setenv(FC_CPU_MASK_ENV, saved, 1);
+        free(saved);
+    }
+}
+
+/* ---- dispatch -------------------------------------------------------- */
+
+static __attribute__((unused)) const fc_aes_ops *find_impl(const char *name)
+{
+    size_t n;
+    const fc_aes_ops *const *tab = fc_aes_impls(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(tab[i]->name, name) == 0)
+            return tab[i];
+    return NULL;
+}
+
+static void test_impls_shape(void **state)
+{
+    size_t n;
+    const fc_aes_ops *const *tab = fc_aes_impls(&n);
+
+    assert_true(n >= 1);
+    assert_string_equal(tab[n - 1]->name, "generic");
+    assert_true(fc_test_aes_is_generic(tab[n - 1]));
+    assert_int_equal(tab[n - 1]->required_caps, 0);
+    for (size_t i = 0; i < n; i++) {
+        assert_non_null(tab[i]->name);
+        assert_non_null(tab[i]->set_enc_key);
+        assert_non_null(tab[i]->set_dec_key);
+        assert_non_null(tab[i]->ecb_enc);
+        assert_non_null(tab[i]->cbc_enc);
+        assert_non_null(tab[i]->cbc_dec);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(tab[i]->name, tab[j]->name);
+        /* Only the last entry may need nothing: otherwise every table
+         * after it would be unreachable. */
+        if (i + 1 < n)
+            assert_int_not_equal(tab[i]->required_caps, 0);
+    }
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+    /* The x86-64 tables, and their caps matching the predicates. */
+    const fc_aes_ops *aesni = find_impl("aesni");
+    const fc_aes_ops *vaes = find_impl("vaes-avx2");
+    assert_non_null(aesni);
+    assert_non_null(vaes);
+    assert_true(fc_aesni_capable(aesni->required_caps));
+    assert_false(fc_vaes_avx2_capable(aesni->required_caps));
+    assert_true(fc_vaes_avx2_capable(vaes->required_caps));
+    assert_ptr_equal(tab[0], vaes); /* fastest first */
+#else
+    assert_int_equal(n, 1);
+#endif
+}
+
+static const char *select_name(uint32_t caps)
+{
+    const fc_aes_ops *ops = fc_aes_select(caps);
+    assert_non_null(ops);
+    return ops->name;
+}
+
+static void test_select(void **state)
+{
+    size_t n;
+    const fc_aes_ops *const *tab = fc_aes_impls(&n);
+    uint32_t det = fc_cpu_detect();
+
+    /* Synthetic feature sets. */
+    assert_string_equal(select_name(0), "generic");
+    assert_string_equal(select_name(0xffffffffu), tab[0]->name);
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+    assert_string_equal(select_name(FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41),
+                        "aesni");
+    assert_string_equal(select_name(FC_CAP_AESNI | FC_CAP_SSSE3), "generic");
+    assert_string_equal(select_name(fc_cpu_apply_mask(X86_ALL, FC_CAP_VAES)),
+                        "aesni");
+    assert_string_equal(select_name(fc_cpu_apply_mask(X86_ALL, FC_CAP_AVX)),
+                        "aesni");
+    assert_string_equal(select_name(X86_ALL), "vaes-avx2");
+#endif
+
+    /* The real CPU under the CI masks. */
+    assert_string_equal(select_name(fc_cpu_apply_mask(det, parse_ok("all"))),
+                        "generic");
+    if (fc_aesni_capable(det)) {
+        assert_string_equal(
+            select_name(fc_cpu_apply_mask(det, parse_ok("vaes"))), "aesni");
+        assert_string_equal(
+            select_name(fc_cpu_apply_mask(det, parse_ok("avx"))), "aesni");
+        assert_string_equal(
+            select_name(fc_cpu_apply_mask(det, parse_ok("aesni"))), "generic");
+    } else {
+        print_message("[  SKIPPED ] select under masks: no aesni detected\n");
+    }
+    if (fc_vaes_avx2_capable(det))
+        assert_string_equal(select_name(det), "vaes-avx2");
+    else
+        print_message("[  SKIPPED ] select vaes-avx2: not detected\n");
+
+    /* In general: the first table whose needs are met, over random sets. */
+    for (int i = 0; i < 1000; i++) {
+        uint32_t caps = fc_cpu_apply_mask((uint32_t)fc_test_rand64(), 0);
+        size_t want = n - 1;
+        for (size_t j = 0; j < n; j++) {
+            if ((caps & tab[j]->required_caps) == tab[j]->required_caps) {
+                want = j;
+                break;
+            }
+        }
+        assert_ptr_equal(fc_aes_select(caps), tab[want]);
+    }
+}
+
+static void test_self_test_every_impl(void **state)
+{
+    size_t n, ran = 0;
+    const fc_aes_ops *const *tab = fc_aes_impls(&n);
+    const fc_aes_ops *ops;
+
+    FC_TEST_FOREACH_IMPL("aes", tab, n, ops)
+    {
+        if (!fc_aes_self_test(ops))
+            fail_msg("fc_aes_self_test failed for %s", ops->name);
+        ran++;
+    }
+    assert_true(ran >= 1); /* the generic table always runs */
+}
+
+/* Broken variants of the generic table: each must fail the self test. */
+static void bad_cbc_enc(const fc_aes_key *key, const uint8_t *in, uint8_t *out,
+                        size_t blocks, uint8_t iv[16])
+{
+    fc_aes_cbc_enc_generic(key, in, out, blocks, iv);
+    if (blocks > 1)
+        out[16 * blocks - 1] ^= 1; /* last block wrong */
+}
+
+static void bad_cbc_dec_iv(const fc_aes_key *key, const uint8_t *in,
+                           uint8_t *out, size_t blocks, uint8_t iv[16])
+{
+    uint8_t keep[16];
+    memcpy(keep, iv, 16);
+    fc_aes_cbc_dec_generic(key, in, out, blocks, iv);
+    memcpy(iv, keep, 16); /* forgets the IV update */
+}
+
+static void bad_ecb(const fc_aes_key *key, const uint8_t *in, uint8_t *out,
+                    size_t blocks)
+{
+    fc_aes_ecb_enc_generic(key, in, out, blocks);
+    if (blocks > 0)
+        out[0] ^= 0x80;
+}
+
+static void bad_set_dec_key(fc_aes_key *key, const uint8_t *user_key,
+                            size_t key_bytes)
+{
+    fc_aes_set_dec_key_generic(key, user_key, key_bytes);
+    key->rk[1][0] ^= 1; /* one wrong round-key bit, whatever the layout */
+}
+
+static void test_self_test_catches(void **state)
+{
+    fc_aes_ops bad = *fc_test_aes_generic();
+
+    assert_true(fc_aes_self_test(&bad));
+    bad.cbc_enc = bad_cbc_enc;
+    assert_false(fc_aes_self_test(&bad));
+    bad = *fc_test_aes_generic();
+    bad.cbc_dec = bad_cbc_dec_iv;
+    assert_false(fc_aes_self_test(&bad));
+    bad = *fc_test_aes_generic();
+    bad.ecb_enc = bad_ecb;
+    assert_false(fc_aes_self_test(&bad));
+    bad = *fc_test_aes_generic();
+    bad.set_dec_key = bad_set_dec_key;
+    assert_false(fc_aes_self_test(&bad));
+}
+
+int main(void)
+{
+    const struct CMUnitTest mask[] = {
+        cmocka_unit_test(test_parse_names),
+        cmocka_unit_test(test_parse_special),
+        cmocka_unit_test(test_parse_rejects),
+        cmocka_unit_test(test_apply_rules),
+        cmocka_unit_test(test_caps_describe),
+    };
+    const struct CMUnitTest detect[] = {
+        cmocka_unit_test(test_detect),
+        cmocka_unit_test(test_env_mask),
+    };
+    const struct CMUnitTest dispatch[] = {
+        cmocka_unit_test(test_impls_shape),
+        cmocka_unit_test(test_select),
+        cmocka_unit_test(test_self_test_every_impl),
+        cmocka_unit_test(test_self_test_catches),
+    };
+    int fails = 0;
+
+    fails += cmocka_run_group_tests_name("cpu_mask", mask, NULL, NULL);
+    fails += cmocka_run_group_tests_name("cpu_detect", detect, NULL, NULL);
+    fails += cmocka_run_group_tests_name("aes_dispatch", dispatch, NULL, NULL);
+    return fails == 0 ? 0 : 1;
+}
