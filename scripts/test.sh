@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# test.sh - build fastcrypto and run every test, the way CI does:
+#   1. release build; ctest under each CPU mask (everything, AES-NI without
+#      VAES, AES-NI without AVX, portable C only), and a FASTCRYPTO_NO_ASM build;
+#   2. AddressSanitizer + UBSan build, ctest;
+#   3. valgrind memcheck over every test binary;
+#   4. the module exports only OSSL_provider_init; stock `openssl` loads it
+#      and agrees with the default provider; clang-format is clean.
+# Options: --quick (skip sanitizer, valgrind and NO_ASM runs).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+. scripts/deps.sh
+quick=0
+for a in "$@"; do
+    case "$a" in
+    --quick) quick=1 ;;
+    *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
+    esac
+done
+
+fc_install_deps "${FC_BUILD_DEPS[@]}" valgrind clang-format
+jobs=$(nproc)
+failed=()
+step() { echo; echo "==== $*"; }
+run() { # run NAME CMD...: record failures, keep going
+    local name=$1; shift
+    if ! "$@"; then failed+=("$name"); echo "!!!! FAILED: $name"; fi
+}
+
+build() { # build DIR CMAKE_ARGS...
+    local dir=$1; shift
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+}
+
+ctest_mask() { # ctest_mask DIR MASK
+    FASTCRYPTO_CPU_MASK="$2" ctest --test-dir "$1" --output-on-failure -j "$jobs"
+}
+
+step "release build"
+build build
+for mask in "" "vaes" "avx" "all"; do
+    step "ctest, FASTCRYPTO_CPU_MASK='${mask}'"
+    run "ctest mask='${mask}'" ctest_mask build "$mask"
+done
+
+step "module exports"
+exports=$(nm -D --defined-only build/fastcrypto.so | awk '{print $3}')
+echo "$exports"
+run "exports" test "$exports" = "OSSL_provider_init"
+
+step "stock openssl loads the module"
+run "openssl cli" scripts/smoke.sh build
+
+if [ "$quick" -eq 0 ]; then
+    step "portable build (FASTCRYPTO_NO_ASM=ON)"
+    build build-noasm -DFASTCRYPTO_NO_ASM=ON
+    run "ctest noasm" ctest --test-dir build-noasm --output-on-failure -j "$jobs"
+
+    step "AddressSanitizer + UBSan build"
+    build build-asan -DFASTCRYPTO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    for mask in "" "all"; do
+        run "ctest asan mask='${mask}'" env ASAN_OPTIONS=detect_leaks=1 \
+            UBSAN_OPTIONS=print_stacktrace=1 ctest_mask build-asan "$mask"
+    done
+
+    step "valgrind memcheck"
+    for t in build/test/test_*; do
+        [ -x "$t" ] || continue
+        echo "-- valgrind $(basename "$t")"
+        run "valgrind $(basename "$t")" env FC_TEST_QUICK=1 \
+            FC_TEST_CONF="$here/build/test/fastcrypto-test.cnf" \
+            valgrind -q --error-exitcode=99 --leak-check=full \
+            --errors-for-leak-kinds=definite "$t"
+    done
+fi
+
+step "clang-format"
+run "clang-format" scripts/format.sh --check
+
+echo
+if [ "${#failed[@]}" -ne 0 ]; then
+    echo "FAILED: ${failed[*]}"
+    exit 1
+fi
+echo "all test steps passed"
