@@ -62,10 +62,11 @@ if [ "$quick" -eq 0 ]; then
 
     step "AddressSanitizer + UBSan build"
     build build-asan -DFASTCRYPTO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
     for mask in "" "all"; do
-        run "ctest asan mask='${mask}'" env ASAN_OPTIONS=detect_leaks=1 \
-            UBSAN_OPTIONS=print_stacktrace=1 ctest_mask build-asan "$mask"
+        run "ctest asan mask='${mask}'" ctest_mask build-asan "$mask"
     done
+    unset ASAN_OPTIONS UBSAN_OPTIONS
 
     step "valgrind memcheck"
     for t in build/test/test_*; do
