@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fc/gcm.h - AES-GCM (NIST SP 800-38D): the key with its GHASH table, the
+ * kernel tables, and the kernels' contract.
+ *
+ * Division of work (house style 18): kernels consume whole 16-byte blocks;
+ * C (provider/core/gcm.c) handles IVs, lengths, partial blocks, counter
+ * write-back and the tag.
+ *
+ * Representation. GHASH state |xi| and the hash key |h| are 16-byte strings
+ * in the byte order SP 800-38D writes them (xi is what would be XORed with
+ * E(K, J0) to give the tag). Kernels convert to whatever internal form they
+ * like on entry and back on exit. The counter block |ctr| is the full
+ * 16-byte block for the first block to process; block i uses ctr with its
+ * last 4 bytes, read as a big-endian integer, increased by i modulo 2^32:
+ * kernels implement inc32 (SP 800-38D 6.2: the low 32 bits wrap mod 2^32
+ * without carrying into bytes 0..11), so one call may cross the wrap.
+ * Kernels treat ctr as secret (it is GHASH_H(IV) for IVs other than 96
+ * bits): no branch or memory address may depend on it. Kernels never
+ * write the counter back; C advances it by |blocks| (mod 2^32).
+ */
+#ifndef FC_GCM_H
+#define FC_GCM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fc/aes.h"
+
+/* Bytes reserved for an implementation's precomputed powers of H (for
+ * instance H^1..H^16 and their Karatsuba halves). */
+#define FC_GCM_HTABLE_BYTES 512
+
+typedef struct fc_gcm_ops fc_gcm_ops;
+
+typedef struct fc_gcm_key {
+    fc_aes_key aes; /* encryption schedule; offset 0 (asm_offsets.h) */
+    /* Implementation-specific powers of H; offset 256 (asm_offsets.h). */
+    FC_ALIGN(32) uint8_t htable[FC_GCM_HTABLE_BYTES];
+    const fc_gcm_ops *ops; /* the table that made this key */
+} fc_gcm_key;
+
+/* Fills |htable| (FC_GCM_HTABLE_BYTES) from the hash key h = E(K, 0^128).
+ * CT: nothing about h leaks. */
+typedef void fc_gcm_init_fn(uint8_t *htable, const uint8_t h[16]);
+/* For each of |blocks| 16-byte blocks b of |in|: xi = (xi ^ b) * H. */
+typedef void fc_ghash_fn(const uint8_t *htable, uint8_t xi[16],
+                         const uint8_t *in, size_t blocks);
+/* Encrypt: out = in ^ E(K, inc32^i(ctr)), and xi absorbs every output
+ * block. Decrypt: xi absorbs every input block, and out = in ^
+ * E(K, inc32^i(ctr)). inc32 is computed by the kernel (the low 32 bits wrap
+ * mod 2^32, bytes 0..11 never change), including across the wrap. Any
+ * block count, including 0 (a no-op). in == out allowed, no other overlap.
+ * |key| is the whole fc_gcm_key (round keys at offset 0, htable at offset
+ * 256). CT: ctr, like the key, xi and the data, is secret: only |blocks|
+ * and the key length may reach a branch or an address. */
+typedef void fc_gcm_crypt_fn(const fc_gcm_key *key, const uint8_t *in,
+                             uint8_t *out, size_t blocks,
+                             const uint8_t ctr[16], uint8_t xi[16]);
+
+struct fc_gcm_ops {
+    const char *name;       /* "generic", "aesni-avx", "vaes-avx2" */
+    uint32_t required_caps; /* FC_CAP_* bits this table needs */
+    const fc_aes_ops *aes;  /* AES table for the key schedule and ECB */
+    fc_gcm_init_fn *init;
+    fc_ghash_fn *ghash;
+    fc_gcm_crypt_fn *enc;
+    fc_gcm_crypt_fn *dec;
+};
+
+/*
+ * fc_gcm_select returns the fastest GCM table whose required features are
+ * all in |caps|; never NULL.
+ */
+const fc_gcm_ops *fc_gcm_select(uint32_t caps);
+
+/*
+ * fc_gcm_impls lists every GCM table compiled in, fastest first, ending with
+ * the generic one; |*count| receives the number.
+ */
+const fc_gcm_ops *const *fc_gcm_impls(size_t *count);
+
+/* Portable constant-time kernels (provider/core/ghash_generic.c): GHASH by
+ * carry-less multiplication built from integer multiplies with holes, no
+ * tables; CTR through the generic AES. CT: nothing secret leaks. */
+void fc_gcm_init_generic(uint8_t *htable, const uint8_t h[16]);
+void fc_ghash_generic(const uint8_t *htable, uint8_t xi[16],
+                      const uint8_t *in, size_t blocks);
+void fc_gcm_enc_generic(const fc_gcm_key *key, const uint8_t *in,
+                        uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                        uint8_t xi[16]);
+void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in,
+                        uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                        uint8_t xi[16]);
+
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+/* AES-NI + PCLMULQDQ, AVX (VEX.128) encoding, 8 blocks per iteration
+ * (asm/x86_64/aes_gcm_aesni.S). Uses AES-NI round keys (fc_aes_ops aesni). */
+void fc_gcm_init_aesni_avx(uint8_t *htable, const uint8_t h[16]);
+void fc_ghash_aesni_avx(const uint8_t *htable, uint8_t xi[16],
+                        const uint8_t *in, size_t blocks);
+void fc_gcm_enc_aesni_avx(const fc_gcm_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                          uint8_t xi[16]);
+void fc_gcm_dec_aesni_avx(const fc_gcm_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                          uint8_t xi[16]);
+/* VAES + VPCLMULQDQ + AVX2 (ymm, two blocks per register)
+ * (asm/x86_64/aes_gcm_vaes.S). Uses AES-NI round keys. */
+void fc_gcm_init_vaes_avx2(uint8_t *htable, const uint8_t h[16]);
+void fc_ghash_vaes_avx2(const uint8_t *htable, uint8_t xi[16],
+                        const uint8_t *in, size_t blocks);
+void fc_gcm_enc_vaes_avx2(const fc_gcm_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                          uint8_t xi[16]);
+void fc_gcm_dec_vaes_avx2(const fc_gcm_key *key, const uint8_t *in,
+                          uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                          uint8_t xi[16]);
+#endif
+
+/* ========================================================================
+ * GCM state (provider/core/gcm.c)
+ *
+ * One message under one key: IV, AAD in any number of pieces, then data in
+ * any number of pieces, then the tag. Partial blocks are handled here:
+ * bytes of an unfinished GHASH block are XORed into |xi| as they arrive
+ * and the block is multiplied by H once it is complete (or at the end),
+ * and an unfinished keystream block is kept in |ks|. Whole blocks go to
+ * the key's kernels (key->ops) in one call; the kernels handle the 32-bit
+ * counter wrap. The key is read-only here, so one key may serve many
+ * states at once.
+ *
+ * What may leak (CT): lengths (IV, AAD, data) and the split points of the
+ * calls; never the key, H, the counter (secret when the IV is not 96 bits:
+ * J0 is then GHASH_H(IV)), data or tags.
+ * ======================================================================== */
+
+#define FC_GCM_TAG_BYTES 16
+/* SP 800-38D 5.2.1.1: at most 2^39 - 256 bits of plaintext per IV. */
+#define FC_GCM_MAX_MSG_BYTES ((UINT64_C(1) << 36) - 32)
+/* len(A) and len(IV) are 64-bit bit counts: below 2^64 bits. */
+#define FC_GCM_MAX_AAD_BYTES ((UINT64_C(1) << 61) - 1)
+#define FC_GCM_MAX_IV_BYTES  ((UINT64_C(1) << 61) - 1)
+
+typedef struct fc_gcm_state {
+    uint8_t ctr[16];  /* counter block of the next keystream block */
+    uint8_t ek0[16];  /* E(K, J0), XORed into the final GHASH value */
+    uint8_t xi[16];   /* GHASH so far, unfinished block XORed in */
+    uint8_t ks[16];   /* keystream of the unfinished data block */
+    uint64_t aad_len; /* AAD bytes so far */
+    uint64_t msg_len; /* data bytes so far */
+    uint32_t ares;    /* AAD bytes in the unfinished GHASH block, 0..15 */
+    uint32_t mres;    /* bytes of |ks| already used, 0..15 */
+} fc_gcm_state;
+
+/*
+ * fc_gcm_set_key expands |user_key| (|key_bytes| = 16, 24 or 32, checked by
+ * the caller) with ops->aes, derives H = E(K, 0^128) and fills the table of
+ * powers of H with ops->init; the key then remembers |ops|.
+ * CT: nothing about the key leaks.
+ */
+void fc_gcm_set_key(fc_gcm_key *key, const fc_gcm_ops *ops,
+                    const uint8_t *user_key, size_t key_bytes);
+
+/*
+ * fc_gcm_set_iv starts a new message in |st| with the |iv_len|-byte IV |iv|
+ * (SP 800-38D 7.1 step 2): J0 = IV || 0^31 || 1 for 12 bytes, otherwise
+ * GHASH of the zero-padded IV followed by its 64-bit bit length. Any length
+ * from 1 to FC_GCM_MAX_IV_BYTES works. Returns 1, or 0 (|st| untouched) if
+ * |iv_len| is out of range.
+ * CT: only |iv_len| leaks.
+ */
+int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
+                  size_t iv_len);
+
+/*
+ * fc_gcm_aad absorbs |len| bytes of additional authenticated data. Returns
+ * 1, or 0 (|st| untouched) if data was already processed in this message
+ * (SP 800-38D: A precedes C) or the AAD would exceed FC_GCM_MAX_AAD_BYTES.
+ * A zero |len| always succeeds.
+ * CT: only lengths leak.
+ */
+int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
+               size_t len);
+
+/*
+ * fc_gcm_encrypt encrypts |len| bytes from |in| to |out| and absorbs the
+ * ciphertext; fc_gcm_decrypt absorbs |len| bytes of ciphertext from |in| and
+ * decrypts them to |out|. in == out is allowed, no other overlap. Return 1,
+ * or 0 (|st| untouched) if the message would exceed FC_GCM_MAX_MSG_BYTES.
+ * CT: only lengths leak.
+ */
+int fc_gcm_encrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                   uint8_t *out, size_t len);
+int fc_gcm_decrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                   uint8_t *out, size_t len);
+
+/*
+ * fc_gcm_finish ends the message: it absorbs any unfinished block and the
+ * length block and writes the 16-byte tag. |st| needs a new IV afterwards.
+ * CT: nothing about the tag leaks.
+ */
+void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
+                   uint8_t tag[FC_GCM_TAG_BYTES]);
+
+/*
+ * fc_gcm_verify ends the message like fc_gcm_finish and compares the first
+ * |tag_len| bytes (1..16) of the tag with |tag|. Returns 1 if they match,
+ * else 0. The whole tag is computed and compared without early exit.
+ * CT: only |tag_len| and the final verdict leak.
+ */
+int fc_gcm_verify(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
+                  size_t tag_len);
+
+/*
+ * fc_gcm_self_test checks |ops| against known answers (the McGrew-Viega GCM
+ * test cases 2, 4, 6 and 16, i.e. SP 800-38D with AES-128/256, 96-bit and
+ * 480-bit IVs, AAD and partial blocks, fed in uneven pieces) and, for any
+ * table other than the generic one, against the generic table on a message
+ * long enough to run the kernels' 8-block loops. Returns 1 on success, 0 on
+ * any mismatch.
+ */
+int fc_gcm_self_test(const fc_gcm_ops *ops);
+
+#endif /* FC_GCM_H */

@@ -1,0 +1,1102 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cipher_aes_gcm.c - AES-128/192/256-GCM for OpenSSL: context life cycle,
+ * streaming AEAD (update with out == NULL is AAD), the one-shot cipher call,
+ * parameters, and the TLS 1.2 record mode libssl drives through "tlsaad".
+ *
+ * Behaviour follows OpenSSL's default provider:
+ * - init takes key and IV together or apart; an IV is only copied (J0 is
+ *   derived at the first update or final), so the IV-only re-init TLS 1.3
+ *   does per record costs a memcpy; a key costs the schedule and H table.
+ * - an encryption without IV draws a random one (when ivlen >= 12); a
+ *   decryption without IV fails.
+ * - after final the IV is spent: update or final again fail until a new IV
+ *   is set. Changing "ivlen" spends a set IV too.
+ * - "tag" is set (1..16 bytes) before a decrypt final, which compares that
+ *   many bytes in constant time; after an encrypt final any 1..16 leading
+ *   bytes of the tag can be read.
+ * - TLS 1.2: "tlsivfixed" sets the 4-byte salt (the 8-byte invocation field
+ *   is drawn at random when encrypting), "tlsaad" arms one record, and the
+ *   next update processes explicit IV | payload | tag in place.
+ * Deliberate differences, where the default's result is not meaningful or
+ *   not safe: IVs of any length >= 1 (not capped at 128 bytes); a decrypt
+ *   final checks only a tag set through "tag" (never one left behind by an
+ *   earlier encryption); a failed decrypt final spends the IV like a
+ *   successful one; a re-key in the middle of a message restarts it from
+ *   its IV; in TLS IV-generation mode an encryption that would use the
+ *   next generated IV outside a record is refused (it would repeat); an
+ *   explicit IV leaves that mode; a "tag" with no data sets the reported
+ *   tag length when encrypting.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/rand.h>
+
+#include "fc/ct.h"
+#include "fc/gcm.h"
+#include "fc_prov.h"
+
+#define FC_GCM_IVLEN_DEFAULT 12 /* SP 800-38D's recommended 96 bits */
+#define FC_GCM_IV_INLINE     64 /* longer IVs live on the heap */
+#define FC_GCM_CTX_ALIGN     64 /* the kernels use aligned loads */
+#define FC_TLS_FIXED_IV      4  /* EVP_GCM_TLS_FIXED_IV_LEN */
+#define FC_TLS_EXPLICIT_IV   8  /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
+#define FC_TLS_TAG           16 /* EVP_GCM_TLS_TAG_LEN */
+#define FC_TLS_AAD           13 /* EVP_AEAD_TLS1_AAD_LEN */
+
+/* Where the IV stands; "spent" states say why it cannot be used again. */
+enum {
+    FC_IV_UNSET = 0, /* never set: encrypt draws one, decrypt fails */
+    FC_IV_BUFFERED,  /* set; J0 not derived yet */
+    FC_IV_ACTIVE,    /* J0 derived, message in progress */
+    FC_IV_FINAL,     /* spent by final */
+    FC_IV_STALE,     /* spent by an "ivlen" change */
+    FC_IV_TLS_USED,  /* spent by a TLS record */
+};
+
+typedef struct fc_aes_gcm_ctx {
+    fc_gcm_key key; /* first: aligned with the context */
+    fc_gcm_state st;
+    const fc_gcm_ops *ops;
+    fc_prov_ctx *prov;
+    void *alloc;      /* the unaligned allocation holding this context */
+    uint8_t *iv_heap; /* IV storage beyond FC_GCM_IV_INLINE, or NULL */
+    size_t iv_heap_cap;
+    size_t ivlen;
+    size_t keylen;        /* fixed by the cipher: 16, 24 or 32 */
+    size_t taglen;        /* bytes of |tag| set (decrypt) or made (encrypt) */
+    size_t enc_taglen;    /* tag length asked for when encrypting, or 0 */
+    size_t tls_aad_pad;   /* "tlsaadpad" */
+    uint64_t ivgen_count; /* IVs generated since key or fixed field */
+    uint8_t iv_inline[FC_GCM_IV_INLINE];
+    uint8_t tag[FC_GCM_TAG_BYTES]; /* expected (decrypt) or computed */
+    uint8_t tls_aad[FC_TLS_AAD];
+    uint8_t enc, key_set, iv_state, iv_gen, tls_aad_set;
+    uint8_t dec_tag_set;   /* |tag| came from a "tag" set */
+    uint8_t enc_tag_ready; /* |tag| holds this message's computed tag */
+} fc_aes_gcm_ctx;
+
+FC_DISPATCH(cipher, newctx, fc_aes128_gcm_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes192_gcm_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes256_gcm_newctx);
+FC_DISPATCH(cipher, get_params, fc_aes128_gcm_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes192_gcm_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes256_gcm_get_params);
+FC_DISPATCH(cipher, freectx, fc_aes_gcm_freectx);
+FC_DISPATCH(cipher, dupctx, fc_aes_gcm_dupctx);
+FC_DISPATCH(cipher, encrypt_init, fc_aes_gcm_einit);
+FC_DISPATCH(cipher, decrypt_init, fc_aes_gcm_dinit);
+FC_DISPATCH(cipher, update, fc_aes_gcm_update);
+FC_DISPATCH(cipher, final, fc_aes_gcm_final);
+FC_DISPATCH(cipher, cipher, fc_aes_gcm_cipher);
+FC_DISPATCH(cipher, gettable_params, fc_aes_gcm_gettable_params);
+FC_DISPATCH(cipher, get_ctx_params, fc_aes_gcm_get_ctx_params);
+FC_DISPATCH(cipher, set_ctx_params, fc_aes_gcm_set_ctx_params);
+FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_gcm_gettable_ctx_params);
+FC_DISPATCH(cipher, settable_ctx_params, fc_aes_gcm_settable_ctx_params);
+
+/* ------------------------------------------------------------------------ */
+/* Parameter names: one pass over the caller's array, one switch per key. */
+
+enum {
+    FC_P_UNKNOWN = 0,
+    /* Algorithm constants. */
+    FC_P_MODE,
+    FC_P_BLOCKSIZE,
+    FC_P_AEAD,
+    FC_P_CUSTOM_IV,
+    FC_P_CTS,
+    FC_P_TLS_MULTI,
+    FC_P_HAS_RANDKEY,
+    /* Context parameters, in the order they are applied. */
+    FC_P_IVLEN,
+    FC_P_KEYLEN,
+    FC_P_TAGLEN,
+    FC_P_IV,
+    FC_P_UPDATED_IV,
+    FC_P_TLS_AAD_PAD,
+    FC_P_TAG,
+    FC_P_TLS_IV_GEN,
+    FC_P_TLS_AAD,
+    FC_P_TLS_IV_FIXED,
+    FC_P_TLS_IV_INV,
+    FC_P_COUNT
+};
+
+_Static_assert(FC_P_COUNT <= 32, "parameter ids must fit a 32-bit mask");
+
+/* The first parameter found for |id| in a pass, or NULL; slots are only
+ * read once their bit in |seen| is set (no array to clear per call). */
+#define FC_SEEN(seen, id) (((seen) >> (id)) & 1)
+#define FC_SLOT(id)       (FC_SEEN(seen, id) ? slot[id] : NULL)
+
+/*
+ * Maps a parameter name to its FC_P_* id. EVP asks for "ivlen" and
+ * "keylen" on every init and libssl sets "tlsaad" and reads "tlsaadpad" on
+ * every TLS 1.2 record, so this is on the hot path: one strlen, then a
+ * switch on the length and fixed-size compares (NUL included) that the
+ * compiler turns into a few word compares.
+ */
+static int fc_gcm_param_id(const char *k)
+{
+#define FC_IS(name, id)                                                        \
+    if (memcmp(k, name, sizeof(name)) == 0)                                    \
+        return id;
+    switch (strlen(k)) {
+    case 2:
+        FC_IS(OSSL_CIPHER_PARAM_IV, FC_P_IV);
+        break;
+    case 3:
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TAG, FC_P_TAG);
+        FC_IS(OSSL_CIPHER_PARAM_CTS, FC_P_CTS);
+        break;
+    case 4:
+        FC_IS(OSSL_CIPHER_PARAM_AEAD, FC_P_AEAD);
+        FC_IS(OSSL_CIPHER_PARAM_MODE, FC_P_MODE);
+        break;
+    case 5:
+        FC_IS(OSSL_CIPHER_PARAM_IVLEN, FC_P_IVLEN);
+        break;
+    case 6:
+        FC_IS(OSSL_CIPHER_PARAM_KEYLEN, FC_P_KEYLEN);
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, FC_P_TLS_AAD);
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TAGLEN, FC_P_TAGLEN);
+        break;
+    case 8:
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, FC_P_TLS_IV_GEN);
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, FC_P_TLS_IV_INV);
+        break;
+    case 9:
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, FC_P_TLS_AAD_PAD);
+        FC_IS(OSSL_CIPHER_PARAM_BLOCK_SIZE, FC_P_BLOCKSIZE);
+        FC_IS(OSSL_CIPHER_PARAM_CUSTOM_IV, FC_P_CUSTOM_IV);
+        FC_IS(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, FC_P_TLS_MULTI);
+        break;
+    case 10:
+        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, FC_P_TLS_IV_FIXED);
+        FC_IS(OSSL_CIPHER_PARAM_UPDATED_IV, FC_P_UPDATED_IV);
+        break;
+    case 11:
+        FC_IS(OSSL_CIPHER_PARAM_HAS_RAND_KEY, FC_P_HAS_RANDKEY);
+        break;
+    }
+    /* "tls-version" and "tls-mac-size" (libssl sets them for every cipher)
+     * mean nothing to an AEAD: ignored like any unknown key. */
+#undef FC_IS
+    return FC_P_UNKNOWN;
+}
+
+static const OSSL_PARAM fc_aes_gcm_known_gettable_params[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
+    OSSL_PARAM_END,
+};
+
+static const OSSL_PARAM fc_aes_gcm_known_gettable_ctx_params[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+/* "keylen" is absent, as in the default provider: the key length is fixed,
+ * EVP_CIPHER_CTX_set_key_length refuses a change because of that absence,
+ * and a "keylen" passed anyway is ignored. */
+static const OSSL_PARAM fc_aes_gcm_known_settable_ctx_params[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, NULL, 0),
+    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
+    OSSL_PARAM_END,
+};
+
+static const OSSL_PARAM *fc_aes_gcm_gettable_params(void *provctx)
+{
+    return fc_aes_gcm_known_gettable_params;
+}
+
+static const OSSL_PARAM *fc_aes_gcm_gettable_ctx_params(void *cctx,
+                                                        void *provctx)
+{
+    return fc_aes_gcm_known_gettable_ctx_params;
+}
+
+static const OSSL_PARAM *fc_aes_gcm_settable_ctx_params(void *cctx,
+                                                        void *provctx)
+{
+    return fc_aes_gcm_known_settable_ctx_params;
+}
+
+/* The algorithm's constant parameters; get_params has no provider context,
+ * so a failure returns 0 without an error of ours on the queue. */
+static int fc_aes_gcm_get_params_common(OSSL_PARAM params[], size_t keylen)
+{
+    uint32_t seen = 0;
+
+    for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+        int id = fc_gcm_param_id(p->key), ok = 1;
+        uint32_t bit = (uint32_t)1 << id;
+
+        /* Like OSSL_PARAM_locate, only the first of duplicates counts. */
+        if (id == FC_P_UNKNOWN || (seen & bit) != 0)
+            continue;
+        seen |= bit;
+        switch (id) {
+        case FC_P_MODE:
+            ok = OSSL_PARAM_set_uint(p, EVP_CIPH_GCM_MODE);
+            break;
+        case FC_P_KEYLEN:
+            ok = OSSL_PARAM_set_size_t(p, keylen);
+            break;
+        case FC_P_IVLEN:
+            ok = OSSL_PARAM_set_size_t(p, FC_GCM_IVLEN_DEFAULT);
+            break;
+        case FC_P_BLOCKSIZE:
+            ok = OSSL_PARAM_set_size_t(p, 1);
+            break;
+        case FC_P_AEAD:
+        case FC_P_CUSTOM_IV:
+            ok = OSSL_PARAM_set_int(p, 1);
+            break;
+        case FC_P_CTS:
+        case FC_P_TLS_MULTI:
+        case FC_P_HAS_RANDKEY:
+            ok = OSSL_PARAM_set_int(p, 0);
+            break;
+        }
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* IV storage and the TLS IV helpers. */
+
+static inline uint8_t *fc_gcm_ivbuf(fc_aes_gcm_ctx *ctx)
+{
+    return ctx->iv_heap != NULL ? ctx->iv_heap : ctx->iv_inline;
+}
+
+/* Makes room for an IV of |n| bytes, keeping what is stored. Only IVs
+ * longer than FC_GCM_IV_INLINE ever allocate. */
+static int fc_gcm_iv_reserve(fc_aes_gcm_ctx *ctx, size_t n)
+{
+    size_t cap = ctx->iv_heap != NULL ? ctx->iv_heap_cap : FC_GCM_IV_INLINE;
+    uint8_t *p;
+
+    if (FC_LIKELY(n <= cap))
+        return 1;
+    p = OPENSSL_zalloc(n);
+    if (p == NULL) {
+        FC_RAISE(ctx->prov, FC_R_MALLOC_FAILURE);
+        return 0;
+    }
+    memcpy(p, fc_gcm_ivbuf(ctx), cap);
+    OPENSSL_clear_free(ctx->iv_heap, ctx->iv_heap_cap);
+    ctx->iv_heap = p;
+    ctx->iv_heap_cap = n;
+    return 1;
+}
+
+/* Derives J0 from the stored IV: the message starts here. */
+static inline int fc_gcm_start(fc_aes_gcm_ctx *ctx)
+{
+    if (!fc_gcm_set_iv(&ctx->key, &ctx->st, fc_gcm_ivbuf(ctx), ctx->ivlen)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH, "ivlen=%zu",
+                      ctx->ivlen);
+        return 0;
+    }
+    ctx->iv_state = FC_IV_ACTIVE;
+    ctx->enc_tag_ready = 0;
+    return 1;
+}
+
+/*
+ * Starts a message with the next generated TLS IV (fixed field followed by
+ * the invocation field) and advances the invocation field, a big-endian
+ * counter in the last 8 bytes (SP 800-38D 8.2.1). Writes the last |olen|
+ * bytes of the IV used to |out| (the whole IV if |olen| is 0 or too big).
+ */
+static int fc_gcm_iv_generate(fc_aes_gcm_ctx *ctx, uint8_t *out, size_t olen)
+{
+    uint8_t *iv = fc_gcm_ivbuf(ctx), *inv;
+
+    if (!ctx->iv_gen || !ctx->key_set) {
+        FC_RAISE_DATA(ctx->prov,
+                      ctx->key_set ? FC_R_NO_IV_SET : FC_R_NO_KEY_SET,
+                      "IV generation needs a key and \"tlsivfixed\"");
+        return 0;
+    }
+    /* 2^64 invocations would bring the counter back to its start. */
+    if (ctx->ivgen_count == UINT64_MAX) {
+        FC_RAISE_DATA(ctx->prov, FC_R_IV_REUSE, "invocation field exhausted");
+        return 0;
+    }
+    if (!fc_gcm_start(ctx))
+        return 0;
+    ctx->ivgen_count++;
+    if (olen == 0 || olen > ctx->ivlen)
+        olen = ctx->ivlen;
+    memcpy(out, iv + ctx->ivlen - olen, olen);
+    inv = iv + ctx->ivlen - FC_TLS_EXPLICIT_IV;
+    for (int i = FC_TLS_EXPLICIT_IV - 1; i >= 0; i--)
+        if (++inv[i] != 0)
+            break;
+    return 1;
+}
+
+/* Decrypt side: the record's explicit IV replaces the invocation field. */
+static int fc_gcm_iv_invocation(fc_aes_gcm_ctx *ctx, const uint8_t *in,
+                                size_t inl)
+{
+    if (!ctx->iv_gen || !ctx->key_set || ctx->enc || inl > ctx->ivlen) {
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
+                      "the TLS invocation field needs a key, "
+                      "\"tlsivfixed\" and decryption");
+        return 0;
+    }
+    memcpy(fc_gcm_ivbuf(ctx) + ctx->ivlen - inl, in, inl);
+    return fc_gcm_start(ctx);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameters of a context. */
+
+static int fc_aes_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    fc_aes_gcm_ctx *ctx = vctx;
+    OSSL_PARAM *slot[FC_P_COUNT];
+    OSSL_PARAM *p;
+    uint32_t seen = 0;
+    size_t sz;
+
+    if (params == NULL)
+        return 1;
+    /* One pass to find the keys, then the default provider's order: the
+     * IV is read before "tlsivgen" advances it. */
+    for (p = params; p->key != NULL; p++) {
+        int id = fc_gcm_param_id(p->key);
+
+        if (id >= FC_P_IVLEN && !FC_SEEN(seen, id)) {
+            seen |= (uint32_t)1 << id;
+            slot[id] = p;
+        }
+    }
+
+    if ((p = FC_SLOT(FC_P_IVLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, ctx->ivlen))
+        goto bad;
+    if ((p = FC_SLOT(FC_P_KEYLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, ctx->keylen))
+        goto bad;
+    if ((p = FC_SLOT(FC_P_TAGLEN)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, ctx->taglen != 0 ? ctx->taglen
+                                                   : FC_GCM_TAG_BYTES))
+        goto bad;
+    for (int id = FC_P_IV; id <= FC_P_UPDATED_IV; id++) {
+        /* GCM never updates the IV: both names give the IV as set. */
+        if ((p = FC_SLOT(id)) == NULL)
+            continue;
+        if (ctx->iv_state == FC_IV_UNSET) {
+            FC_RAISE(ctx->prov, FC_R_NO_IV_SET);
+            return 0;
+        }
+        if (p->data_type == OSSL_PARAM_OCTET_PTR) {
+            if (!OSSL_PARAM_set_octet_ptr(p, fc_gcm_ivbuf(ctx), ctx->ivlen))
+                goto bad;
+            continue;
+        }
+        if (ctx->ivlen > p->data_size) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH,
+                          "IV is %zu bytes, buffer %zu", ctx->ivlen,
+                          p->data_size);
+            return 0;
+        }
+        if (!OSSL_PARAM_set_octet_string(p, fc_gcm_ivbuf(ctx), ctx->ivlen))
+            goto bad;
+    }
+    if ((p = FC_SLOT(FC_P_TLS_AAD_PAD)) != NULL &&
+        !OSSL_PARAM_set_size_t(p, ctx->tls_aad_pad))
+        goto bad;
+    if ((p = FC_SLOT(FC_P_TAG)) != NULL) {
+        sz = p->data_size;
+        if (sz == 0 || sz > FC_GCM_TAG_BYTES) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TAG_LENGTH, "%zu", sz);
+            return 0;
+        }
+        if (!ctx->enc || !ctx->enc_tag_ready) {
+            FC_RAISE_DATA(ctx->prov, FC_R_TAG_NOT_SET,
+                          "the tag is available after an encrypt final");
+            return 0;
+        }
+        if (!OSSL_PARAM_set_octet_string(p, ctx->tag, sz))
+            goto bad;
+    }
+    if ((p = FC_SLOT(FC_P_TLS_IV_GEN)) != NULL) {
+        if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING)
+            goto bad;
+        sz = p->data_size == 0 || p->data_size > ctx->ivlen ? ctx->ivlen
+                                                            : p->data_size;
+        if (!fc_gcm_iv_generate(ctx, p->data, p->data_size))
+            return 0;
+        p->return_size = sz;
+    }
+    return 1;
+bad:
+    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "get %s", p->key);
+    return 0;
+}
+
+/* "tlsaad": keep the 13-byte record header, its length corrected to the
+ * payload's (without explicit IV, and without tag when decrypting). */
+static int fc_gcm_set_tls_aad(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
+{
+    const uint8_t *aad = p->data;
+    size_t len, overhead = FC_TLS_EXPLICIT_IV + (ctx->enc ? 0 : FC_TLS_TAG);
+
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || aad == NULL ||
+        p->data_size != FC_TLS_AAD) {
+        FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+                      "\"tlsaad\" must be a %d-byte record header", FC_TLS_AAD);
+        return 0;
+    }
+    len = ((size_t)aad[FC_TLS_AAD - 2] << 8) | aad[FC_TLS_AAD - 1];
+    if (len < overhead) {
+        FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+                      "record length %zu below %zu", len, overhead);
+        return 0;
+    }
+    len -= overhead;
+    memcpy(ctx->tls_aad, aad, FC_TLS_AAD);
+    ctx->tls_aad[FC_TLS_AAD - 2] = (uint8_t)(len >> 8);
+    ctx->tls_aad[FC_TLS_AAD - 1] = (uint8_t)len;
+    ctx->tls_aad_set = 1;
+    /* libssl adds this to the record length: the tag follows the data. */
+    ctx->tls_aad_pad = FC_TLS_TAG;
+    return 1;
+}
+
+/* "tlsivfixed": the fixed field (at least 4 bytes, leaving at least 8 for
+ * the invocation field), or with length (size_t)-1 the whole IV. */
+static int fc_gcm_set_tls_iv_fixed(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
+{
+    uint8_t *iv = fc_gcm_ivbuf(ctx);
+    size_t len = p->data_size;
+
+    if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL)
+        goto bad;
+    if (len == (size_t)-1) {
+        memcpy(iv, p->data, ctx->ivlen);
+    } else {
+        if (len < FC_TLS_FIXED_IV || len > ctx->ivlen ||
+            ctx->ivlen - len < FC_TLS_EXPLICIT_IV)
+            goto bad;
+        memcpy(iv, p->data, len);
+        /* The invocation field starts at a random point; the child
+         * library context's DRBG is fork-safe. */
+        if (ctx->enc && RAND_bytes_ex(ctx->prov->libctx, iv + len,
+                                      ctx->ivlen - len, 0) <= 0) {
+            FC_RAISE(ctx->prov, FC_R_RANDOM_FAILURE);
+            return 0;
+        }
+    }
+    ctx->iv_gen = 1;
+    ctx->ivgen_count = 0;
+    ctx->iv_state = FC_IV_BUFFERED;
+    return 1;
+bad:
+    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH,
+                  "\"tlsivfixed\" of %zu bytes with ivlen %zu", len,
+                  ctx->ivlen);
+    return 0;
+}
+
+static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    fc_aes_gcm_ctx *ctx = vctx;
+    const OSSL_PARAM *slot[FC_P_COUNT];
+    const OSSL_PARAM *p;
+    uint32_t seen = 0;
+    size_t sz;
+
+    if (params == NULL)
+        return 1;
+    /* One pass to find the keys, then the default provider's order: the
+     * IV length applies before the TLS IV fields that depend on it. */
+    for (p = params; p->key != NULL; p++) {
+        int id = fc_gcm_param_id(p->key);
+
+        if (id >= FC_P_IVLEN && !FC_SEEN(seen, id)) {
+            seen |= (uint32_t)1 << id;
+            slot[id] = p;
+        }
+    }
+    if (seen == 0)
+        return 1;
+
+    if ((p = FC_SLOT(FC_P_TAG)) != NULL) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING)
+            goto bad;
+        sz = p->data_size;
+        if (sz == 0 || sz > FC_GCM_TAG_BYTES) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TAG_LENGTH, "%zu", sz);
+            return 0;
+        }
+        if (ctx->enc) {
+            /* The tag is an output here; only its length can be set. */
+            if (p->data != NULL) {
+                FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
+                              "the tag cannot be set when encrypting");
+                return 0;
+            }
+            ctx->enc_taglen = sz;
+        } else {
+            if (p->data == NULL)
+                goto bad;
+            memcpy(ctx->tag, p->data, sz);
+            ctx->taglen = sz;
+            ctx->dec_tag_set = 1;
+            ctx->enc_tag_ready = 0;
+        }
+    }
+    if ((p = FC_SLOT(FC_P_IVLEN)) != NULL) {
+        if (!OSSL_PARAM_get_size_t(p, &sz))
+            goto bad;
+        if (sz == 0 || (uint64_t)sz > FC_GCM_MAX_IV_BYTES) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH, "%zu", sz);
+            return 0;
+        }
+        if (sz != ctx->ivlen) {
+            if (!fc_gcm_iv_reserve(ctx, sz))
+                return 0;
+            /* An IV already set was meant for the old length. */
+            if (ctx->iv_state != FC_IV_UNSET)
+                ctx->iv_state = FC_IV_STALE;
+            ctx->ivlen = sz;
+        }
+    }
+    if ((p = FC_SLOT(FC_P_TLS_AAD)) != NULL && !fc_gcm_set_tls_aad(ctx, p))
+        return 0;
+    if ((p = FC_SLOT(FC_P_TLS_IV_FIXED)) != NULL &&
+        !fc_gcm_set_tls_iv_fixed(ctx, p))
+        return 0;
+    if ((p = FC_SLOT(FC_P_TLS_IV_INV)) != NULL) {
+        if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING)
+            goto bad;
+        if (!fc_gcm_iv_invocation(ctx, p->data, p->data_size))
+            return 0;
+    }
+    return 1;
+bad:
+    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "set %s", p->key);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Context life cycle. */
+
+/* A zeroed context aligned for the kernels: the allocation is padded and
+ * the context placed at the first aligned address inside it. */
+static fc_aes_gcm_ctx *fc_aes_gcm_alloc(fc_prov_ctx *prov)
+{
+    uint8_t *base = OPENSSL_zalloc(sizeof(fc_aes_gcm_ctx) + FC_GCM_CTX_ALIGN);
+    fc_aes_gcm_ctx *ctx;
+
+    if (base == NULL) {
+        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
+        return NULL;
+    }
+    ctx =
+        (fc_aes_gcm_ctx *)(base + (-(uintptr_t)base & (FC_GCM_CTX_ALIGN - 1)));
+    ctx->alloc = base;
+    return ctx;
+}
+
+static void fc_aes_gcm_release(fc_aes_gcm_ctx *ctx)
+{
+    void *base = ctx->alloc;
+
+    /* Round keys, H powers, tag, keystream and IV: nothing survives. */
+    OPENSSL_clear_free(ctx->iv_heap, ctx->iv_heap_cap);
+    OPENSSL_cleanse(ctx, sizeof(*ctx));
+    OPENSSL_free(base);
+}
+
+static void *fc_aes_gcm_newctx(void *provctx, size_t keylen)
+{
+    fc_prov_ctx *prov = provctx;
+    fc_aes_gcm_ctx *ctx = fc_aes_gcm_alloc(prov);
+
+    if (ctx == NULL)
+        return NULL;
+    ctx->prov = prov;
+    ctx->ops = prov->gcm;
+    ctx->keylen = keylen;
+    ctx->ivlen = FC_GCM_IVLEN_DEFAULT;
+    return ctx;
+}
+
+static void *fc_aes128_gcm_newctx(void *provctx)
+{
+    return fc_aes_gcm_newctx(provctx, 16);
+}
+
+static void *fc_aes192_gcm_newctx(void *provctx)
+{
+    return fc_aes_gcm_newctx(provctx, 24);
+}
+
+static void *fc_aes256_gcm_newctx(void *provctx)
+{
+    return fc_aes_gcm_newctx(provctx, 32);
+}
+
+static int fc_aes128_gcm_get_params(OSSL_PARAM params[])
+{
+    return fc_aes_gcm_get_params_common(params, 16);
+}
+
+static int fc_aes192_gcm_get_params(OSSL_PARAM params[])
+{
+    return fc_aes_gcm_get_params_common(params, 24);
+}
+
+static int fc_aes256_gcm_get_params(OSSL_PARAM params[])
+{
+    return fc_aes_gcm_get_params_common(params, 32);
+}
+
+static void fc_aes_gcm_freectx(void *vctx)
+{
+    if (vctx != NULL)
+        fc_aes_gcm_release(vctx);
+}
+
+static void *fc_aes_gcm_dupctx(void *vctx)
+{
+    fc_aes_gcm_ctx *src = vctx, *dst;
+    void *base;
+
+    dst = fc_aes_gcm_alloc(src->prov);
+    if (dst == NULL)
+        return NULL;
+    base = dst->alloc;
+    /* Everything is a value except the allocation itself and the heap IV;
+     * the key holds only a pointer to a static table. */
+    memcpy(dst, src, sizeof(*dst));
+    dst->alloc = base;
+    if (src->iv_heap != NULL) {
+        dst->iv_heap = OPENSSL_memdup(src->iv_heap, src->iv_heap_cap);
+        if (dst->iv_heap == NULL) {
+            /* iv_heap is NULL now: nothing of the source is freed. */
+            dst->iv_heap_cap = 0;
+            fc_aes_gcm_release(dst);
+            FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
+            return NULL;
+        }
+    }
+    return dst;
+}
+
+static int fc_aes_gcm_init(fc_aes_gcm_ctx *ctx, const unsigned char *key,
+                           size_t keylen, const unsigned char *iv, size_t ivlen,
+                           const OSSL_PARAM params[], int enc)
+{
+    ctx->enc = (uint8_t)enc;
+    if (iv != NULL) {
+        if (ivlen == 0 || (uint64_t)ivlen > FC_GCM_MAX_IV_BYTES) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH, "%zu", ivlen);
+            return 0;
+        }
+        if (!fc_gcm_iv_reserve(ctx, ivlen))
+            return 0;
+        /* Only copied: J0 waits for the first update (cheap per-record
+         * re-init), and the key may still come later. */
+        memcpy(fc_gcm_ivbuf(ctx), iv, ivlen);
+        ctx->ivlen = ivlen;
+        ctx->iv_state = FC_IV_BUFFERED;
+        /* The caller manages IVs now, not the TLS generator. */
+        ctx->iv_gen = 0;
+        ctx->enc_tag_ready = 0;
+    }
+    if (key != NULL) {
+        if (keylen != ctx->keylen) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
+                          "%zu, expected %zu", keylen, ctx->keylen);
+            return 0;
+        }
+        fc_gcm_set_key(&ctx->key, ctx->ops, key, keylen);
+        ctx->key_set = 1;
+        ctx->ivgen_count = 0;
+        /* A message in progress under the old key restarts from its IV. */
+        if (ctx->iv_state == FC_IV_ACTIVE)
+            ctx->iv_state = FC_IV_BUFFERED;
+    }
+    return fc_aes_gcm_set_ctx_params(ctx, params);
+}
+
+static int fc_aes_gcm_einit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_gcm_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int fc_aes_gcm_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_gcm_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Data. */
+
+/* Makes sure a message is in progress: key set, J0 derived from a usable
+ * IV (drawn at random for an encryption that has none). */
+static int fc_gcm_ready(fc_aes_gcm_ctx *ctx)
+{
+    if (FC_UNLIKELY(!ctx->key_set)) {
+        FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
+        return 0;
+    }
+    switch (ctx->iv_state) {
+    case FC_IV_ACTIVE:
+        return 1;
+    case FC_IV_BUFFERED:
+        /* In IV-generation mode the stored IV is the next one the
+         * generator hands out: using it here would repeat it. */
+        if (ctx->enc && ctx->iv_gen) {
+            FC_RAISE_DATA(ctx->prov, FC_R_IV_REUSE,
+                          "TLS IV generation: set \"tlsaad\" or get "
+                          "\"tlsivgen\" first");
+            return 0;
+        }
+        return fc_gcm_start(ctx);
+    case FC_IV_UNSET:
+        if (!ctx->enc || ctx->ivlen < FC_GCM_IVLEN_DEFAULT) {
+            FC_RAISE(ctx->prov, FC_R_NO_IV_SET);
+            return 0;
+        }
+        /* SP 800-38D 8.2.2: a random IV of at least 96 bits. */
+        if (RAND_bytes_ex(ctx->prov->libctx, fc_gcm_ivbuf(ctx), ctx->ivlen,
+                          0) <= 0) {
+            FC_RAISE(ctx->prov, FC_R_RANDOM_FAILURE);
+            return 0;
+        }
+        return fc_gcm_start(ctx);
+    case FC_IV_FINAL:
+        FC_RAISE_DATA(ctx->prov, FC_R_FINAL_ALREADY_CALLED,
+                      "set a new IV to start another message");
+        return 0;
+    case FC_IV_STALE:
+        FC_RAISE_DATA(ctx->prov, FC_R_NO_IV_SET,
+                      "the IV length changed after the IV was set");
+        return 0;
+    default:
+        FC_RAISE_DATA(ctx->prov, ctx->enc ? FC_R_IV_REUSE : FC_R_NO_IV_SET,
+                      "the IV was used by a TLS record");
+        return 0;
+    }
+}
+
+/* True if [a, a+n) and [b, b+n) share a byte but a != b: the kernels allow
+ * exact aliasing only. */
+static inline int fc_partial_overlap(const uint8_t *a, const uint8_t *b,
+                                     size_t n)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+    return x != y && x < y + n && y < x + n;
+}
+
+/* AAD (out == NULL) or data, |inl| > 0, outside TLS record mode. */
+static int fc_gcm_process(fc_aes_gcm_ctx *ctx, unsigned char *out,
+                          const unsigned char *in, size_t inl)
+{
+    if (!fc_gcm_ready(ctx))
+        return 0;
+    if (out == NULL) {
+        if (!fc_gcm_aad(&ctx->key, &ctx->st, in, inl)) {
+            FC_RAISE_DATA(ctx->prov,
+                          ctx->st.msg_len != 0 ? FC_R_INVALID_PARAMETER
+                                               : FC_R_TOO_MUCH_DATA,
+                          ctx->st.msg_len != 0 ? "AAD after data"
+                                               : "AAD too long");
+            return 0;
+        }
+        return 1;
+    }
+    if (fc_partial_overlap(out, in, inl)) {
+        /* A stream cipher maps byte i to byte i: move, then work in
+         * place. */
+        memmove(out, in, inl);
+        in = out;
+    }
+    if (!(ctx->enc ? fc_gcm_encrypt : fc_gcm_decrypt)(&ctx->key, &ctx->st, in,
+                                                      out, inl)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_TOO_MUCH_DATA,
+                      "more than 2^39 - 256 bits under one IV");
+        return 0;
+    }
+    return 1;
+}
+
+/* Ends the message: computes the tag, or checks the one set. */
+static int fc_gcm_final_tag(fc_aes_gcm_ctx *ctx)
+{
+    if (ctx->tls_aad_set) {
+        FC_RAISE(ctx->prov, FC_R_TLS_MODE_FINAL);
+        return 0;
+    }
+    if (!fc_gcm_ready(ctx))
+        return 0;
+    fc_stat_add(ctx->prov, ctx->enc ? FC_STAT_GCM_ENC : FC_STAT_GCM_DEC, 1);
+    if (ctx->enc) {
+        fc_gcm_finish(&ctx->key, &ctx->st, ctx->tag);
+        ctx->taglen = ctx->enc_taglen != 0 ? ctx->enc_taglen : FC_GCM_TAG_BYTES;
+        /* |tag| now holds our output, not a tag to check against. */
+        ctx->dec_tag_set = 0;
+        ctx->enc_tag_ready = 1;
+        ctx->iv_state = FC_IV_FINAL;
+        return 1;
+    }
+    /* Checked before anything changes: the caller may set the tag and
+     * call final again. */
+    if (!ctx->dec_tag_set) {
+        FC_RAISE(ctx->prov, FC_R_TAG_NOT_SET);
+        return 0;
+    }
+    ctx->iv_state = FC_IV_FINAL;
+    if (!fc_gcm_verify(&ctx->key, &ctx->st, ctx->tag, ctx->taglen)) {
+        FC_RAISE(ctx->prov, FC_R_INVALID_TAG);
+        return 0;
+    }
+    return 1;
+}
+
+/*
+ * One TLS 1.2 record in place: explicit IV (8) | payload | tag (16). On
+ * encrypt the explicit IV is generated and written, the payload encrypted
+ * and the tag appended, *outl = the whole record; on decrypt the explicit
+ * IV is taken from the record, the payload decrypted and the tag checked
+ * (the payload is wiped on mismatch), *outl = the payload length. Either
+ * way the record spends the armed "tlsaad" and the IV.
+ */
+static int fc_gcm_tls_record(fc_aes_gcm_ctx *ctx, unsigned char *out,
+                             size_t *outl, const unsigned char *in, size_t len)
+{
+    uint8_t *payload;
+    size_t plen = 0, n;
+    int ok = 0;
+
+    if (!ctx->key_set) {
+        FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
+        goto done;
+    }
+    if (out != in || in == NULL || len < FC_TLS_EXPLICIT_IV + FC_TLS_TAG) {
+        FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+                      "a record is processed in place (%s) and has at "
+                      "least %d bytes (got %zu)",
+                      out == in ? "it was" : "it was not",
+                      FC_TLS_EXPLICIT_IV + FC_TLS_TAG, len);
+        goto done;
+    }
+    if (ctx->enc) {
+        if (!fc_gcm_iv_generate(ctx, out, FC_TLS_EXPLICIT_IV))
+            goto done;
+    } else if (!fc_gcm_iv_invocation(ctx, in, FC_TLS_EXPLICIT_IV)) {
+        goto done;
+    }
+    fc_stat_add(ctx->prov, FC_STAT_GCM_TLS, 1);
+    payload = out + FC_TLS_EXPLICIT_IV;
+    n = len - FC_TLS_EXPLICIT_IV - FC_TLS_TAG;
+    if (!fc_gcm_aad(&ctx->key, &ctx->st, ctx->tls_aad, FC_TLS_AAD))
+        goto done;
+    if (ctx->enc) {
+        if (!fc_gcm_encrypt(&ctx->key, &ctx->st, payload, payload, n))
+            goto too_long;
+        fc_gcm_finish(&ctx->key, &ctx->st, payload + n);
+        plen = len;
+    } else {
+        if (!fc_gcm_decrypt(&ctx->key, &ctx->st, payload, payload, n))
+            goto too_long;
+        if (!fc_gcm_verify(&ctx->key, &ctx->st, payload + n, FC_TLS_TAG)) {
+            OPENSSL_cleanse(payload, n);
+            FC_RAISE(ctx->prov, FC_R_INVALID_TAG);
+            goto done;
+        }
+        plen = n;
+    }
+    ok = 1;
+    goto done;
+too_long:
+    FC_RAISE(ctx->prov, FC_R_TOO_MUCH_DATA);
+done:
+    ctx->iv_state = FC_IV_TLS_USED;
+    ctx->tls_aad_set = 0;
+    *outl = plen;
+    return ok;
+}
+
+static int fc_aes_gcm_update(void *vctx, unsigned char *out, size_t *outl,
+                             size_t outsize, const unsigned char *in,
+                             size_t inl)
+{
+    fc_aes_gcm_ctx *ctx = vctx;
+
+    if (inl == 0) {
+        *outl = 0;
+        return 1;
+    }
+    if (FC_UNLIKELY(outsize < inl)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
+                      inl, outsize);
+        return 0;
+    }
+    if (FC_UNLIKELY(in == NULL)) {
+        FC_RAISE(ctx->prov, FC_R_NULL_ARGUMENT);
+        return 0;
+    }
+    if (ctx->tls_aad_set)
+        return fc_gcm_tls_record(ctx, out, outl, in, inl);
+    if (!fc_gcm_process(ctx, out, in, inl))
+        return 0;
+    *outl = inl;
+    return 1;
+}
+
+static int fc_aes_gcm_final(void *vctx, unsigned char *out, size_t *outl,
+                            size_t outsize)
+{
+    fc_aes_gcm_ctx *ctx = vctx;
+
+    if (!fc_gcm_final_tag(ctx))
+        return 0;
+    *outl = 0;
+    return 1;
+}
+
+/*
+ * The one-shot call behind EVP_Cipher, as the default provider has it: in
+ * == NULL finalises (tag computed or checked), out == NULL is AAD, anything
+ * else data or, with "tlsaad" armed, one TLS record. *outl is always |inl|.
+ */
+static int fc_aes_gcm_cipher(void *vctx, unsigned char *out, size_t *outl,
+                             size_t outsize, const unsigned char *in,
+                             size_t inl)
+{
+    fc_aes_gcm_ctx *ctx = vctx;
+    size_t n;
+
+    if (outsize < inl) {
+        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
+                      inl, outsize);
+        return 0;
+    }
+    if (in == NULL) {
+        if (!fc_gcm_final_tag(ctx))
+            return 0;
+    } else if (ctx->tls_aad_set) {
+        if (!fc_gcm_tls_record(ctx, out, &n, in, inl))
+            return 0;
+    } else if (inl == 0) {
+        if (!fc_gcm_ready(ctx))
+            return 0;
+    } else if (!fc_gcm_process(ctx, out, in, inl)) {
+        return 0;
+    }
+    *outl = inl;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dispatch tables (fc_prov.h). */
+
+const OSSL_DISPATCH fc_aes128gcm_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes128_gcm_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_gcm_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+const OSSL_DISPATCH fc_aes192gcm_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes192_gcm_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_gcm_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+const OSSL_DISPATCH fc_aes256gcm_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes256_gcm_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_gcm_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};

@@ -1,0 +1,1991 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_provider_gcm.c - fastcrypto's AES-GCM ciphers driven through EVP and
+ * compared, call by call, with OpenSSL's default provider: every return
+ * value, every outl, every output byte and every tag must match.
+ *
+ * Each group loads default and the freshly built fastcrypto.so into its own
+ * OSSL_LIB_CTX from the config named by FC_TEST_CONF. fastcrypto reads its
+ * CPU mask when a library context activates it, so the three groups cover
+ * three GCM tables in one run: the process's own FASTCRYPTO_CPU_MASK
+ * (normally vaes-avx2), "vaes" (aesni-avx) and "all" (generic). The table
+ * in use is printed and checked against the core's selection.
+ *
+ * What is covered:
+ *   - identity and algorithm parameters (flags, lengths, mode);
+ *   - the McGrew-Viega vectors (test/kat/aes_gcm.txt) through EVP;
+ *   - random streams: key sizes, IV lengths 1..128, AAD and data in random
+ *     pieces, in place and not, both directions, every tag length 1..16;
+ *   - IVs longer than the default provider takes (129..1024 bytes),
+ *     against a reference written here from SP 800-38D;
+ *   - tag mismatch and missing tag (final fails, no output, an error),
+ *     IV-only and key-only re-init, EVP_CIPHER_CTX_copy mid-message,
+ *     context parameters, EVP_Cipher one-shot calls, misuse;
+ *   - TLS 1.2 records driven exactly as libssl 3.0 does (integration notes
+ *     1.2: "tlsivfixed", "tls-version", "tls-mac-size", per record
+ *     EVP_CTRL_AEAD_TLS1_AAD then one in-place update), cross-decrypted
+ *     with default both ways, tampered records refused;
+ *   - TLS 1.3 records as libssl does them (1.3), byte for byte.
+ *
+ * Where the two providers differ on purpose (fastcrypto takes IVs longer
+ * than 128 bytes; a tag read after a new IV), the test says so and holds
+ * fastcrypto to the meaningful behaviour.
+ *
+ * Environment: FC_TEST_CONF (required; ctest sets it), FC_TEST_SEED,
+ * FC_TEST_QUICK=1 (fewer rounds, for valgrind).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#include "fc/common.h"
+#include "fc/cpu.h"
+#include "fc/gcm.h"
+#include "impls.h"
+#include "kat.h"
+
+#define FC_NAME         "fastcrypto"
+#define NKS             3
+#define MAX_PIECES      40
+#define TLS_AAD_LEN     13
+#define TLS_EXPLICIT_IV 8
+#define TLS_TAG         16
+
+static const char *const k_names[NKS] = {"AES-128-GCM", "AES-192-GCM",
+                                         "AES-256-GCM"};
+static const char *const k_alias[NKS][2] = {
+    {"id-aes128-GCM", "2.16.840.1.101.3.4.1.6"},
+    {"id-aes192-GCM", "2.16.840.1.101.3.4.1.26"},
+    {"id-aes256-GCM", "2.16.840.1.101.3.4.1.46"}};
+static const int k_keylen[NKS] = {16, 24, 32};
+
+/* ---------------------------------------------------------------------- */
+/* Failure reports                                                        */
+
+static const char *g_group = "";
+static char g_where[1024];
+
+#define WHERE(...) snprintf(g_where, sizeof(g_where), __VA_ARGS__)
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            print_error("[%s] check failed: %s\n  at: %s\n  ", g_group, #cond, \
+                        g_where);                                              \
+            print_error(__VA_ARGS__);                                          \
+            print_error("\n");                                                 \
+            ERR_print_errors_fp(stderr);                                       \
+            fail_msg("%s:%d", __FILE__, __LINE__);                             \
+        }                                                                      \
+    } while (0)
+
+static const char *hex(const uint8_t *p, size_t n)
+{
+    static char bufs[4][2 * 64 + 4];
+    static int which;
+    char *b = bufs[which++ & 3];
+    size_t i, m = n > 64 ? 64 : n;
+
+    for (i = 0; i < m; i++)
+        snprintf(b + 2 * i, 3, "%02x", p[i]);
+    b[2 * m] = '\0';
+    if (m < n)
+        strcpy(b + 2 * m, "..");
+    if (n == 0)
+        strcpy(b, "(empty)");
+    return b;
+}
+
+#define CHECK_MEM(a, b, n, what)                                               \
+    do {                                                                       \
+        const uint8_t *ca_ = (const uint8_t *)(a);                             \
+        const uint8_t *cb_ = (const uint8_t *)(b);                             \
+        size_t cn_ = (n), ci_ = 0;                                             \
+        while (ci_ < cn_ && ca_[ci_] == cb_[ci_])                              \
+            ci_++;                                                             \
+        size_t cs_ = ci_ & ~(size_t)15;                                        \
+        size_t cl_ = cn_ - cs_ < 32 ? cn_ - cs_ : 32;                          \
+        CHECK(ci_ == cn_,                                                      \
+              "%s: first difference at byte %zu of %zu\n"                      \
+              "  fastcrypto (from byte %zu): %s\n"                             \
+              "  default    (from byte %zu): %s",                              \
+              (what), ci_, cn_, cs_, hex(ca_ + cs_, cl_), cs_,                 \
+              hex(cb_ + cs_, cl_));                                            \
+    } while (0)
+
+/*
+ * Drains the error queue and checks it held an error from fastcrypto (its
+ * own library, named after the provider) with a reason string; with
+ * |allow_evp| an EVP error will do, for calls EVP refuses itself.
+ */
+static void expect_error(const char *what, int allow_evp)
+{
+    unsigned long e;
+    int fc = 0, evp = 0, fc_reason_ok = 1;
+    char last[256] = "(none)";
+
+    CHECK(ERR_peek_last_error() != 0, "%s: failed but raised no error", what);
+    while ((e = ERR_get_error()) != 0) {
+        const char *lib = ERR_lib_error_string(e);
+
+        if (lib != NULL && strcmp(lib, FC_NAME) == 0) {
+            fc = 1;
+            if (ERR_reason_error_string(e) == NULL)
+                fc_reason_ok = 0;
+        }
+        if (ERR_GET_LIB(e) == ERR_LIB_EVP)
+            evp = 1;
+        ERR_error_string_n(e, last, sizeof(last));
+    }
+    CHECK(fc || (allow_evp && evp), "%s: no error from %s (last: %s)", what,
+          FC_NAME, last);
+    CHECK(fc_reason_ok, "%s: a %s error without a reason string", what,
+          FC_NAME);
+}
+
+static uint8_t *xmalloc(size_t n)
+{
+    uint8_t *p = malloc(n == 0 ? 1 : n);
+    CHECK(p != NULL, "out of memory");
+    return p;
+}
+
+static size_t rnd(size_t n)
+{
+    return n == 0 ? 0 : fc_test_rand_below(n);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Library contexts, one per CPU mask                                     */
+
+typedef struct impl_env {
+    const char *label;
+    const char *mask; /* FASTCRYPTO_CPU_MASK while loading; NULL: inherit */
+    OSSL_LIB_CTX *lib;
+    EVP_CIPHER *fc[NKS];
+    EVP_CIPHER *df[NKS];
+    EVP_CIPHER *ecb[NKS]; /* default's AES-ECB, for the reference */
+    char impl[64];
+} impl_env;
+
+static impl_env g_env_native = {.label = "native", .mask = NULL};
+static impl_env g_env_aesni = {.label = "mask=vaes", .mask = "vaes"};
+static impl_env g_env_generic = {.label = "mask=all", .mask = "all"};
+
+static int prov_get_str(const OSSL_PROVIDER *prov, const char *key, char *buf,
+                        size_t len)
+{
+    const OSSL_PARAM *g = OSSL_PROVIDER_gettable_params(prov);
+    OSSL_PARAM req[2];
+    char *ptr = NULL;
+
+    g = g == NULL ? NULL : OSSL_PARAM_locate_const(g, key);
+    if (g == NULL)
+        return 0;
+    if (g->data_type == OSSL_PARAM_UTF8_PTR)
+        req[0] = OSSL_PARAM_construct_utf8_ptr(key, &ptr, 0);
+    else
+        req[0] = OSSL_PARAM_construct_utf8_string(key, buf, len);
+    req[1] = OSSL_PARAM_construct_end();
+    if (!OSSL_PROVIDER_get_params(prov, req) || !OSSL_PARAM_modified(req))
+        return 0;
+    if (g->data_type == OSSL_PARAM_UTF8_PTR) {
+        if (ptr == NULL)
+            return 0;
+        snprintf(buf, len, "%s", ptr);
+    }
+    return 1;
+}
+
+static int env_setup(impl_env *env)
+{
+    static const char *const ecb[NKS] = {"AES-128-ECB", "AES-192-ECB",
+                                         "AES-256-ECB"};
+    const char *conf = getenv("FC_TEST_CONF");
+    const char *old = getenv(FC_CPU_MASK_ENV);
+    char *saved = old != NULL ? strdup(old) : NULL;
+    char expect[64] = "(bad mask)";
+    uint32_t mask = 0;
+    int ok;
+
+    g_group = env->label;
+    if (conf == NULL) {
+        print_error("FC_TEST_CONF is not set (run through ctest)\n");
+        free(saved);
+        return -1;
+    }
+    if (env->mask != NULL)
+        setenv(FC_CPU_MASK_ENV, env->mask, 1);
+    if (fc_cpu_parse_mask(
+            getenv(FC_CPU_MASK_ENV) ? getenv(FC_CPU_MASK_ENV) : "", &mask))
+        snprintf(expect, sizeof(expect), "%s",
+                 fc_gcm_select(fc_cpu_apply_mask(fc_cpu_detect(), mask))->name);
+    env->lib = OSSL_LIB_CTX_new();
+    ok = env->lib != NULL && OSSL_LIB_CTX_load_config(env->lib, conf);
+    if (env->mask != NULL) {
+        if (saved != NULL)
+            setenv(FC_CPU_MASK_ENV, saved, 1);
+        else
+            unsetenv(FC_CPU_MASK_ENV);
+    }
+    free(saved);
+    if (!ok || !OSSL_PROVIDER_available(env->lib, FC_NAME) ||
+        !OSSL_PROVIDER_available(env->lib, "default")) {
+        print_error("[%s] loading %s failed\n", env->label, conf);
+        ERR_print_errors_fp(stderr);
+        return -1;
+    }
+    for (int i = 0; i < NKS; i++) {
+        env->fc[i] =
+            EVP_CIPHER_fetch(env->lib, k_names[i], "provider=" FC_NAME);
+        env->df[i] = EVP_CIPHER_fetch(env->lib, k_names[i], "provider=default");
+        env->ecb[i] = EVP_CIPHER_fetch(env->lib, ecb[i], "provider=default");
+        if (env->fc[i] == NULL || env->df[i] == NULL || env->ecb[i] == NULL) {
+            print_error("[%s] cannot fetch %s\n", env->label, k_names[i]);
+            ERR_print_errors_fp(stderr);
+            return -1;
+        }
+    }
+    if (!prov_get_str(EVP_CIPHER_get0_provider(env->fc[0]),
+                      "fastcrypto-gcm-impl", env->impl, sizeof(env->impl)))
+        snprintf(env->impl, sizeof(env->impl), "(unknown)");
+    print_message("[%s] fastcrypto AES-GCM kernel: %s (expected %s)\n",
+                  env->label, env->impl, expect);
+    if (strcmp(env->impl, expect) != 0) {
+        print_error("[%s] provider runs %s, the core selects %s\n", env->label,
+                    env->impl, expect);
+        return -1;
+    }
+    ERR_clear_error();
+    return 0;
+}
+
+static int env_teardown(void **state)
+{
+    impl_env *env = *state;
+
+    for (int i = 0; i < NKS; i++) {
+        EVP_CIPHER_free(env->fc[i]);
+        EVP_CIPHER_free(env->df[i]);
+        EVP_CIPHER_free(env->ecb[i]);
+        env->fc[i] = env->df[i] = env->ecb[i] = NULL;
+    }
+    OSSL_LIB_CTX_free(env->lib);
+    env->lib = NULL;
+    return 0;
+}
+
+static int setup_native(void **state)
+{
+    *state = &g_env_native;
+    return env_setup(&g_env_native);
+}
+
+static int setup_aesni(void **state)
+{
+    *state = &g_env_aesni;
+    return env_setup(&g_env_aesni);
+}
+
+static int setup_generic(void **state)
+{
+    *state = &g_env_generic;
+    return env_setup(&g_env_generic);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Reference GCM (SP 800-38D), for IVs the default provider refuses       */
+
+static void ref_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
+{
+    uint64_t zh = 0, zl = 0;
+    uint64_t vh = fc_load_be64(y), vl = fc_load_be64(y + 8);
+
+    for (int i = 0; i < 128; i++) {
+        if ((x[i / 8] >> (7 - i % 8)) & 1) {
+            zh ^= vh;
+            zl ^= vl;
+        }
+        uint64_t lsb = vl & 1;
+        vl = (vl >> 1) | (vh << 63);
+        vh >>= 1;
+        if (lsb)
+            vh ^= UINT64_C(0xe1) << 56;
+    }
+    fc_store_be64(z, zh);
+    fc_store_be64(z + 8, zl);
+}
+
+static void ref_ghash(const uint8_t h[16], uint8_t xi[16], const uint8_t *in,
+                      size_t len)
+{
+    for (size_t off = 0; off < len; off += 16) {
+        uint8_t t[16];
+        memcpy(t, xi, 16);
+        for (size_t j = 0; j < 16 && off + j < len; j++)
+            t[j] ^= in[off + j];
+        ref_mul(xi, t, h);
+    }
+}
+
+static void ref_ecb1(const EVP_CIPHER *ecb, const uint8_t *key,
+                     const uint8_t in[16], uint8_t out[16])
+{
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    int l = 0;
+
+    CHECK(c != NULL && EVP_EncryptInit_ex2(c, ecb, key, NULL, NULL) &&
+              EVP_CIPHER_CTX_set_padding(c, 0) &&
+              EVP_EncryptUpdate(c, out, &l, in, 16) && l == 16,
+          "reference AES failed");
+    EVP_CIPHER_CTX_free(c);
+}
+
+/* GCM-AE: ciphertext and the full tag. */
+static void ref_gcm_encrypt(const EVP_CIPHER *ecb, const uint8_t *key,
+                            const uint8_t *iv, size_t ivlen, const uint8_t *aad,
+                            size_t alen, const uint8_t *pt, size_t len,
+                            uint8_t *ct, uint8_t tag[16])
+{
+    static const uint8_t zero[16];
+    uint8_t h[16], j0[16] = {0}, ctr[16], ks[16], xi[16] = {0}, lb[16] = {0};
+
+    ref_ecb1(ecb, key, zero, h);
+    if (ivlen == 12) {
+        memcpy(j0, iv, 12);
+        j0[15] = 1;
+    } else {
+        ref_ghash(h, j0, iv, ivlen);
+        fc_store_be64(lb + 8, (uint64_t)ivlen * 8);
+        ref_ghash(h, j0, lb, 16);
+    }
+    memcpy(ctr, j0, 16);
+    for (size_t off = 0; off < len; off += 16) {
+        fc_store_be32(ctr + 12, fc_load_be32(ctr + 12) + 1);
+        ref_ecb1(ecb, key, ctr, ks);
+        for (size_t j = 0; j < 16 && off + j < len; j++)
+            ct[off + j] = pt[off + j] ^ ks[j];
+    }
+    ref_ghash(h, xi, aad, alen);
+    ref_ghash(h, xi, ct, len);
+    fc_store_be64(lb, (uint64_t)alen * 8);
+    fc_store_be64(lb + 8, (uint64_t)len * 8);
+    ref_ghash(h, xi, lb, 16);
+    ref_ecb1(ecb, key, j0, ks);
+    for (int j = 0; j < 16; j++)
+        tag[j] = xi[j] ^ ks[j];
+}
+
+/* ---------------------------------------------------------------------- */
+/* EVP helpers                                                            */
+
+/* Cipher, then IV length, then key and IV: the order every AEAD user
+ * follows when the IV is not 12 bytes. */
+static int gcm_init(EVP_CIPHER_CTX *c, const EVP_CIPHER *ci, const uint8_t *key,
+                    const uint8_t *iv, size_t ivlen, int enc)
+{
+    OSSL_PARAM p[2] = {
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, &ivlen),
+        OSSL_PARAM_construct_end()};
+
+    return EVP_CipherInit_ex2(c, ci, NULL, NULL, enc, NULL) &&
+           EVP_CIPHER_CTX_set_params(c, p) &&
+           EVP_CipherInit_ex2(c, NULL, key, iv, enc, NULL);
+}
+
+static int get_tag(EVP_CIPHER_CTX *c, uint8_t *tag, size_t len)
+{
+    OSSL_PARAM p[2] = {
+        OSSL_PARAM_construct_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, tag, len),
+        OSSL_PARAM_construct_end()};
+    return EVP_CIPHER_CTX_get_params(c, p);
+}
+
+static int set_tag(EVP_CIPHER_CTX *c, const uint8_t *tag, size_t len)
+{
+    OSSL_PARAM p[2] = {OSSL_PARAM_construct_octet_string(
+                           OSSL_CIPHER_PARAM_AEAD_TAG, (void *)tag, len),
+                       OSSL_PARAM_construct_end()};
+    return EVP_CIPHER_CTX_set_params(c, p);
+}
+
+static int get_size(EVP_CIPHER_CTX *c, const char *key, size_t *v)
+{
+    OSSL_PARAM p[2] = {OSSL_PARAM_construct_size_t(key, v),
+                       OSSL_PARAM_construct_end()};
+    return EVP_CIPHER_CTX_get_params(c, p) && OSSL_PARAM_modified(p);
+}
+
+static int set_size(EVP_CIPHER_CTX *c, const char *key, size_t v)
+{
+    OSSL_PARAM p[2] = {OSSL_PARAM_construct_size_t(key, &v),
+                       OSSL_PARAM_construct_end()};
+    return EVP_CIPHER_CTX_set_params(c, p);
+}
+
+/* An octet-string get; returns the call's result, *n the returned size. */
+static int get_octets(EVP_CIPHER_CTX *c, const char *key, uint8_t *buf,
+                      size_t cap, size_t *n)
+{
+    OSSL_PARAM p[2] = {OSSL_PARAM_construct_octet_string(key, buf, cap),
+                       OSSL_PARAM_construct_end()};
+    int r = EVP_CIPHER_CTX_get_params(c, p);
+    *n = p[0].return_size;
+    return r;
+}
+
+/* Random piece lengths (some empty) summing to |len|; at most MAX_PIECES. */
+static size_t make_pieces(size_t len, size_t *pieces)
+{
+    size_t cuts[MAX_PIECES], n, i, j, prev;
+
+    if (len > 0 && len < MAX_PIECES && rnd(4) == 0) {
+        for (i = 0; i < len; i++)
+            pieces[i] = 1;
+        return len;
+    }
+    n = 1 + rnd(8);
+    for (i = 0; i + 1 < n; i++)
+        cuts[i] = rnd(len + 1);
+    for (i = 1; i + 1 < n; i++)
+        for (j = i; j > 0 && cuts[j - 1] > cuts[j]; j--) {
+            size_t t = cuts[j];
+            cuts[j] = cuts[j - 1];
+            cuts[j - 1] = t;
+        }
+    for (i = 0, prev = 0; i + 1 < n; i++) {
+        pieces[i] = cuts[i] - prev;
+        prev = cuts[i];
+    }
+    pieces[n - 1] = len - prev;
+    return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* One message through both providers, call by call                       */
+
+typedef struct msg_spec {
+    int ks, enc, in_place, tag_early;
+    const uint8_t *key, *iv, *aad, *in, *tag;
+    size_t ivlen, alen, len, taglen;
+    size_t apieces[MAX_PIECES], dpieces[MAX_PIECES], na, nd;
+} msg_spec;
+
+typedef struct msg_res {
+    int ret[2 * MAX_PIECES + 4];
+    int outl[2 * MAX_PIECES + 4];
+    size_t nops;
+    uint8_t *buf; /* len + 32 bytes, 0xa5 before */
+    uint8_t tag[16];
+    int tag_ok, final_ok;
+} msg_res;
+
+static void describe(const msg_spec *s)
+{
+    char ap[160] = "", dp[200] = "";
+    size_t o = 0;
+
+    for (size_t i = 0; i < s->na && o + 8 < sizeof(ap); i++)
+        o += (size_t)snprintf(ap + o, sizeof(ap) - o, "%s%zu", i ? "," : "",
+                              s->apieces[i]);
+    o = 0;
+    for (size_t i = 0; i < s->nd && o + 8 < sizeof(dp); i++)
+        o += (size_t)snprintf(dp + o, sizeof(dp) - o, "%s%zu", i ? "," : "",
+                              s->dpieces[i]);
+    WHERE("%s %s%s ivlen=%zu aad=%zu [%s] data=%zu [%s] taglen=%zu%s key=%s "
+          "iv=%s",
+          k_names[s->ks], s->enc ? "encrypt" : "decrypt",
+          s->in_place ? " in place" : "", s->ivlen, s->alen, ap, s->len, dp,
+          s->taglen, s->tag_early ? " (tag set first)" : "",
+          hex(s->key, (size_t)k_keylen[s->ks]), hex(s->iv, s->ivlen));
+}
+
+/* Runs |s| through cipher |c|; a failing call ends the run. */
+static void run_msg(const EVP_CIPHER *c, const msg_spec *s, msg_res *r,
+                    int is_fc)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    uint8_t *inbuf = NULL, *outp;
+    const uint8_t *inp;
+    size_t off = 0, tout = 0;
+    int ret, ol;
+
+    memset(r, 0, sizeof(*r));
+    r->buf = xmalloc(s->len + 32);
+    memset(r->buf, 0xa5, s->len + 32);
+    outp = r->buf + 16;
+    if (s->in_place) {
+        memcpy(outp, s->in, s->len);
+        inp = outp;
+    } else {
+        inbuf = xmalloc(s->len);
+        memcpy(inbuf, s->in, s->len);
+        inp = inbuf;
+    }
+    CHECK(ctx != NULL && gcm_init(ctx, c, s->key, s->iv, s->ivlen, s->enc),
+          "init failed (%s)", is_fc ? FC_NAME : "default");
+    ret = 1;
+    if (!s->enc && s->tag_early)
+        ret = r->ret[r->nops++] = set_tag(ctx, s->tag, s->taglen);
+    for (size_t i = 0; i < s->na && ret; i++) {
+        ol = -7;
+        ret =
+            EVP_CipherUpdate(ctx, NULL, &ol, s->aad + off, (int)s->apieces[i]);
+        r->ret[r->nops] = ret;
+        r->outl[r->nops++] = ol;
+        off += s->apieces[i];
+    }
+    off = 0;
+    for (size_t i = 0; i < s->nd && ret; i++) {
+        ol = -7;
+        ret = EVP_CipherUpdate(ctx, outp + off, &ol, inp + off,
+                               (int)s->dpieces[i]);
+        r->ret[r->nops] = ret;
+        r->outl[r->nops++] = ol;
+        off += s->dpieces[i];
+        if (ret)
+            tout += (size_t)ol;
+    }
+    if (ret && !s->enc && !s->tag_early)
+        ret = r->ret[r->nops++] = set_tag(ctx, s->tag, s->taglen);
+    if (ret) {
+        ol = -7;
+        ret = EVP_CipherFinal_ex(ctx, outp + tout, &ol);
+        r->ret[r->nops] = ret;
+        r->outl[r->nops++] = ol;
+        r->final_ok = ret;
+    }
+    if (ret && s->enc)
+        r->tag_ok = get_tag(ctx, r->tag, s->taglen);
+    if (!ret && is_fc)
+        expect_error("failing call", 0);
+    ERR_clear_error();
+    EVP_CIPHER_CTX_free(ctx);
+    free(inbuf);
+}
+
+static void compare_msg(const msg_spec *s, const msg_res *f, const msg_res *d)
+{
+    CHECK(f->nops == d->nops, "calls made: fastcrypto %zu, default %zu",
+          f->nops, d->nops);
+    for (size_t i = 0; i < f->nops; i++) {
+        CHECK(f->ret[i] == d->ret[i], "call %zu returned %d, default %d", i,
+              f->ret[i], d->ret[i]);
+        CHECK(f->outl[i] == d->outl[i], "call %zu outl %d, default %d", i,
+              f->outl[i], d->outl[i]);
+    }
+    CHECK_MEM(f->buf, d->buf, s->len + 32, "output buffer");
+    CHECK(f->final_ok == d->final_ok, "final %d, default %d", f->final_ok,
+          d->final_ok);
+    CHECK(f->tag_ok == d->tag_ok, "tag read %d, default %d", f->tag_ok,
+          d->tag_ok);
+    if (f->tag_ok)
+        CHECK_MEM(f->tag, d->tag, s->taglen, "tag");
+}
+
+static void diff_msg(const impl_env *env, const msg_spec *s, msg_res *f_out)
+{
+    msg_res f, d;
+
+    describe(s);
+    run_msg(env->fc[s->ks], s, &f, 1);
+    run_msg(env->df[s->ks], s, &d, 0);
+    compare_msg(s, &f, &d);
+    if (f_out != NULL)
+        *f_out = f;
+    else
+        free(f.buf);
+    free(d.buf);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tests                                                                  */
+
+static void test_fetch_identity(void **state)
+{
+    impl_env *env = *state;
+    static const char *const need_set[] = {"ivlen", "tag", "tlsaad",
+                                           "tlsivfixed", "tlsivinv"};
+    static const char *const need_get[] = {"ivlen",      "keylen",  "taglen",
+                                           "iv",         "tag",     "tlsaadpad",
+                                           "updated-iv", "tlsivgen"};
+
+    for (int ks = 0; ks < NKS; ks++) {
+        const EVP_CIPHER *f = env->fc[ks], *d = env->df[ks];
+        const OSSL_PARAM *g;
+
+        WHERE("%s", k_names[ks]);
+        CHECK(strcmp(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(f)),
+                     FC_NAME) == 0,
+              "fetched from %s",
+              OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(f)));
+        for (int i = 0; i < 2; i++) {
+            EVP_CIPHER *a =
+                EVP_CIPHER_fetch(env->lib, k_alias[ks][i], "provider=" FC_NAME);
+            CHECK(a != NULL, "alias %s not registered", k_alias[ks][i]);
+            EVP_CIPHER_free(a);
+            ERR_clear_error();
+        }
+        CHECK(EVP_CIPHER_get_key_length(f) == k_keylen[ks], "key length %d",
+              EVP_CIPHER_get_key_length(f));
+        CHECK(EVP_CIPHER_get_iv_length(f) == EVP_CIPHER_get_iv_length(d) &&
+                  EVP_CIPHER_get_iv_length(f) == 12,
+              "iv length %d", EVP_CIPHER_get_iv_length(f));
+        CHECK(EVP_CIPHER_get_block_size(f) == 1, "block size %d",
+              EVP_CIPHER_get_block_size(f));
+        CHECK(EVP_CIPHER_get_mode(f) == EVP_CIPH_GCM_MODE, "mode %d",
+              EVP_CIPHER_get_mode(f));
+        /* aead, custom-iv, cts, tls-multi, has-randkey, one-shot cipher:
+         * libssl branches on these. */
+        CHECK(EVP_CIPHER_get_flags(f) == EVP_CIPHER_get_flags(d),
+              "flags 0x%lx, default 0x%lx",
+              (unsigned long)EVP_CIPHER_get_flags(f),
+              (unsigned long)EVP_CIPHER_get_flags(d));
+        g = EVP_CIPHER_settable_ctx_params(f);
+        for (size_t i = 0; i < FC_ARRAY_LEN(need_set); i++)
+            CHECK(g != NULL && OSSL_PARAM_locate_const(g, need_set[i]),
+                  "\"%s\" not settable", need_set[i]);
+        g = EVP_CIPHER_gettable_ctx_params(f);
+        for (size_t i = 0; i < FC_ARRAY_LEN(need_get); i++)
+            CHECK(g != NULL && OSSL_PARAM_locate_const(g, need_get[i]),
+                  "\"%s\" not gettable", need_get[i]);
+    }
+}
+
+/* The McGrew-Viega vectors, both directions, through both providers. */
+static void test_kat(void **state)
+{
+    impl_env *env = *state;
+    fc_kat *k = fc_kat_open("aes_gcm.txt");
+    size_t count = 0;
+
+    while (fc_kat_next(k)) {
+        size_t kl, ivl, al, pl, cl, tl;
+        const uint8_t *key = fc_kat_bytes(k, "Key", &kl);
+        const uint8_t *iv = fc_kat_bytes(k, "IV", &ivl);
+        const uint8_t *aad = fc_kat_bytes(k, "AAD", &al);
+        const uint8_t *pt = fc_kat_bytes(k, "Plaintext", &pl);
+        const uint8_t *ct = fc_kat_bytes(k, "Ciphertext", &cl);
+        const uint8_t *tag = fc_kat_bytes(k, "Tag", &tl);
+        msg_spec s = {0};
+        msg_res f;
+
+        s.ks = (int)(kl / 8 - 2);
+        s.key = key;
+        s.iv = iv;
+        s.ivlen = ivl;
+        s.aad = aad;
+        s.alen = al;
+        s.na = 1;
+        s.apieces[0] = al;
+        s.nd = 1;
+        s.dpieces[0] = pl;
+        s.len = pl;
+        s.taglen = 16;
+        for (int enc = 1; enc >= 0; enc--) {
+            s.enc = enc;
+            s.in = enc ? pt : ct;
+            s.tag = tag;
+            diff_msg(env, &s, &f);
+            WHERE("%s (%s)", fc_kat_where(k), enc ? "encrypt" : "decrypt");
+            CHECK(f.final_ok, "final failed");
+            CHECK_MEM(f.buf + 16, enc ? ct : pt, pl, "known answer");
+            if (enc)
+                CHECK_MEM(f.tag, tag, 16, "known tag");
+            free(f.buf);
+        }
+        count++;
+    }
+    fc_kat_close(k);
+    CHECK(count == 18, "%zu vectors", count);
+}
+
+/* Random messages: everything random, every result compared. */
+static void test_diff_streaming(void **state)
+{
+    impl_env *env = *state;
+    const int rounds = fc_test_quick() ? 40 : 400;
+    const size_t maxlen = fc_test_quick() ? 300 : 2100;
+    uint8_t key[32], iv[128], aad[200], tag[16];
+    uint8_t *pt = xmalloc(maxlen), *ct = xmalloc(maxlen);
+
+    for (int r = 0; r < rounds; r++) {
+        msg_spec s = {0};
+        msg_res f;
+
+        s.ks = r % NKS;
+        s.ivlen = rnd(3) ? 12 : 1 + rnd(128);
+        s.alen = rnd(3) ? rnd(sizeof(aad) + 1) : 0;
+        s.len = rnd(4) ? rnd(maxlen + 1) : rnd(70);
+        s.in_place = (int)rnd(2);
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(aad, sizeof(aad));
+        fc_test_rand_bytes(pt, s.len);
+        s.key = key;
+        s.iv = iv;
+        s.aad = aad;
+        s.na = make_pieces(s.alen, s.apieces);
+        s.nd = make_pieces(s.len, s.dpieces);
+
+        /* Encrypt, with a random tag length to read. */
+        s.enc = 1;
+        s.in = pt;
+        s.taglen = 1 + rnd(16);
+        diff_msg(env, &s, &f);
+        CHECK(f.final_ok && f.tag_ok, "encryption failed");
+        memcpy(ct, f.buf + 16, s.len);
+        free(f.buf);
+        /* The full tag for the decryption. */
+        s.taglen = 16;
+        s.na = make_pieces(s.alen, s.apieces);
+        diff_msg(env, &s, &f);
+        memcpy(tag, f.tag, 16);
+        free(f.buf);
+
+        /* Decrypt with the tag truncated to any length, set before the
+         * data or after it, in other pieces. */
+        s.enc = 0;
+        s.in = ct;
+        s.tag = tag;
+        s.taglen = 1 + rnd(16);
+        s.tag_early = (int)rnd(2);
+        s.in_place = (int)rnd(2);
+        s.na = make_pieces(s.alen, s.apieces);
+        s.nd = make_pieces(s.len, s.dpieces);
+        diff_msg(env, &s, &f);
+        CHECK(f.final_ok, "decryption did not verify");
+        CHECK_MEM(f.buf + 16, pt, s.len, "round trip");
+        free(f.buf);
+
+        /* A wrong tag: final fails in both, with no output. */
+        {
+            uint8_t bad[16];
+            memcpy(bad, tag, 16);
+            bad[rnd(s.taglen)] ^= (uint8_t)(1u << rnd(8));
+            s.tag = bad;
+            diff_msg(env, &s, &f);
+            CHECK(!f.final_ok, "a wrong tag verified");
+            CHECK(f.outl[f.nops - 1] == 0, "final reported %d bytes",
+                  f.outl[f.nops - 1]);
+            free(f.buf);
+        }
+    }
+    free(pt);
+    free(ct);
+}
+
+/* Every IV length default takes (1..128) and every tag length (1..16),
+ * each at least once, both directions. */
+static void test_iv_and_tag_lengths(void **state)
+{
+    impl_env *env = *state;
+    uint8_t key[32], iv[128], aad[40], pt[100], tag[16];
+    msg_res f;
+
+    for (size_t ivlen = 1; ivlen <= 128; ivlen++) {
+        msg_spec s = {0};
+
+        if (fc_test_quick() && ivlen % 7 != 0 && ivlen != 12 && ivlen != 1)
+            continue;
+        s.ks = (int)(ivlen % NKS);
+        s.ivlen = ivlen;
+        s.alen = rnd(sizeof(aad) + 1);
+        s.len = rnd(sizeof(pt) + 1);
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(aad, sizeof(aad));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        s.key = key;
+        s.iv = iv;
+        s.aad = aad;
+        s.na = make_pieces(s.alen, s.apieces);
+        s.nd = make_pieces(s.len, s.dpieces);
+        s.enc = 1;
+        s.in = pt;
+        s.taglen = 16;
+        diff_msg(env, &s, &f);
+        CHECK(f.final_ok && f.tag_ok, "encryption failed");
+        memcpy(tag, f.tag, 16);
+        s.enc = 0;
+        s.in = f.buf + 16;
+        s.tag = tag;
+        s.taglen = 1 + (ivlen - 1) % 16; /* each length 8 times */
+        s.tag_early = (int)(ivlen & 1);
+        s.in_place = (int)((ivlen >> 1) & 1);
+        {
+            msg_res g;
+            diff_msg(env, &s, &g);
+            CHECK(g.final_ok, "the right %zu-byte tag was refused", s.taglen);
+            CHECK_MEM(g.buf + 16, pt, s.len, "round trip");
+            free(g.buf);
+        }
+        free(f.buf);
+    }
+}
+
+/* IVs longer than default's 128 bytes: fastcrypto against the reference
+ * (default refuses them, which is checked too). */
+static void test_long_iv(void **state)
+{
+    impl_env *env = *state;
+    static const size_t lens[] = {129, 130, 143, 144, 145,  200, 255,
+                                  256, 511, 512, 513, 1000, 1024};
+    uint8_t key[32], iv[1024], aad[40], pt[333], ct[333], out[333], tag[16],
+        t2[16];
+
+    for (size_t i = 0; i < FC_ARRAY_LEN(lens); i++) {
+        const int ks = (int)(i % NKS);
+        const size_t len = rnd(sizeof(pt) + 1), alen = rnd(sizeof(aad) + 1);
+        EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+        int l1 = 0, l2 = 0;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(aad, sizeof(aad));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        WHERE("%s ivlen=%zu aad=%zu data=%zu", k_names[ks], lens[i], alen, len);
+        ref_gcm_encrypt(env->ecb[ks], key, iv, lens[i], aad, alen, pt, len, ct,
+                        tag);
+
+        CHECK(c != NULL && gcm_init(c, env->fc[ks], key, iv, lens[i], 1),
+              "init with a long IV failed");
+        CHECK(EVP_CipherUpdate(c, NULL, &l1, aad, (int)alen) &&
+                  EVP_CipherUpdate(c, out, &l1, pt, (int)len) &&
+                  (size_t)l1 == len && EVP_CipherFinal_ex(c, out + l1, &l2) &&
+                  l2 == 0 && get_tag(c, t2, 16),
+              "encryption failed");
+        CHECK_MEM(out, ct, len, "ciphertext vs reference");
+        CHECK_MEM(t2, tag, 16, "tag vs reference");
+        /* "ivlen" reads back the length in use. */
+        {
+            size_t v = 0;
+            CHECK(get_size(c, OSSL_CIPHER_PARAM_IVLEN, &v) && v == lens[i],
+                  "ivlen reads %zu", v);
+        }
+        CHECK(gcm_init(c, env->fc[ks], key, iv, lens[i], 0) &&
+                  EVP_CipherUpdate(c, NULL, &l1, aad, (int)alen) &&
+                  EVP_CipherUpdate(c, out, &l1, ct, (int)len) &&
+                  set_tag(c, tag, 16) && EVP_CipherFinal_ex(c, out + l1, &l2),
+              "decryption failed");
+        CHECK_MEM(out, pt, len, "round trip");
+        /* The default provider stops at 128 bytes; fastcrypto deliberately
+         * does not (fc/gcm.h: any length up to 2^61 - 1). */
+        CHECK(!gcm_init(c, env->df[ks], key, iv, lens[i], 1),
+              "default took a %zu-byte IV: update this test", lens[i]);
+        ERR_clear_error();
+        EVP_CIPHER_CTX_free(c);
+    }
+}
+
+/* Missing or wrong tags, and what final leaves behind. */
+static void test_tag_checks(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], aad[17], pt[50], ct[50], out[50], tag[16],
+            bad[16];
+        EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new(), *d = EVP_CIPHER_CTX_new();
+        int l = 0, lf, ld, rf, rd;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(aad, sizeof(aad));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        WHERE("%s", k_names[ks]);
+        CHECK(gcm_init(d, env->df[ks], key, iv, 12, 1) &&
+                  EVP_CipherUpdate(d, NULL, &l, aad, sizeof(aad)) &&
+                  EVP_CipherUpdate(d, ct, &l, pt, sizeof(pt)) &&
+                  EVP_CipherFinal_ex(d, ct + l, &l) && get_tag(d, tag, 16),
+              "reference encryption");
+
+        /* Decrypt-final without a tag fails, in both. */
+        WHERE("%s: decrypt final without a tag", k_names[ks]);
+        CHECK(gcm_init(c, env->fc[ks], key, iv, 12, 0) &&
+                  gcm_init(d, env->df[ks], key, iv, 12, 0),
+              "init");
+        CHECK(EVP_CipherUpdate(c, NULL, &l, aad, sizeof(aad)) &&
+                  EVP_CipherUpdate(c, out, &l, ct, sizeof(ct)) &&
+                  EVP_CipherUpdate(d, NULL, &l, aad, sizeof(aad)) &&
+                  EVP_CipherUpdate(d, out, &l, ct, sizeof(ct)),
+              "update");
+        lf = ld = -7;
+        rf = EVP_CipherFinal_ex(c, out, &lf);
+        CHECK(rf == 0, "final without a tag succeeded");
+        expect_error("final without a tag", 0);
+        rd = EVP_CipherFinal_ex(d, out, &ld);
+        CHECK(rd == 0, "default: final without a tag succeeded");
+        ERR_clear_error();
+
+        /* A wrong tag: final fails with an error and writes nothing. */
+        for (size_t tl = 1; tl <= 16; tl += 5) {
+            WHERE("%s: wrong %zu-byte tag", k_names[ks], tl);
+            memcpy(bad, tag, 16);
+            bad[tl - 1] ^= 0x40;
+            CHECK(gcm_init(c, env->fc[ks], key, iv, 12, 0) &&
+                      set_tag(c, bad, tl) &&
+                      EVP_CipherUpdate(c, NULL, &l, aad, sizeof(aad)) &&
+                      EVP_CipherUpdate(c, out, &l, ct, sizeof(ct)),
+                  "setup");
+            memset(out, 0x5a, sizeof(out));
+            lf = -7;
+            CHECK(EVP_CipherFinal_ex(c, out, &lf) == 0, "wrong tag accepted");
+            expect_error("wrong tag", 0);
+            CHECK(lf == 0, "final reported %d bytes", lf);
+            for (size_t i = 0; i < sizeof(out); i++)
+                CHECK(out[i] == 0x5a, "final wrote byte %zu", i);
+            /* And the context is spent: another final fails too. */
+            CHECK(EVP_CipherFinal_ex(c, out, &lf) == 0, "second final passed");
+            ERR_clear_error();
+        }
+        /* The right tag still verifies after all that (fresh IV init). */
+        CHECK(gcm_init(c, env->fc[ks], key, iv, 12, 0) && set_tag(c, tag, 16) &&
+                  EVP_CipherUpdate(c, NULL, &l, aad, sizeof(aad)) &&
+                  EVP_CipherUpdate(c, out, &l, ct, sizeof(ct)) &&
+                  EVP_CipherFinal_ex(c, out + l, &lf) && lf == 0,
+              "right tag refused");
+        CHECK_MEM(out, pt, sizeof(pt), "plaintext");
+        EVP_CIPHER_CTX_free(c);
+        EVP_CIPHER_CTX_free(d);
+    }
+}
+
+/* Both contexts, one operation, same result. */
+typedef struct {
+    EVP_CIPHER_CTX *c[2]; /* [0] fastcrypto, [1] default */
+} pair;
+
+static void pair_new(pair *p)
+{
+    p->c[0] = EVP_CIPHER_CTX_new();
+    p->c[1] = EVP_CIPHER_CTX_new();
+    CHECK(p->c[0] != NULL && p->c[1] != NULL, "out of memory");
+}
+
+static void pair_free(pair *p)
+{
+    EVP_CIPHER_CTX_free(p->c[0]);
+    EVP_CIPHER_CTX_free(p->c[1]);
+}
+
+/* EVP_CipherInit_ex2 on both; the results must agree; returns it. */
+static int pair_init(pair *p, const impl_env *env, int ks, int with_cipher,
+                     const uint8_t *key, const uint8_t *iv, int enc,
+                     const char *what)
+{
+    int r0 = EVP_CipherInit_ex2(p->c[0], with_cipher ? env->fc[ks] : NULL, key,
+                                iv, enc, NULL);
+    if (!r0)
+        expect_error(what, 1);
+    int r1 = EVP_CipherInit_ex2(p->c[1], with_cipher ? env->df[ks] : NULL, key,
+                                iv, enc, NULL);
+    ERR_clear_error();
+    CHECK(r0 == r1, "%s: returned %d, default %d", what, r0, r1);
+    return r0;
+}
+
+/* One update on both (out NULL: AAD); results, outl and output agree. */
+static int pair_update(pair *p, int aad, const uint8_t *in, size_t len,
+                       const char *what)
+{
+    uint8_t *o[2] = {xmalloc(len + 16), xmalloc(len + 16)};
+    int l[2] = {-7, -7}, r[2];
+
+    for (int i = 0; i < 2; i++) {
+        memset(o[i], 0xa5, len + 16);
+        r[i] =
+            EVP_CipherUpdate(p->c[i], aad ? NULL : o[i], &l[i], in, (int)len);
+        if (i == 0 && !r[0])
+            expect_error(what, 1);
+        ERR_clear_error();
+    }
+    CHECK(r[0] == r[1], "%s: returned %d, default %d", what, r[0], r[1]);
+    if (r[0])
+        CHECK(l[0] == l[1], "%s: outl %d, default %d", what, l[0], l[1]);
+    CHECK_MEM(o[0], o[1], len + 16, what);
+    free(o[0]);
+    free(o[1]);
+    return r[0];
+}
+
+static int pair_final(pair *p, const char *what)
+{
+    uint8_t o[2][32];
+    int l[2] = {-7, -7}, r[2];
+
+    for (int i = 0; i < 2; i++) {
+        memset(o[i], 0xa5, sizeof(o[i]));
+        r[i] = EVP_CipherFinal_ex(p->c[i], o[i], &l[i]);
+        if (i == 0 && !r[0])
+            expect_error(what, 1);
+        ERR_clear_error();
+    }
+    CHECK(r[0] == r[1], "%s: returned %d, default %d", what, r[0], r[1]);
+    if (r[0])
+        CHECK(l[0] == 0 && l[1] == 0, "%s: outl %d, default %d", what, l[0],
+              l[1]);
+    CHECK_MEM(o[0], o[1], sizeof(o[0]), what);
+    return r[0];
+}
+
+static int pair_get_tag(pair *p, size_t len, const char *what)
+{
+    uint8_t t[2][20];
+    int r[2];
+
+    memset(t, 0, sizeof(t));
+    for (int i = 0; i < 2; i++) {
+        r[i] = get_tag(p->c[i], t[i], len);
+        if (i == 0 && !r[0])
+            expect_error(what, 1);
+        ERR_clear_error();
+    }
+    CHECK(r[0] == r[1], "%s: returned %d, default %d", what, r[0], r[1]);
+    if (r[0])
+        CHECK_MEM(t[0], t[1], len, what);
+    return r[0];
+}
+
+static int pair_set_tag(pair *p, const uint8_t *tag, size_t len,
+                        const char *what)
+{
+    int r[2];
+
+    for (int i = 0; i < 2; i++) {
+        r[i] = set_tag(p->c[i], tag, len);
+        if (i == 0 && !r[0])
+            expect_error(what, 1);
+        ERR_clear_error();
+    }
+    CHECK(r[0] == r[1], "%s: returned %d, default %d", what, r[0], r[1]);
+    return r[0];
+}
+
+/* Key and IV apart, IV-only re-init for a second message, key-only
+ * re-init, and the TLS 1.3 pattern of many IV-only inits on one key. */
+static void test_reinit(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        for (int enc = 0; enc < 2; enc++) {
+            uint8_t key[32], key2[32], iv[12], iv2[12], aad[21], in[77],
+                tag[16] = {0};
+            pair p;
+
+            fc_test_rand_bytes(key, sizeof(key));
+            fc_test_rand_bytes(key2, sizeof(key2));
+            fc_test_rand_bytes(iv, sizeof(iv));
+            fc_test_rand_bytes(iv2, sizeof(iv2));
+            fc_test_rand_bytes(aad, sizeof(aad));
+            fc_test_rand_bytes(in, sizeof(in));
+            fc_test_rand_bytes(tag, sizeof(tag));
+            pair_new(&p);
+            WHERE("%s %s: key, then IV", k_names[ks], enc ? "enc" : "dec");
+            CHECK(pair_init(&p, env, ks, 1, NULL, NULL, enc, "cipher only"),
+                  "cipher init");
+            CHECK(pair_init(&p, env, ks, 0, key, NULL, enc, "key only"),
+                  "key init");
+            CHECK(pair_init(&p, env, ks, 0, NULL, iv, enc, "IV only"),
+                  "IV init");
+            pair_update(&p, 1, aad, sizeof(aad), "AAD");
+            pair_update(&p, 0, in, sizeof(in), "data");
+            if (!enc)
+                pair_set_tag(&p, tag, 16, "tag");
+            pair_final(&p, "final (decrypt: a random tag fails)");
+            if (enc)
+                pair_get_tag(&p, 16, "tag");
+
+            WHERE("%s %s: IV-only re-init", k_names[ks], enc ? "enc" : "dec");
+            pair_init(&p, env, ks, 0, NULL, iv2, enc, "second IV");
+            pair_update(&p, 1, aad, 5, "AAD");
+            pair_update(&p, 0, in, 40, "data");
+            pair_update(&p, 0, in + 40, 37, "data");
+            if (enc) {
+                pair_final(&p, "final");
+                pair_get_tag(&p, 16, "tag");
+                pair_get_tag(&p, 7, "7-byte tag");
+            }
+
+            if (enc) {
+                WHERE("%s enc: key-only re-init after a final", k_names[ks]);
+                /* The IV was spent by final: after a new key, data needs
+                 * a new IV in both providers... */
+                pair_init(&p, env, ks, 0, key2, NULL, enc, "new key only");
+                CHECK(!pair_update(&p, 0, in, 16, "data, spent IV"),
+                      "data accepted with a spent IV");
+            } else {
+                /* A new key in the middle of a message: fastcrypto starts
+                 * the message again from its IV under the new key (by
+                 * design); default goes on from a cleared counter, which
+                 * means nothing. So fastcrypto is held to a fresh
+                 * message under key2 and iv2, as default computes it. */
+                EVP_CIPHER_CTX *d = EVP_CIPHER_CTX_new();
+                uint8_t o1[77], o2[77];
+                int l1 = 0, l2 = 0;
+
+                WHERE("%s dec: key-only re-init mid-message", k_names[ks]);
+                CHECK(EVP_CipherInit_ex2(p.c[0], NULL, key2, NULL, 0, NULL) &&
+                          EVP_CipherUpdate(p.c[0], o1, &l1, in, 77) && l1 == 77,
+                      "data after a mid-message re-key");
+                CHECK(d != NULL &&
+                          EVP_CipherInit_ex2(d, env->df[ks], key2, iv2, 0,
+                                             NULL) &&
+                          EVP_CipherUpdate(d, o2, &l2, in, 77) && l2 == 77,
+                      "default, fresh message");
+                CHECK_MEM(o1, o2, 77, "restarted message");
+                EVP_CIPHER_CTX_free(d);
+            }
+            /* ...and with one, both work under the new key. */
+            WHERE("%s %s: new key, new IV", k_names[ks], enc ? "enc" : "dec");
+            pair_init(&p, env, ks, 0, key2, iv, enc, "new key and IV");
+            pair_update(&p, 1, aad, sizeof(aad), "AAD");
+            pair_update(&p, 0, in, sizeof(in), "data");
+            if (enc) {
+                pair_final(&p, "final");
+                pair_get_tag(&p, 16, "tag");
+            }
+
+            /* TLS 1.3 style: many IV-only inits, one per record. */
+            for (int rec = 0; rec < 5; rec++) {
+                uint8_t nonce[12];
+                memcpy(nonce, iv, 12);
+                nonce[11] ^= (uint8_t)rec;
+                WHERE("%s %s: record %d", k_names[ks], enc ? "enc" : "dec",
+                      rec);
+                pair_init(&p, env, ks, 0, NULL, nonce, enc, "record IV");
+                pair_update(&p, 1, aad, 5, "AAD");
+                pair_update(&p, 0, in, (size_t)(rec * 17), "data");
+                if (enc) {
+                    pair_final(&p, "final");
+                    pair_get_tag(&p, 16, "tag");
+                }
+            }
+            pair_free(&p);
+        }
+    }
+}
+
+/* EVP_CIPHER_CTX_copy in the middle of a message (partial AAD and data
+ * blocks pending, a heap IV with ivlen 100): the copy and the original go
+ * on independently, and the copy outlives the original. */
+static void test_ctx_copy(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        for (int enc = 0; enc < 2; enc++) {
+            for (int v = 0; v < 2; v++) {
+                const size_t ivlen = v ? 100 : 12;
+                uint8_t key[32], iv[100], aad[30], a[90], b[90];
+                pair p, q;
+
+                fc_test_rand_bytes(key, sizeof(key));
+                fc_test_rand_bytes(iv, sizeof(iv));
+                fc_test_rand_bytes(aad, sizeof(aad));
+                fc_test_rand_bytes(a, sizeof(a));
+                fc_test_rand_bytes(b, sizeof(b));
+                pair_new(&p);
+                pair_new(&q);
+                WHERE("%s %s ivlen %zu: copy after AAD", k_names[ks],
+                      enc ? "enc" : "dec", ivlen);
+                CHECK(gcm_init(p.c[0], env->fc[ks], key, iv, ivlen, enc) &&
+                          gcm_init(p.c[1], env->df[ks], key, iv, ivlen, enc),
+                      "init");
+                pair_update(&p, 1, aad, 19, "AAD");
+                CHECK(EVP_CIPHER_CTX_copy(q.c[0], p.c[0]) == 1, "copy failed");
+                CHECK(EVP_CIPHER_CTX_copy(q.c[1], p.c[1]) == 1,
+                      "default copy failed");
+                /* AAD may still grow in the copy. */
+                pair_update(&q, 1, aad + 19, 11, "AAD in the copy");
+                pair_update(&p, 0, a, 21, "data in the original");
+                pair_update(&q, 0, b, 37, "data in the copy");
+
+                WHERE("%s %s ivlen %zu: copy after data", k_names[ks],
+                      enc ? "enc" : "dec", ivlen);
+                {
+                    pair r;
+                    pair_new(&r);
+                    CHECK(EVP_CIPHER_CTX_copy(r.c[0], p.c[0]) == 1 &&
+                              EVP_CIPHER_CTX_copy(r.c[1], p.c[1]) == 1,
+                          "copy failed");
+                    pair_update(&p, 0, a + 21, 69, "rest, original");
+                    /* Free the original before the copy finishes: a
+                     * shared pointer would show under ASan/valgrind. */
+                    if (enc) {
+                        pair_final(&p, "final, original");
+                        pair_get_tag(&p, 16, "tag, original");
+                    }
+                    pair_free(&p);
+                    pair_update(&r, 0, b + 21, 69, "rest, second copy");
+                    pair_update(&q, 0, b + 37, 53, "rest, first copy");
+                    if (enc) {
+                        pair_final(&r, "final, second copy");
+                        pair_get_tag(&r, 16, "tag, second copy");
+                        pair_final(&q, "final, first copy");
+                        pair_get_tag(&q, 16, "tag, first copy");
+                    }
+                    pair_free(&r);
+                }
+                pair_free(&q);
+            }
+        }
+    }
+}
+
+/* Context parameters against default: lengths, IV reads, tag get/set with
+ * every length, and the refusals. */
+static void test_params(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[128], buf[2][160], pt[40];
+        size_t v[2], n[2];
+        int r[2];
+        pair p;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        pair_new(&p);
+
+        WHERE("%s: lengths after init", k_names[ks]);
+        pair_init(&p, env, ks, 1, key, iv, 1, "init");
+        for (int i = 0; i < 2; i++) {
+            r[i] = get_size(p.c[i], OSSL_CIPHER_PARAM_KEYLEN, &v[i]);
+            CHECK(r[i] && v[i] == (size_t)k_keylen[ks], "keylen %zu", v[i]);
+            r[i] = get_size(p.c[i], OSSL_CIPHER_PARAM_IVLEN, &v[i]);
+            CHECK(r[i] && v[i] == 12, "ivlen %zu", v[i]);
+            r[i] = get_size(p.c[i], OSSL_CIPHER_PARAM_AEAD_TAGLEN, &v[i]);
+            CHECK(r[i], "taglen");
+        }
+        CHECK(v[0] == v[1], "taglen %zu, default %zu", v[0], v[1]);
+        CHECK(EVP_CIPHER_CTX_get_iv_length(p.c[0]) == 12 &&
+                  EVP_CIPHER_CTX_get_key_length(p.c[0]) == k_keylen[ks] &&
+                  EVP_CIPHER_CTX_get_tag_length(p.c[0]) ==
+                      EVP_CIPHER_CTX_get_tag_length(p.c[1]),
+              "EVP length accessors");
+
+        /* "iv" and "updated-iv": the IV as set, before and after data and
+         * final (GCM never updates it). */
+        for (int stage = 0; stage < 3; stage++) {
+            static const char *const keys[] = {OSSL_CIPHER_PARAM_IV,
+                                               OSSL_CIPHER_PARAM_UPDATED_IV};
+            WHERE("%s: iv reads at stage %d", k_names[ks], stage);
+            if (stage == 1)
+                pair_update(&p, 0, pt, 23, "data");
+            if (stage == 2)
+                pair_final(&p, "final");
+            for (int k = 0; k < 2; k++) {
+                for (int i = 0; i < 2; i++) {
+                    memset(buf[i], 0, sizeof(buf[i]));
+                    r[i] = get_octets(p.c[i], keys[k], buf[i], 12, &n[i]);
+                    ERR_clear_error();
+                }
+                CHECK(r[0] == r[1], "get %s: %d, default %d", keys[k], r[0],
+                      r[1]);
+                if (r[0]) {
+                    CHECK(n[0] == n[1], "%s size %zu, default %zu", keys[k],
+                          n[0], n[1]);
+                    CHECK_MEM(buf[0], buf[1], 12, keys[k]);
+                    CHECK_MEM(buf[0], iv, 12, "iv read back");
+                }
+                /* A buffer too small for the IV: refused by both. */
+                for (int i = 0; i < 2; i++) {
+                    r[i] = get_octets(p.c[i], keys[k], buf[i], 11, &n[i]);
+                    ERR_clear_error();
+                }
+                CHECK(r[0] == r[1], "get %s into 11 bytes: %d, default %d",
+                      keys[k], r[0], r[1]);
+            }
+        }
+        /* EVP's own accessors, as applications read the IV. */
+        {
+            uint8_t a[12], b[12];
+            CHECK(EVP_CIPHER_CTX_get_original_iv(p.c[0], a, 12) ==
+                          EVP_CIPHER_CTX_get_original_iv(p.c[1], b, 12) &&
+                      EVP_CIPHER_CTX_get_updated_iv(p.c[0], a, 12) ==
+                          EVP_CIPHER_CTX_get_updated_iv(p.c[1], b, 12),
+                  "EVP IV accessors differ");
+            ERR_clear_error();
+        }
+
+        /* Tag reads after an encrypt final: every length 1..16 equal;
+         * 0 and 17 refused by both. */
+        WHERE("%s: tag reads", k_names[ks]);
+        for (size_t tl = 0; tl <= 17; tl++) {
+            char what[40];
+            snprintf(what, sizeof(what), "get %zu-byte tag", tl);
+            r[0] = pair_get_tag(&p, tl, what);
+            CHECK(r[0] == (tl >= 1 && tl <= 16), "%s returned %d", what, r[0]);
+        }
+        /* Setting a tag while encrypting is refused. */
+        pair_set_tag(&p, pt, 16, "set tag when encrypting");
+
+        /* Decrypt side: tags of 1..16 bytes set; 0 and 17 refused; the
+         * tag cannot be read. */
+        WHERE("%s: tag sets (decrypt)", k_names[ks]);
+        pair_init(&p, env, ks, 0, NULL, iv, 0, "decrypt init");
+        for (size_t tl = 0; tl <= 17; tl++) {
+            char what[40];
+            snprintf(what, sizeof(what), "set %zu-byte tag", tl);
+            r[0] = pair_set_tag(&p, pt, tl, what);
+            CHECK(r[0] == (tl >= 1 && tl <= 16), "%s returned %d", what, r[0]);
+            if (r[0]) {
+                for (int i = 0; i < 2; i++)
+                    CHECK(
+                        get_size(p.c[i], OSSL_CIPHER_PARAM_AEAD_TAGLEN, &v[i]),
+                        "taglen");
+                CHECK(v[0] == v[1] && v[0] == tl, "taglen %zu, default %zu",
+                      v[0], v[1]);
+            }
+        }
+        pair_get_tag(&p, 16, "get tag when decrypting");
+
+        /* "ivlen": 1..128 accepted, 0 refused; a change spends the IV
+         * already set. */
+        WHERE("%s: ivlen sets", k_names[ks]);
+        for (size_t il = 0; il <= 128; il += (il < 20 ? 1 : 27)) {
+            for (int i = 0; i < 2; i++) {
+                r[i] = set_size(p.c[i], OSSL_CIPHER_PARAM_AEAD_IVLEN, il);
+                if (i == 0 && !r[0])
+                    expect_error("ivlen set", 0);
+                ERR_clear_error();
+                v[i] = 0;
+                get_size(p.c[i], OSSL_CIPHER_PARAM_IVLEN, &v[i]);
+            }
+            CHECK(r[0] == r[1], "ivlen %zu: %d, default %d", il, r[0], r[1]);
+            CHECK(v[0] == v[1], "ivlen %zu reads %zu, default %zu", il, v[0],
+                  v[1]);
+            CHECK(r[0] == (il != 0), "ivlen %zu: %d", il, r[0]);
+        }
+        /* The IV set for 12 bytes is stale now: data is refused until a
+         * new IV comes. */
+        pair_init(&p, env, ks, 0, NULL, NULL, 1, "re-init, no IV");
+        set_size(p.c[0], OSSL_CIPHER_PARAM_AEAD_IVLEN, 12);
+        set_size(p.c[1], OSSL_CIPHER_PARAM_AEAD_IVLEN, 12);
+        pair_init(&p, env, ks, 0, NULL, iv, 1, "IV for 12 bytes");
+        set_size(p.c[0], OSSL_CIPHER_PARAM_AEAD_IVLEN, 16);
+        set_size(p.c[1], OSSL_CIPHER_PARAM_AEAD_IVLEN, 16);
+        pair_update(&p, 0, pt, 16, "data after an ivlen change");
+        pair_init(&p, env, ks, 0, NULL, iv, 1, "IV for 16 bytes");
+        pair_update(&p, 0, pt, 16, "data with the new IV");
+        pair_final(&p, "final");
+        pair_get_tag(&p, 16, "tag");
+
+        /* Unknown keys are ignored; libssl's TLS keys are accepted. */
+        {
+            int ver = 0x0304;
+            size_t mac = 0;
+            OSSL_PARAM q[4] = {
+                OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
+                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
+                                            &mac),
+                OSSL_PARAM_construct_size_t("no-such-key", &mac),
+                OSSL_PARAM_construct_end()};
+            CHECK(EVP_CIPHER_CTX_set_params(p.c[0], q) == 1,
+                  "tls-version / tls-mac-size / unknown key refused");
+        }
+        pair_free(&p);
+    }
+}
+
+/* Misuse: every call fails cleanly with an error, like default's. */
+static void test_misuse(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], data[64];
+        pair p;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(data, sizeof(data));
+        pair_new(&p);
+
+        WHERE("%s: update after final", k_names[ks]);
+        pair_init(&p, env, ks, 1, key, iv, 1, "init");
+        pair_update(&p, 0, data, 20, "data");
+        pair_final(&p, "final");
+        CHECK(!pair_update(&p, 0, data, 20, "update after final"),
+              "update after final accepted");
+        CHECK(!pair_update(&p, 1, data, 20, "AAD after final"),
+              "AAD after final accepted");
+        CHECK(!pair_final(&p, "second final"), "second final accepted");
+
+        WHERE("%s: AAD after data", k_names[ks]);
+        pair_init(&p, env, ks, 0, NULL, iv, 1, "IV");
+        pair_update(&p, 1, data, 7, "AAD");
+        pair_update(&p, 0, data, 9, "data");
+        CHECK(!pair_update(&p, 1, data, 7, "AAD after data"),
+              "AAD after data accepted");
+
+        WHERE("%s: no key", k_names[ks]);
+        pair_init(&p, env, ks, 1, NULL, iv, 1, "IV, no key");
+        CHECK(!pair_update(&p, 0, data, 16, "data without a key"),
+              "data without a key accepted");
+        CHECK(!pair_final(&p, "final without a key"),
+              "final without a key accepted");
+
+        WHERE("%s: decrypt without an IV", k_names[ks]);
+        pair_init(&p, env, ks, 1, key, NULL, 0, "key, no IV");
+        CHECK(!pair_update(&p, 0, data, 16, "decrypt without an IV"),
+              "decrypt without an IV accepted");
+
+        WHERE("%s: zero-length IV", k_names[ks]);
+        pair_init(&p, env, ks, 1, key, NULL, 1, "key");
+        for (int i = 0; i < 2; i++) {
+            int r = set_size(p.c[i], OSSL_CIPHER_PARAM_AEAD_IVLEN, 0);
+            CHECK(r == 0, "ivlen 0 accepted (%s)", i ? "default" : FC_NAME);
+            if (i == 0)
+                expect_error("ivlen 0", 0);
+            ERR_clear_error();
+        }
+
+        WHERE("%s: tag of a wrong length", k_names[ks]);
+        pair_init(&p, env, ks, 0, NULL, iv, 0, "decrypt");
+        CHECK(!pair_set_tag(&p, data, 0, "0-byte tag"), "0-byte tag set");
+        CHECK(!pair_set_tag(&p, data, 17, "17-byte tag"), "17-byte tag set");
+        CHECK(!pair_set_tag(&p, data, 64, "64-byte tag"), "64-byte tag set");
+        /* Through the ctrl, as older code does it. */
+        {
+            int r0 =
+                EVP_CIPHER_CTX_ctrl(p.c[0], EVP_CTRL_AEAD_SET_TAG, 17, data);
+            int r1 =
+                EVP_CIPHER_CTX_ctrl(p.c[1], EVP_CTRL_AEAD_SET_TAG, 17, data);
+            CHECK(r0 <= 0 && r1 <= 0, "ctrl SET_TAG 17: %d, default %d", r0,
+                  r1);
+            ERR_clear_error();
+        }
+
+        WHERE("%s: negative length", k_names[ks]);
+        pair_init(&p, env, ks, 0, NULL, iv, 1, "IV");
+        {
+            int l = 0;
+            int r0 = EVP_CipherUpdate(p.c[0], data, &l, data, -1);
+            int r1 = EVP_CipherUpdate(p.c[1], data, &l, data, -1);
+            CHECK(r0 == 0 && r1 == 0, "inl -1: %d, default %d", r0, r1);
+            ERR_clear_error();
+        }
+
+        WHERE("%s: encryption without an IV draws one", k_names[ks]);
+        {
+            uint8_t ct[40], out[40], tag[16], giv[12];
+            size_t n = 0;
+            int l = 0, l2 = 0;
+            EVP_CIPHER_CTX *c = p.c[0];
+
+            CHECK(EVP_CipherInit_ex2(c, env->fc[ks], key, NULL, 1, NULL) &&
+                      EVP_CipherUpdate(c, ct, &l, data, 40) && l == 40 &&
+                      EVP_CipherFinal_ex(c, ct + l, &l2) && get_tag(c, tag, 16),
+                  "encryption without an IV");
+            CHECK(get_octets(c, OSSL_CIPHER_PARAM_IV, giv, 12, &n) && n == 12,
+                  "the drawn IV cannot be read");
+            /* default decrypts it with that IV */
+            CHECK(EVP_CipherInit_ex2(p.c[1], env->df[ks], key, giv, 0, NULL) &&
+                      EVP_CipherUpdate(p.c[1], out, &l, ct, 40) &&
+                      set_tag(p.c[1], tag, 16) &&
+                      EVP_CipherFinal_ex(p.c[1], out + l, &l2),
+                  "default cannot decrypt it");
+            CHECK_MEM(out, data, 40, "round trip");
+            /* A fresh context draws a fresh IV. */
+            {
+                uint8_t giv2[12];
+                CHECK(EVP_CipherInit_ex2(c, env->fc[ks], key, NULL, 1, NULL) &&
+                          EVP_CipherUpdate(c, ct, &l, data, 40) &&
+                          get_octets(c, OSSL_CIPHER_PARAM_IV, giv2, 12, &n),
+                      "second message");
+                CHECK(memcmp(giv, giv2, 12) != 0, "the same IV drawn twice");
+            }
+            ERR_clear_error();
+            /* A key-only re-init does not make a spent IV usable again,
+             * in either provider. */
+            for (int i = 0; i < 2; i++) {
+                EVP_CIPHER_CTX *x = p.c[i];
+                CHECK(EVP_CipherInit_ex2(x, i ? env->df[ks] : env->fc[ks], key,
+                                         NULL, 1, NULL) &&
+                          EVP_CipherUpdate(x, ct, &l, data, 40) &&
+                          EVP_CipherFinal_ex(x, ct + l, &l2) &&
+                          EVP_CipherInit_ex2(x, NULL, key, NULL, 1, NULL),
+                      "drawn IV message (%s)", i ? "default" : FC_NAME);
+                CHECK(!EVP_CipherUpdate(x, ct, &l, data, 40),
+                      "a spent drawn IV was used again (%s)",
+                      i ? "default" : FC_NAME);
+                if (i == 0)
+                    expect_error("spent drawn IV", 0);
+                ERR_clear_error();
+            }
+        }
+        pair_free(&p);
+    }
+}
+
+/* EVP_Cipher, the one-shot path (openssl speed's): AAD with out NULL,
+ * data, and in NULL to finish; every return value as default's. */
+static void test_evp_cipher(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        for (int enc = 0; enc < 2; enc++) {
+            uint8_t key[32], iv[12], aad[20], in[100], o[2][100], tag[2][16];
+            int r[2][5];
+            pair p;
+
+            fc_test_rand_bytes(key, sizeof(key));
+            fc_test_rand_bytes(iv, sizeof(iv));
+            fc_test_rand_bytes(aad, sizeof(aad));
+            fc_test_rand_bytes(in, sizeof(in));
+            fc_test_rand_bytes(tag[0], 16);
+            pair_new(&p);
+            WHERE("%s EVP_Cipher %s", k_names[ks], enc ? "enc" : "dec");
+            pair_init(&p, env, ks, 1, key, iv, enc, "init");
+            for (int i = 0; i < 2; i++) {
+                if (!enc)
+                    set_tag(p.c[i], tag[0], 16);
+                r[i][0] = EVP_Cipher(p.c[i], NULL, aad, sizeof(aad));
+                r[i][1] = EVP_Cipher(p.c[i], o[i], in, 33);
+                r[i][2] = EVP_Cipher(p.c[i], o[i] + 33, in + 33, 67);
+                r[i][3] = EVP_Cipher(p.c[i], o[i], in, 0);
+                r[i][4] = EVP_Cipher(p.c[i], NULL, NULL, 0);
+                ERR_clear_error();
+                if (enc)
+                    CHECK(get_tag(p.c[i], tag[i], 16), "tag");
+            }
+            for (int j = 0; j < 5; j++)
+                CHECK(r[0][j] == r[1][j], "EVP_Cipher call %d: %d, default %d",
+                      j, r[0][j], r[1][j]);
+            CHECK_MEM(o[0], o[1], sizeof(o[0]), "output");
+            if (enc)
+                CHECK_MEM(tag[0], tag[1], 16, "tag");
+            pair_free(&p);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* TLS 1.2 (integration notes 1.2)                                        */
+
+/* tls1_change_cipher_state: key, no IV; the 4-byte salt; version and MAC
+ * size. */
+static void tls12_setup(EVP_CIPHER_CTX *c, const EVP_CIPHER *ci,
+                        const uint8_t *key, const uint8_t salt[4], int enc)
+{
+    int ver = 0x0303;
+    size_t mac = 0;
+    OSSL_PARAM p[3] = {
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &mac),
+        OSSL_PARAM_construct_end()};
+
+    CHECK(EVP_CipherInit_ex(c, ci, NULL, key, NULL, enc), "TLS key init");
+    CHECK(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, 4, (void *)salt) >
+              0,
+          "EVP_CTRL_GCM_SET_IV_FIXED");
+    CHECK(EVP_CIPHER_CTX_set_params(c, p) == 1, "tls-version/tls-mac-size");
+}
+
+/* tls1_enc: the 13-byte AAD with |len| as the record length libssl has at
+ * that point, then EVP_CTRL_AEAD_TLS1_AAD (set "tlsaad", get
+ * "tlsaadpad"), whose result must be 16. */
+static int tls12_aad(EVP_CIPHER_CTX *c, uint64_t seq, size_t len)
+{
+    uint8_t aad[TLS_AAD_LEN];
+
+    fc_store_be64(aad, seq);
+    aad[8] = 23; /* application data */
+    aad[9] = 3;
+    aad[10] = 3;
+    aad[11] = (uint8_t)(len >> 8);
+    aad[12] = (uint8_t)len;
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_TLS1_AAD, TLS_AAD_LEN, aad);
+}
+
+/* Seals |plen| bytes of |payload| into |rec| (8 + plen + 16 bytes) as
+ * libssl does: returns outl, or -1 when a call fails. */
+static int tls12_seal(EVP_CIPHER_CTX *c, uint64_t seq, const uint8_t *payload,
+                      size_t plen, uint8_t *rec)
+{
+    int pad, outl = -7;
+
+    pad = tls12_aad(c, seq, TLS_EXPLICIT_IV + plen);
+    if (pad != TLS_TAG)
+        return -2;
+    memcpy(rec + TLS_EXPLICIT_IV, payload, plen);
+    if (!EVP_CipherUpdate(c, rec, &outl, rec,
+                          (int)(TLS_EXPLICIT_IV + plen + TLS_TAG)))
+        return -1;
+    return outl;
+}
+
+/* Opens record |rec| of |len| bytes in place: returns outl or -1. */
+static int tls12_open(EVP_CIPHER_CTX *c, uint64_t seq, uint8_t *rec, size_t len)
+{
+    int outl = -7;
+
+    if (tls12_aad(c, seq, len) != TLS_TAG)
+        return -2;
+    if (!EVP_CipherUpdate(c, rec, &outl, rec, (int)len))
+        return -1;
+    return outl;
+}
+
+static void test_tls12(void **state)
+{
+    impl_env *env = *state;
+    const int nrec = fc_test_quick() ? 6 : 40;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        for (int dir = 0; dir < 2; dir++) {
+            /* dir 0: fastcrypto seals, default opens; dir 1: the reverse.
+             * Both providers also open their own records. */
+            const EVP_CIPHER *sealer = dir ? env->df[ks] : env->fc[ks];
+            const EVP_CIPHER *opener = dir ? env->fc[ks] : env->df[ks];
+            EVP_CIPHER_CTX *s = EVP_CIPHER_CTX_new(), *o = EVP_CIPHER_CTX_new(),
+                           *self = EVP_CIPHER_CTX_new();
+            uint8_t key[32], salt[4], prev_iv[8] = {0};
+
+            fc_test_rand_bytes(key, sizeof(key));
+            fc_test_rand_bytes(salt, sizeof(salt));
+            WHERE("%s TLS 1.2 setup, %s seals", k_names[ks],
+                  dir ? "default" : FC_NAME);
+            tls12_setup(s, sealer, key, salt, 1);
+            tls12_setup(o, opener, key, salt, 0);
+            tls12_setup(self, sealer, key, salt, 0);
+
+            for (int i = 0; i < nrec; i++) {
+                size_t plen = i == 0 ? 0 : i == 1 ? 1 : rnd(i < 8 ? 100 : 2000);
+                size_t rlen = TLS_EXPLICIT_IV + plen + TLS_TAG;
+                uint8_t *payload = xmalloc(plen), *rec = xmalloc(rlen),
+                        *copy = xmalloc(rlen);
+                const uint64_t seq = (uint64_t)i + 1000;
+                int outl;
+
+                fc_test_rand_bytes(payload, plen);
+                WHERE("%s TLS 1.2 record %d (%zu bytes), %s seals", k_names[ks],
+                      i, plen, dir ? "default" : FC_NAME);
+                outl = tls12_seal(s, seq, payload, plen, rec);
+                CHECK(outl == (int)rlen, "seal outl %d, want %zu", outl, rlen);
+                /* The explicit IV counts up by one per record. */
+                if (i > 0) {
+                    uint64_t a = fc_load_be64(prev_iv), b = fc_load_be64(rec);
+                    CHECK(b == a + 1, "explicit IV %s after %s", hex(rec, 8),
+                          hex(prev_iv, 8));
+                }
+                memcpy(prev_iv, rec, 8);
+                memcpy(copy, rec, rlen);
+
+                outl = tls12_open(o, seq, rec, rlen);
+                CHECK(outl == (int)plen, "open outl %d, want %zu", outl, plen);
+                CHECK_MEM(rec + TLS_EXPLICIT_IV, payload, plen,
+                          "payload after open");
+                memcpy(rec, copy, rlen);
+                outl = tls12_open(self, seq, rec, rlen);
+                CHECK(outl == (int)plen, "self-open outl %d", outl);
+                CHECK_MEM(rec + TLS_EXPLICIT_IV, payload, plen,
+                          "payload after self-open");
+
+                /* Tampering: a flipped bit in the explicit IV, payload or
+                 * tag, or the wrong sequence number, is refused by
+                 * fastcrypto (whichever side it plays here). */
+                if (i % 3 == 0) {
+                    EVP_CIPHER_CTX *fo = dir ? o : self;
+                    for (int t = 0; t < 4; t++) {
+                        size_t at = t == 0   ? rnd(8)
+                                    : t == 1 ? (plen ? 8 + rnd(plen) : 8 + plen)
+                                             : 8 + plen + rnd(16);
+                        uint64_t sq = seq;
+                        memcpy(rec, copy, rlen);
+                        if (t == 3)
+                            sq ^= 1;
+                        else
+                            rec[at] ^= (uint8_t)(1u << rnd(8));
+                        outl = tls12_open(fo, sq, rec, rlen);
+                        CHECK(outl == -1, "tampered record (%d) opened: %d", t,
+                              outl);
+                        expect_error("tampered record", 0);
+                        /* Nothing of the forged payload is left. */
+                        for (size_t j = 0; j < plen; j++)
+                            CHECK(rec[8 + j] == 0,
+                                  "payload byte %zu left "
+                                  "after a failed open",
+                                  j);
+                    }
+                }
+                free(payload);
+                free(rec);
+                free(copy);
+            }
+
+            /* Records shorter than explicit IV + tag are refused. */
+            WHERE("%s TLS 1.2 short record", k_names[ks]);
+            {
+                uint8_t rec[23] = {0};
+                EVP_CIPHER_CTX *fo = dir ? o : self;
+                int outl = tls12_open(fo, 7, rec, sizeof(rec));
+                CHECK(outl < 0, "a 23-byte record opened (%d)", outl);
+                ERR_clear_error();
+            }
+            EVP_CIPHER_CTX_free(s);
+            EVP_CIPHER_CTX_free(o);
+            EVP_CIPHER_CTX_free(self);
+        }
+    }
+}
+
+/* The same record sealed by both providers with the same explicit IV
+ * (fixed with "tlsivfixed" of length -1, as a test can): byte for byte. */
+static void test_tls12_same_iv(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], payload[300], rec[2][8 + 300 + 16];
+        EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new()};
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(payload, sizeof(payload));
+        for (int i = 0; i < 2; i++) {
+            tls12_setup(c[i], i ? env->df[ks] : env->fc[ks], key, iv, 1);
+            CHECK(EVP_CIPHER_CTX_ctrl(c[i], EVP_CTRL_GCM_SET_IV_FIXED, -1, iv) >
+                      0,
+                  "restore the whole IV");
+        }
+        for (int r = 0; r < 4; r++) {
+            size_t plen = (size_t)r * 97;
+            WHERE("%s TLS 1.2 record %d, same IV", k_names[ks], r);
+            for (int i = 0; i < 2; i++)
+                CHECK(tls12_seal(c[i], (uint64_t)r, payload, plen, rec[i]) ==
+                          (int)(plen + 24),
+                      "seal (%s)", i ? "default" : FC_NAME);
+            CHECK_MEM(rec[0], rec[1], plen + 24, "sealed record");
+        }
+        EVP_CIPHER_CTX_free(c[0]);
+        EVP_CIPHER_CTX_free(c[1]);
+    }
+}
+
+/* The public IV-generation ctrls (EVP_CTRL_GCM_IV_GEN, "tlsivgen";
+ * EVP_CTRL_GCM_SET_IV_INV, "tlsivinv") outside libssl's record mode,
+ * from a whole IV restored with "tlsivfixed" of length -1: the generated
+ * invocation fields, the ciphertexts and tags equal default's, and the
+ * receiving side takes the fields through SET_IV_INV. */
+static void test_tls_ivgen(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], aad[13], pt[70], ct[2][70], inv[2][8],
+            tag[2][16], out[70];
+        EVP_CIPHER_CTX *e[2] = {EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new()};
+        EVP_CIPHER_CTX *d[2] = {EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new()};
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(aad, sizeof(aad));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        iv[11] = 0xfe; /* the invocation field carries within 3 messages */
+        for (int i = 0; i < 2; i++) {
+            const EVP_CIPHER *c = i ? env->df[ks] : env->fc[ks];
+            WHERE("%s IV generation setup (%s)", k_names[ks],
+                  i ? "default" : FC_NAME);
+            CHECK(EVP_CipherInit_ex(e[i], c, NULL, key, NULL, 1) &&
+                      EVP_CIPHER_CTX_ctrl(e[i], EVP_CTRL_GCM_SET_IV_FIXED, -1,
+                                          iv) > 0,
+                  "encrypt side");
+            CHECK(EVP_CipherInit_ex(d[i], c, NULL, key, NULL, 0) &&
+                      EVP_CIPHER_CTX_ctrl(d[i], EVP_CTRL_GCM_SET_IV_FIXED, -1,
+                                          iv) > 0,
+                  "decrypt side");
+        }
+        for (int m = 0; m < 4; m++) {
+            const size_t len = (size_t)m * 23;
+            int l = 0, l2 = 0;
+
+            WHERE("%s generated IV, message %d", k_names[ks], m);
+            for (int i = 0; i < 2; i++) {
+                CHECK(EVP_CIPHER_CTX_ctrl(e[i], EVP_CTRL_GCM_IV_GEN, 8,
+                                          inv[i]) > 0,
+                      "IV_GEN (%s)", i ? "default" : FC_NAME);
+                CHECK(EVP_CipherUpdate(e[i], NULL, &l, aad, sizeof(aad)) &&
+                          EVP_CipherUpdate(e[i], ct[i], &l, pt, (int)len) &&
+                          EVP_CipherFinal_ex(e[i], ct[i] + l, &l2) &&
+                          get_tag(e[i], tag[i], 16),
+                      "message (%s)", i ? "default" : FC_NAME);
+            }
+            CHECK_MEM(inv[0], inv[1], 8, "generated invocation field");
+            CHECK(fc_load_be64(inv[0]) == fc_load_be64(iv + 4) + (uint64_t)m,
+                  "invocation field %s", hex(inv[0], 8));
+            CHECK_MEM(ct[0], ct[1], len, "ciphertext");
+            CHECK_MEM(tag[0], tag[1], 16, "tag");
+            /* Each receiver opens the other's message. */
+            for (int i = 0; i < 2; i++) {
+                CHECK(
+                    EVP_CIPHER_CTX_ctrl(d[i], EVP_CTRL_GCM_SET_IV_INV, 8,
+                                        inv[1 - i]) > 0 &&
+                        EVP_CipherUpdate(d[i], NULL, &l, aad, sizeof(aad)) &&
+                        EVP_CipherUpdate(d[i], out, &l, ct[1 - i], (int)len) &&
+                        set_tag(d[i], tag[1 - i], 16) &&
+                        EVP_CipherFinal_ex(d[i], out + l, &l2),
+                    "open (%s)", i ? "default" : FC_NAME);
+                CHECK_MEM(out, pt, len, "opened message");
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            EVP_CIPHER_CTX_free(e[i]);
+            EVP_CIPHER_CTX_free(d[i]);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* TLS 1.3 (integration notes 1.3)                                        */
+
+static void tls13_setup(EVP_CIPHER_CTX *c, const EVP_CIPHER *ci,
+                        const uint8_t *key, int enc)
+{
+    CHECK(EVP_CipherInit_ex(c, ci, NULL, NULL, NULL, enc), "cipher init");
+    CHECK(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_IVLEN, 12, NULL) > 0,
+          "ivlen 12");
+    CHECK(EVP_CipherInit_ex(c, NULL, NULL, key, NULL, -1), "key init");
+}
+
+/* One record as tls13_enc does it; returns 1 on success. |rec| holds the
+ * ciphertext and tag (enc: written; dec: read), |data| the plaintext. */
+static int tls13_record(EVP_CIPHER_CTX *c, const uint8_t siv[12], uint64_t seq,
+                        int enc, uint8_t *data, size_t len, uint8_t *rec)
+{
+    uint8_t nonce[12], hdr[5] = {23, 3, 3, 0, 0};
+    int l1 = -7, l2 = -7, ivl;
+    size_t total = len + 16;
+
+    memcpy(nonce, siv, 12);
+    for (int i = 0; i < 8; i++)
+        nonce[4 + i] ^= (uint8_t)(seq >> (56 - 8 * i));
+    hdr[3] = (uint8_t)(total >> 8);
+    hdr[4] = (uint8_t)total;
+    ivl = EVP_CIPHER_CTX_get_iv_length(c);
+    CHECK(ivl == 12, "iv length %d", ivl);
+    if (!EVP_CipherInit_ex(c, NULL, NULL, NULL, nonce, enc))
+        return 0;
+    if (!enc &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_TAG, 16, rec + len) <= 0)
+        return 0;
+    if (!EVP_CipherUpdate(c, NULL, &l1, hdr, 5))
+        return 0;
+    if (enc) {
+        if (!EVP_CipherUpdate(c, rec, &l1, data, (int)len))
+            return 0;
+    } else if (!EVP_CipherUpdate(c, data, &l1, rec, (int)len)) {
+        return 0;
+    }
+    if (!EVP_CipherFinal_ex(c, (enc ? rec : data) + l1, &l2))
+        return 0;
+    CHECK((size_t)(l1 + l2) == len && l2 == 0, "lenu %d + lenf %d != %zu", l1,
+          l2, len);
+    if (enc &&
+        EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, rec + len) <= 0)
+        return 0;
+    return 1;
+}
+
+static void test_tls13(void **state)
+{
+    impl_env *env = *state;
+    const int nrec = fc_test_quick() ? 6 : 30;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        EVP_CIPHER_CTX *fe = EVP_CIPHER_CTX_new(), *de = EVP_CIPHER_CTX_new(),
+                       *fd = EVP_CIPHER_CTX_new(), *dd = EVP_CIPHER_CTX_new();
+        uint8_t key[32], siv[12];
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(siv, sizeof(siv));
+        WHERE("%s TLS 1.3 setup", k_names[ks]);
+        tls13_setup(fe, env->fc[ks], key, 1);
+        tls13_setup(de, env->df[ks], key, 1);
+        tls13_setup(fd, env->fc[ks], key, 0);
+        tls13_setup(dd, env->df[ks], key, 0);
+        for (int i = 0; i < nrec; i++) {
+            size_t len = i == 0 ? 0 : rnd(i < 10 ? 64 : 3000);
+            uint8_t *pt = xmalloc(len), *r1 = xmalloc(len + 16),
+                    *r2 = xmalloc(len + 16), *back = xmalloc(len);
+            const uint64_t seq = (uint64_t)i;
+
+            fc_test_rand_bytes(pt, len);
+            WHERE("%s TLS 1.3 record %d (%zu bytes)", k_names[ks], i, len);
+            CHECK(tls13_record(fe, siv, seq, 1, pt, len, r1), "seal");
+            CHECK(tls13_record(de, siv, seq, 1, pt, len, r2), "default seal");
+            CHECK_MEM(r1, r2, len + 16, "record (ciphertext and tag)");
+            CHECK(tls13_record(fd, siv, seq, 0, back, len, r2) &&
+                      memcmp(back, pt, len) == 0,
+                  "fastcrypto cannot open its record");
+            CHECK(tls13_record(dd, siv, seq, 0, back, len, r1) &&
+                      memcmp(back, pt, len) == 0,
+                  "default cannot open fastcrypto's record");
+            /* A flipped tag bit: refused by fastcrypto's final. */
+            r1[len + rnd(16)] ^= 0x01;
+            CHECK(!tls13_record(fd, siv, seq, 0, back, len, r1),
+                  "a forged record opened");
+            expect_error("forged TLS 1.3 record", 0);
+            free(pt);
+            free(r1);
+            free(r2);
+            free(back);
+        }
+        EVP_CIPHER_CTX_free(fe);
+        EVP_CIPHER_CTX_free(de);
+        EVP_CIPHER_CTX_free(fd);
+        EVP_CIPHER_CTX_free(dd);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+
+int main(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fetch_identity),
+        cmocka_unit_test(test_kat),
+        cmocka_unit_test(test_diff_streaming),
+        cmocka_unit_test(test_iv_and_tag_lengths),
+        cmocka_unit_test(test_long_iv),
+        cmocka_unit_test(test_tag_checks),
+        cmocka_unit_test(test_reinit),
+        cmocka_unit_test(test_ctx_copy),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_misuse),
+        cmocka_unit_test(test_evp_cipher),
+        cmocka_unit_test(test_tls12),
+        cmocka_unit_test(test_tls12_same_iv),
+        cmocka_unit_test(test_tls_ivgen),
+        cmocka_unit_test(test_tls13),
+    };
+    int fails = 0;
+
+    fails += cmocka_run_group_tests_name("provider_gcm (native kernel)", tests,
+                                         setup_native, env_teardown);
+    fails +=
+        cmocka_run_group_tests_name("provider_gcm (FASTCRYPTO_CPU_MASK=vaes)",
+                                    tests, setup_aesni, env_teardown);
+    fails +=
+        cmocka_run_group_tests_name("provider_gcm (FASTCRYPTO_CPU_MASK=all)",
+                                    tests, setup_generic, env_teardown);
+    return fails == 0 ? 0 : 1;
+}
