@@ -25,6 +25,7 @@
 #define FC_CAP_ADX (1u << 9)     /* ADCX/ADOX */
 #define FC_CAP_AVX512 (1u << 10) /* F+DQ+BW+VL, OS saves zmm/k */
 #define FC_CAP_MOVBE (1u << 11)  /* MOVBE */
+#define FC_CAP_IFMA (1u << 12)   /* AVX512-IFMA (VPMADD52*), with AVX512 */
 /* arm64 features. */
 #define FC_CAP_ARM_AES (1u << 16)   /* AESE/AESD/AESMC/AESIMC */
 #define FC_CAP_ARM_PMULL (1u << 17) /* PMULL/PMULL2 (64x64) */
@@ -44,7 +45,7 @@ uint32_t fc_cpu_detect(void);
  * fc_cpu_parse_mask parses a feature mask: a list of feature names separated
  * by commas, spaces or '+', each naming a feature to switch off ("aesni",
  * "pclmul", "ssse3", "sse41", "avx", "avx2", "vaes", "vpclmul", "bmi2", "adx",
- * "avx512", "movbe", "aes", "pmull", "sha3"), or "all"; or a number (0x...)
+ * "avx512", "ifma", "movbe", "aes", "pmull", "sha3"), or "all"; or a number (0x...)
  * giving FC_CAP_* bits to clear directly. An empty string or "none" masks
  * nothing. On success it stores the bits to clear in |*out| and returns 1;
  * on an unknown name it returns 0 and leaves |*out| unchanged.
@@ -55,8 +56,8 @@ int fc_cpu_parse_mask(const char *spec, uint32_t *out);
  * fc_cpu_apply_mask returns |caps| without the bits in |mask| and without
  * every feature that depends on a removed one (no AVX means no AVX2, VAES,
  * VPCLMULQDQ or AVX-512; no AES-NI means no VAES; no PCLMULQDQ means no
- * VPCLMULQDQ; no AVX2 means no VAES or VPCLMULQDQ, since our wide kernels
- * are ymm-based).
+ * VPCLMULQDQ; no AVX2 means no VAES, VPCLMULQDQ or AVX-512, since our wide
+ * kernels are ymm-based; no AVX-512 means no IFMA).
  */
 uint32_t fc_cpu_apply_mask(uint32_t caps, uint32_t mask);
 

@@ -63,8 +63,11 @@ static uint32_t fc_cpu_probe(void)
         }
         const uint32_t avx512 = bit_AVX512F | bit_AVX512DQ | bit_AVX512BW |
                                 bit_AVX512VL;
-        if (os_zmm && (b & avx512) == avx512)
+        if (os_zmm && (b & avx512) == avx512) {
             caps |= FC_CAP_AVX512;
+            if (b & bit_AVX512IFMA)
+                caps |= FC_CAP_IFMA;
+        }
     }
     /* Normalise: a feature is usable only with what it builds on. */
     return fc_cpu_apply_mask(caps, 0);
@@ -127,7 +130,8 @@ static const struct {
     {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
     {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
     {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
-    {"avx512", FC_CAP_AVX512}, {"movbe", FC_CAP_MOVBE},
+    {"avx512", FC_CAP_AVX512}, {"ifma", FC_CAP_IFMA},
+    {"movbe", FC_CAP_MOVBE},
     {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
     {"sha3", FC_CAP_ARM_SHA3},
 };
@@ -200,8 +204,8 @@ uint32_t fc_cpu_apply_mask(uint32_t caps, uint32_t mask)
         caps &= ~FC_CAP_VAES;
     if (!(caps & FC_CAP_PCLMUL))
         caps &= ~FC_CAP_VPCLMUL;
-    if (!(caps & FC_CAP_ARM_AES))
-        caps &= ~FC_CAP_ARM_PMULL;
+    if (!(caps & FC_CAP_AVX512))
+        caps &= ~FC_CAP_IFMA;
     return caps;
 }
 

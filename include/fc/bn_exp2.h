@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fc/bn_exp2.h - two modular exponentiations at once on vector units: the
+ * two CRT halves of an RSA private operation (r1 = a1^e1 mod p, r2 = a2^e2
+ * mod q) in one pass, with the halves side by side in the vector lanes'
+ * instruction stream.
+ *
+ * One table per supported limb count n (the halves of RSA-2048, -3072 and
+ * -4096: n = 16, 24, 32). A table exists only where a vector kernel beats
+ * two fc_bn_mod_exp calls; fc_bn_exp2_select returns NULL otherwise and the
+ * caller runs fc_bn_mod_exp twice.
+ *
+ * Numbers are in the fc/bn.h form: 64-bit limbs, least significant first,
+ * |n| limbs, fully reduced. The tables convert to and from their own
+ * radix-2^52 Montgomery form inside each call (a few 64-bit Montgomery
+ * products per half, ~1% of the call), so they need nothing per key beyond
+ * the fc_mont contexts.
+ */
+#ifndef FC_BN_EXP2_H
+#define FC_BN_EXP2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fc/bn.h"
+
+/*
+ * fc_bn_exp2_fn: r1 = a1^e1 mod m1 and r2 = a2^e2 mod m2, for two odd
+ * moduli of the table's limb count n (m1->n == m2->n == n, top limb
+ * nonzero), a1 in [0, m1), a2 in [0, m2). Exponent e_h is an array of
+ * ceil(e_h_bits/64) limbs (only those are read); bits at or above e_h_bits
+ * are taken as zero; e_h_bits == 0 gives r_h = 1. The results are fully
+ * reduced. r_h may alias a_h; r1/a1 must not overlap r2/a2.
+ * Returns 1, or 0 on a size mismatch or allocation failure (then r1, r2
+ * are unspecified).
+ * CT: only n and max(e1bits, e2bits) leak; a1, a2, e1, e2 are secret
+ * (fixed window, every window table entry read through a mask, no secret
+ * branch or index).
+ */
+typedef int fc_bn_exp2_fn(const fc_mont *m1, uint64_t *r1, const uint64_t *a1,
+                          const uint64_t *e1, size_t e1bits, const fc_mont *m2,
+                          uint64_t *r2, const uint64_t *a2, const uint64_t *e2,
+                          size_t e2bits);
+
+typedef struct fc_bn_exp2_ops {
+    const char *name;       /* "ifma-1024", ... */
+    uint32_t required_caps; /* FC_CAP_* bits; IFMA itself is checked by
+                             * fc_bn_exp2_select (no FC_CAP bit yet) */
+    size_t n;               /* the one limb count this table handles */
+    fc_bn_exp2_fn *exp2;
+} fc_bn_exp2_ops;
+
+/*
+ * fc_bn_exp2_select returns the table for moduli of |n| limbs that runs
+ * with the features in |caps|, or NULL if there is none (the caller then
+ * uses fc_bn_mod_exp per half).
+ * The IFMA tables need FC_CAP_AVX512 in |caps| (so FASTCRYPTO_CPU_MASK=
+ * avx512 switches them off) and AVX512-IFMA on the running CPU, read here
+ * from CPUID leaf 7 (EBX bit 21) since fc/cpu.h has no bit for it: an
+ * emulator that hides AVX-512 (valgrind) gets NULL. Call once per key or
+ * context, not per operation.
+ */
+const fc_bn_exp2_ops *fc_bn_exp2_select(uint32_t caps, size_t n);
+
+/*
+ * fc_bn_exp2_impls lists every table compiled in (whatever the CPU), for
+ * tests and reports; |*count| gets their number.
+ */
+const fc_bn_exp2_ops *const *fc_bn_exp2_impls(size_t *count);
+
+/*
+ * fc_bn_exp2_ifma_present returns 1 if the running CPU reports
+ * AVX512-IFMA with the OS saving zmm state, else 0 (always 0 in
+ * FC_NO_ASM builds and off x86-64). No mask is applied.
+ */
+int fc_bn_exp2_ifma_present(void);
+
+/*
+ * fc_bn_exp2 runs |ops|->exp2 (see fc_bn_exp2_fn); returns 0 if |ops| is
+ * NULL or does not handle the moduli's limb count.
+ * CT: as fc_bn_exp2_fn.
+ */
+int fc_bn_exp2(const fc_bn_exp2_ops *ops, const fc_mont *m1, uint64_t *r1,
+               const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+               const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
+               const uint64_t *e2, size_t e2bits);
+
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+/*
+ * Kernels (asm/x86_64/bn_exp_ifma.S); see the file header for the number
+ * layout (pairs of radix-2^52 slots) and the math.
+ *
+ * fc_bn_amm52x2_nXX_ifma: r = AMM(a, b) for both halves of the pairs;
+ * ctx = the modulus pair (m~ for n16/n24, m for n32) then, for n32 only,
+ * the words k0_p, k0_q, m0_p, m0_q. r may alias a and/or b.
+ * CT: nothing about a, b leaks.
+ */
+void fc_bn_amm52x2_n16_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx);
+void fc_bn_amm52x2_n24_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx);
+void fc_bn_amm52x2_n32_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx);
+/*
+ * fc_bn_gather52x2_nXX_ifma: out = (half p of table[idx_p], half q of
+ * table[idx_q]) over |count| >= 1 pair entries; reads every entry.
+ * CT: only count leaks; idx_p and idx_q are secret.
+ */
+void fc_bn_gather52x2_n16_ifma(uint64_t *out, const uint64_t *table,
+                               size_t count, size_t idx_p, size_t idx_q);
+void fc_bn_gather52x2_n24_ifma(uint64_t *out, const uint64_t *table,
+                               size_t count, size_t idx_p, size_t idx_q);
+void fc_bn_gather52x2_n32_ifma(uint64_t *out, const uint64_t *table,
+                               size_t count, size_t idx_p, size_t idx_q);
+#endif
+
+#endif /* FC_BN_EXP2_H */

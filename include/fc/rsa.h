@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fc/rsa.h - the RSA primitive on our Montgomery kernels: key material with
+ * its precomputed Montgomery contexts, the public operation, and the private
+ * operation (CRT, base blinding, check before release). Padding schemes live
+ * in the provider layer (provider/rsa_pad.c); this is raw RSA on byte
+ * strings of the modulus length. No OpenSSL headers here.
+ */
+#ifndef FC_RSA_H
+#define FC_RSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fc/bn.h"
+
+/* Randomness source for blinding: fills |len| bytes, returns 1 or 0. The
+ * provider passes its child library context's DRBG (fork-safe). */
+typedef int fc_rand_fn(void *arg, uint8_t *buf, size_t len);
+
+/* Opaque: layout private to provider/core/rsa.c. */
+typedef struct fc_rsa_key fc_rsa_key;
+
+/* Big-endian unsigned byte strings, as they come out of OSSL_PARAMs after
+ * conversion; a component is absent when its pointer is NULL. */
+typedef struct fc_rsa_components {
+    const uint8_t *n, *e, *d, *p, *q, *dp, *dq, *qinv;
+    size_t n_len, e_len, d_len, p_len, q_len, dp_len, dq_len, qinv_len;
+} fc_rsa_components;
+
+/*
+ * fc_rsa_key_new builds a key from |c|: n and e are required; d (private
+ * key without CRT) and p, q, dp, dq, qinv (all five, CRT) are optional.
+ * It checks the public parts (n odd, 512..8192 bits, 1 < e < n, e odd),
+ * that p*q == n when CRT parts are given, and precomputes the Montgomery
+ * contexts for n, p and q with the kernels |ops|. When p and q have the same
+ * limb count and |caps| (FC_CAP_* bits) allow a vector two-exponent path
+ * (fc/bn_exp2.h), the two CRT exponentiations run together on it. Returns NULL on invalid
+ * input or allocation failure; |*reason| (if not NULL) receives a short
+ * static string saying why.
+ * CT: n and e are public; d, p, q, dp, dq, qinv are not leaked beyond their
+ * lengths.
+ */
+fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
+                           uint32_t caps, const char **reason);
+/* fc_rsa_key_free wipes and frees. NULL-safe. */
+void fc_rsa_key_free(fc_rsa_key *key);
+/* fc_rsa_key_dup returns an independent deep copy (fresh blinding). */
+fc_rsa_key *fc_rsa_key_dup(const fc_rsa_key *key);
+
+/* Queries. fc_rsa_bits: modulus bit length; fc_rsa_size: its byte length;
+ * fc_rsa_has_private: 1 if d or the CRT parts are present; fc_rsa_has_crt. */
+size_t fc_rsa_bits(const fc_rsa_key *key);
+size_t fc_rsa_size(const fc_rsa_key *key);
+int fc_rsa_has_private(const fc_rsa_key *key);
+int fc_rsa_has_crt(const fc_rsa_key *key);
+
+/*
+ * fc_rsa_get_component writes component |which| ('n','e','d','p','q',
+ * 'P' = dp, 'Q' = dq, 'i' = qinv) big-endian into |out| (capacity |cap|),
+ * without leading zeros, and sets |*len|. Returns 0 if absent or too small.
+ */
+int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
+                         size_t cap, size_t *len);
+
+/*
+ * fc_rsa_public computes out = in^e mod n. |in| and |out| are fc_rsa_size
+ * bytes, big-endian; they may alias. Returns 0 if in >= n.
+ * CT: the exponent e leaks (public); |in| does not.
+ */
+int fc_rsa_public(const fc_rsa_key *key, uint8_t *out, const uint8_t *in);
+
+/*
+ * fc_rsa_private computes out = in^d mod n with CRT when available (else
+ * with d), under base blinding with a factor refreshed from |rng| (and
+ * re-derived after fork), and checks out^e == in before writing |out|.
+ * |in| and |out| are fc_rsa_size bytes, big-endian; they may alias. Returns
+ * 0 if in >= n, on a failed check (|out| then holds zeros), or on an RNG
+ * failure. Thread-safe on a shared key.
+ * CT: nothing about d, p, q, dp, dq, qinv or |in| leaks beyond lengths.
+ */
+int fc_rsa_private(fc_rsa_key *key, uint8_t *out, const uint8_t *in,
+                   fc_rand_fn *rng, void *rng_arg);
+
+/*
+ * fc_rsa_generate makes a new two-prime key of |bits| bits (512..8192) with
+ * the odd public exponent |e| (big-endian, > 1), primes found with our own
+ * Miller-Rabin on our kernels (rounds per FIPS 186-5 table B.1), p and q of
+ * bits/2 bits each with the top two bits set, so n has exactly |bits| bits.
+ * Returns NULL on failure.
+ */
+fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
+                            const fc_bn_ops *ops, uint32_t caps,
+                            fc_rand_fn *rng, void *rng_arg);
+
+#endif /* FC_RSA_H */

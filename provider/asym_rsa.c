@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * asym_rsa.c - RSA encryption for OpenSSL: PKCS#1 v1.5 (type 2), OAEP and
+ * no padding, and the TLS RSA key exchange mode (pad mode 7,
+ * RSA_PKCS1_WITH_TLS_PADDING) libssl uses on the server side.
+ *
+ * Decryption is constant-time past the RSA operation: the padding checks
+ * and the message length are masks (rsa_pad.c), a bad block gives the one
+ * error FC_R_BAD_DECRYPT whatever failed and writes nothing, and in TLS mode
+ * a bad block yields 48 random bytes with success, indistinguishable from a
+ * good one (RFC 5246 7.4.7.1).
+ *
+ * Implicit rejection (the OpenSSL 3.2+ "implicit-rejection" parameter,
+ * returning a synthetic message instead of an error for PKCS#1 v1.5) is
+ * accepted and reported but not implemented: decryption always rejects
+ * explicitly, which is OpenSSL 3.0's behaviour. Not supported: X9.31 and
+ * SSLv23 padding.
+ */
+#include <string.h>
+
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/rsa.h>
+
+#include "fc/common.h"
+#include "fc/rsa.h"
+#include "fc_prov.h"
+#include "fc_rsa.h"
+#include "rsa_pad.h"
+
+/* Largest modulus the raw core accepts, in bytes (16384 bits). */
+#define FC_RSA_MAX_BYTES 2048
+#define FC_MDNAME_MAX    50
+#define FC_PROPQ_MAX     256
+/* 3.2+ name; older headers lack the macro. */
+#define FC_PARAM_IMPLICIT_REJECTION "implicit-rejection"
+
+typedef struct fc_rsa_enc_ctx {
+    fc_prov_ctx *prov;
+    fc_rsa_obj *rsa;
+    int operation; /* EVP_PKEY_OP_ENCRYPT or _DECRYPT */
+    int pad_mode;
+    EVP_MD *oaep_md; /* OAEP hash; SHA-1 unless set */
+    EVP_MD *mgf1_md; /* NULL: same as oaep_md */
+    uint8_t *label;
+    size_t label_len;
+    unsigned int client_version; /* TLS mode */
+    unsigned int alt_version;
+    unsigned int implicit_rejection; /* stored; see the file comment */
+} fc_rsa_enc_ctx;
+
+FC_DISPATCH(asym_cipher, newctx, fc_rsa_enc_newctx);
+FC_DISPATCH(asym_cipher, freectx, fc_rsa_enc_freectx);
+FC_DISPATCH(asym_cipher, dupctx, fc_rsa_enc_dupctx);
+FC_DISPATCH(asym_cipher, encrypt_init, fc_rsa_enc_encrypt_init);
+FC_DISPATCH(asym_cipher, encrypt, fc_rsa_enc_encrypt);
+FC_DISPATCH(asym_cipher, decrypt_init, fc_rsa_enc_decrypt_init);
+FC_DISPATCH(asym_cipher, decrypt, fc_rsa_enc_decrypt);
+FC_DISPATCH(asym_cipher, get_ctx_params, fc_rsa_enc_get_ctx_params);
+FC_DISPATCH(asym_cipher, gettable_ctx_params, fc_rsa_enc_gettable_ctx_params);
+FC_DISPATCH(asym_cipher, set_ctx_params, fc_rsa_enc_set_ctx_params);
+FC_DISPATCH(asym_cipher, settable_ctx_params, fc_rsa_enc_settable_ctx_params);
+
+static void *fc_rsa_enc_newctx(void *provctx)
+{
+    fc_prov_ctx *prov = provctx;
+    fc_rsa_enc_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
+
+    if (ctx == NULL) {
+        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
+        return NULL;
+    }
+    ctx->prov = prov;
+    ctx->pad_mode = RSA_PKCS1_PADDING;
+    return ctx;
+}
+
+static void fc_rsa_enc_freectx(void *vctx)
+{
+    fc_rsa_enc_ctx *ctx = vctx;
+
+    if (ctx == NULL)
+        return;
+    fc_rsa_obj_free(ctx->rsa);
+    EVP_MD_free(ctx->oaep_md);
+    EVP_MD_free(ctx->mgf1_md);
+    OPENSSL_clear_free(ctx->label, ctx->label_len);
+    OPENSSL_clear_free(ctx, sizeof(*ctx));
+}
+
+static void *fc_rsa_enc_dupctx(void *vctx)
+{
+    const fc_rsa_enc_ctx *src = vctx;
+    fc_rsa_enc_ctx *dst = OPENSSL_malloc(sizeof(*dst));
+
+    if (dst == NULL) {
+        FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
+        return NULL;
+    }
+    *dst = *src;
+    dst->label = NULL;
+    if (dst->rsa != NULL)
+        fc_rsa_obj_up_ref(dst->rsa);
+    if (dst->oaep_md != NULL && !EVP_MD_up_ref(dst->oaep_md))
+        dst->oaep_md = NULL;
+    if (dst->mgf1_md != NULL && !EVP_MD_up_ref(dst->mgf1_md))
+        dst->mgf1_md = NULL;
+    if ((src->oaep_md != NULL && dst->oaep_md == NULL) ||
+        (src->mgf1_md != NULL && dst->mgf1_md == NULL))
+        goto err;
+    if (src->label != NULL &&
+        (dst->label = OPENSSL_memdup(src->label, src->label_len)) == NULL)
+        goto err;
+    return dst;
+err:
+    FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
+    fc_rsa_enc_freectx(dst);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Digests                                                                  */
+
+/* Fetches a digest from the child library context (never the caller's:
+ * see the integration notes, 6.2). */
+static EVP_MD *fc_rsa_enc_fetch_md(fc_rsa_enc_ctx *ctx, const char *name,
+                                   const char *props)
+{
+    EVP_MD *md = EVP_MD_fetch(ctx->prov->libctx, name, props);
+
+    if (md == NULL)
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_DIGEST, "%s could not be fetched",
+                      name);
+    else if (EVP_MD_get_size(md) <= 0) { /* XOFs have no fixed size */
+        FC_RAISE_DATA(ctx->prov, FC_R_DIGEST_NOT_ALLOWED, "%s", name);
+        EVP_MD_free(md);
+        md = NULL;
+    }
+    return md;
+}
+
+/* OAEP's hash, fetched on first use if none was set: SHA-1 is the default
+ * of RFC 8017 (and of every OpenSSL API). */
+static const EVP_MD *fc_rsa_enc_oaep_md(fc_rsa_enc_ctx *ctx)
+{
+    if (ctx->oaep_md == NULL)
+        ctx->oaep_md = fc_rsa_enc_fetch_md(ctx, "SHA1", NULL);
+    return ctx->oaep_md;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Operations                                                               */
+
+static int fc_rsa_enc_init(fc_rsa_enc_ctx *ctx, void *provkey,
+                           const OSSL_PARAM params[], int operation)
+{
+    fc_rsa_obj *obj = provkey;
+
+    if (ctx == NULL || obj == NULL || obj->key == NULL) {
+        FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
+        return 0;
+    }
+    fc_rsa_obj_up_ref(obj);
+    fc_rsa_obj_free(ctx->rsa);
+    ctx->rsa = obj;
+    ctx->operation = operation;
+    ctx->pad_mode = RSA_PKCS1_PADDING;
+    return fc_rsa_enc_set_ctx_params(ctx, params);
+}
+
+static int fc_rsa_enc_encrypt_init(void *vctx, void *provkey,
+                                   const OSSL_PARAM params[])
+{
+    return fc_rsa_enc_init(vctx, provkey, params, EVP_PKEY_OP_ENCRYPT);
+}
+
+static int fc_rsa_enc_decrypt_init(void *vctx, void *provkey,
+                                   const OSSL_PARAM params[])
+{
+    return fc_rsa_enc_init(vctx, provkey, params, EVP_PKEY_OP_DECRYPT);
+}
+
+static int fc_rsa_enc_encrypt(void *vctx, unsigned char *out, size_t *outlen,
+                              size_t outsize, const unsigned char *in,
+                              size_t inlen)
+{
+    fc_rsa_enc_ctx *ctx = vctx;
+    uint8_t em[FC_RSA_MAX_BYTES];
+    const EVP_MD *md;
+    fc_rsa_key *key;
+    size_t k;
+    int ok = 0;
+
+    if (ctx == NULL || ctx->rsa == NULL) {
+        FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
+        return 0;
+    }
+    key = ctx->rsa->key;
+    k = fc_rsa_size(key);
+    if (out == NULL) {
+        *outlen = k;
+        return 1;
+    }
+    if (outsize < k) {
+        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL,
+                      "is %zu, should be at least %zu", outsize, k);
+        return 0;
+    }
+    switch (ctx->pad_mode) {
+    case RSA_PKCS1_PADDING:
+        if (!fc_rsa_pad_pkcs1_enc(ctx->prov, em, k, in, inlen, fc_rsa_rand,
+                                  ctx->prov))
+            goto done;
+        break;
+    case RSA_PKCS1_OAEP_PADDING:
+        md = fc_rsa_enc_oaep_md(ctx);
+        if (md == NULL ||
+            !fc_rsa_pad_oaep(ctx->prov, em, k, in, inlen, ctx->label,
+                             ctx->label_len, md,
+                             ctx->mgf1_md != NULL ? ctx->mgf1_md : md,
+                             fc_rsa_rand, ctx->prov))
+            goto done;
+        break;
+    case RSA_NO_PADDING:
+        if (inlen != k) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
+                          "%zu bytes, exactly %zu needed without padding",
+                          inlen, k);
+            goto done;
+        }
+        memcpy(em, in, k);
+        break;
+    default:
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+                      "pad mode %d cannot encrypt", ctx->pad_mode);
+        goto done;
+    }
+    fc_stat_add(ctx->prov, FC_STAT_RSA_ENC, 1);
+    if (!fc_rsa_public(key, out, em)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_LARGE,
+                      "input is not below the modulus");
+        goto done;
+    }
+    *outlen = k;
+    ok = 1;
+done:
+    OPENSSL_cleanse(em, sizeof(em));
+    return ok;
+}
+
+static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
+                              size_t outsize, const unsigned char *in,
+                              size_t inlen)
+{
+    fc_rsa_enc_ctx *ctx = vctx;
+    uint8_t em[FC_RSA_MAX_BYTES], rnd[FC_TLS_PREMASTER_LEN];
+    const EVP_MD *md = NULL;
+    fc_rsa_key *key;
+    size_t k;
+    int ok = 0, tls;
+
+    if (ctx == NULL || ctx->rsa == NULL) {
+        FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
+        return 0;
+    }
+    key = ctx->rsa->key;
+    k = fc_rsa_size(key);
+    tls = ctx->pad_mode == RSA_PKCS1_WITH_TLS_PADDING;
+    /* Sizes as OpenSSL's provider reports and requires them: the premaster
+     * length in TLS mode, else the modulus length. */
+    if (out == NULL) {
+        *outlen = tls ? FC_TLS_PREMASTER_LEN : k;
+        return 1;
+    }
+    if (outsize < (tls ? FC_TLS_PREMASTER_LEN : k)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL,
+                      "is %zu, should be at least %zu", outsize,
+                      tls ? (size_t)FC_TLS_PREMASTER_LEN : k);
+        return 0;
+    }
+    if (!fc_rsa_has_private(key)) {
+        FC_RAISE(ctx->prov, FC_R_MISSING_PRIVATE_KEY);
+        return 0;
+    }
+    switch (ctx->pad_mode) {
+    case RSA_PKCS1_PADDING:
+    case RSA_NO_PADDING:
+        break;
+    case RSA_PKCS1_OAEP_PADDING:
+        md = fc_rsa_enc_oaep_md(ctx);
+        if (md == NULL)
+            return 0;
+        break;
+    case RSA_PKCS1_WITH_TLS_PADDING:
+        if (ctx->client_version == 0) {
+            FC_RAISE_DATA(ctx->prov, FC_R_BAD_TLS_CLIENT_VERSION,
+                          "tls-client-version not set");
+            return 0;
+        }
+        /* Drawn before the RSA operation, whatever the outcome, so the
+         * fallback costs the same as the real secret. */
+        if (!fc_rsa_rand(ctx->prov, rnd, sizeof(rnd))) {
+            FC_RAISE(ctx->prov, FC_R_RANDOM_FAILURE);
+            return 0;
+        }
+        break;
+    default:
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+                      "pad mode %d cannot decrypt", ctx->pad_mode);
+        return 0;
+    }
+    /* A shorter ciphertext is the same integer with leading zeros. */
+    if (inlen > k) {
+        FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_LARGE,
+                      "%zu-byte ciphertext for a %zu-byte key", inlen, k);
+        return 0;
+    }
+    memset(em, 0, k - inlen);
+    memcpy(em + k - inlen, in, inlen);
+    fc_stat_add(ctx->prov, FC_STAT_RSA_DEC, 1);
+    if (tls)
+        fc_stat_add(ctx->prov, FC_STAT_RSA_KEX, 1);
+    /* Failure here depends on the ciphertext (>= n) or on a fault, never
+     * on the padding, so reporting it does not help an attacker. */
+    if (!fc_rsa_private(key, em, em, fc_rsa_rand, ctx->prov)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_RSA_OPERATION_FAILED,
+                      "private key operation failed (input >= n, RNG or "
+                      "consistency check)");
+        goto done;
+    }
+    switch (ctx->pad_mode) {
+    case RSA_PKCS1_PADDING:
+        ok = fc_rsa_unpad_pkcs1_enc(out, outsize, outlen, em, k);
+        break;
+    case RSA_PKCS1_OAEP_PADDING:
+        ok = fc_rsa_unpad_oaep(out, outsize, outlen, em, k, ctx->label,
+                               ctx->label_len, md,
+                               ctx->mgf1_md != NULL ? ctx->mgf1_md : md);
+        break;
+    case RSA_PKCS1_WITH_TLS_PADDING:
+        fc_rsa_unpad_pkcs1_tls(out, em, k, ctx->client_version,
+                               ctx->alt_version, rnd);
+        *outlen = FC_TLS_PREMASTER_LEN;
+        ok = 1;
+        break;
+    default: /* RSA_NO_PADDING */
+        memcpy(out, em, k);
+        *outlen = k;
+        ok = 1;
+    }
+    if (!ok)
+        FC_RAISE(ctx->prov, FC_R_BAD_DECRYPT);
+done:
+    OPENSSL_cleanse(em, sizeof(em));
+    OPENSSL_cleanse(rnd, sizeof(rnd));
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameters                                                               */
+
+static const OSSL_ITEM fc_rsa_enc_pads[] = {
+    {RSA_PKCS1_PADDING, OSSL_PKEY_RSA_PAD_MODE_PKCSV15},
+    {RSA_NO_PADDING, OSSL_PKEY_RSA_PAD_MODE_NONE},
+    {RSA_PKCS1_OAEP_PADDING, OSSL_PKEY_RSA_PAD_MODE_OAEP}, /* first: the
+                                                            * name we report */
+    {RSA_PKCS1_OAEP_PADDING, "oeap"}, /* the misspelling callers still use */
+    {RSA_X931_PADDING, OSSL_PKEY_RSA_PAD_MODE_X931},
+    {RSA_PKCS1_PSS_PADDING, OSSL_PKEY_RSA_PAD_MODE_PSS},
+    {0, NULL},
+};
+
+static int fc_rsa_enc_get_ctx_params(void *vctx, OSSL_PARAM *params)
+{
+    fc_rsa_enc_ctx *ctx = vctx;
+    const EVP_MD *mgf1;
+    OSSL_PARAM *p;
+
+    if (ctx == NULL)
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE);
+    if (p != NULL) {
+        if (p->data_type == OSSL_PARAM_INTEGER) {
+            if (!OSSL_PARAM_set_int(p, ctx->pad_mode))
+                return 0;
+        } else if (p->data_type == OSSL_PARAM_UTF8_STRING) {
+            const char *word = NULL;
+
+            /* Pad mode 7 has no name. */
+            for (size_t i = 0; word == NULL && fc_rsa_enc_pads[i].ptr != NULL;
+                 i++)
+                if ((int)fc_rsa_enc_pads[i].id == ctx->pad_mode)
+                    word = fc_rsa_enc_pads[i].ptr;
+            if (word == NULL || !OSSL_PARAM_set_utf8_string(p, word))
+                return 0;
+        } else {
+            return 0;
+        }
+    }
+    p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST);
+    if (p != NULL &&
+        !OSSL_PARAM_set_utf8_string(
+            p, ctx->oaep_md == NULL ? "" : EVP_MD_get0_name(ctx->oaep_md)))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST);
+    if (p != NULL) {
+        mgf1 = ctx->mgf1_md != NULL ? ctx->mgf1_md : ctx->oaep_md;
+        if (!OSSL_PARAM_set_utf8_string(
+                p, mgf1 == NULL ? "" : EVP_MD_get0_name(mgf1)))
+            return 0;
+    }
+    p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL);
+    if (p != NULL && !OSSL_PARAM_set_octet_ptr(p, ctx->label, ctx->label_len))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, ctx->client_version))
+        return 0;
+    p = OSSL_PARAM_locate(params,
+                          OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, ctx->alt_version))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_IMPLICIT_REJECTION);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, ctx->implicit_rejection))
+        return 0;
+    return 1;
+}
+
+static const OSSL_PARAM *fc_rsa_enc_gettable_ctx_params(void *vctx,
+                                                        void *provctx)
+{
+    static const OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST, NULL, 0),
+        OSSL_PARAM_DEFN(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, OSSL_PARAM_OCTET_PTR,
+                        NULL, 0),
+        OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
+        OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+        OSSL_PARAM_uint(FC_PARAM_IMPLICIT_REJECTION, NULL),
+        OSSL_PARAM_END,
+    };
+    return params;
+}
+
+/* Reads a UTF-8 parameter into |buf| (|cap| bytes). */
+static int fc_get_utf8(const OSSL_PARAM *p, char *buf, size_t cap)
+{
+    return OSSL_PARAM_get_utf8_string(p, &buf, cap);
+}
+
+/* Reads an optional properties parameter next to a digest name. */
+static int fc_get_props(const OSSL_PARAM params[], const char *name, char *buf,
+                        size_t cap, const char **out)
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
+
+    *out = NULL;
+    if (p == NULL)
+        return 1;
+    if (!fc_get_utf8(p, buf, cap))
+        return 0;
+    *out = buf;
+    return 1;
+}
+
+static int fc_rsa_enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    fc_rsa_enc_ctx *ctx = vctx;
+    const OSSL_PARAM *p;
+    char name[FC_MDNAME_MAX], props[FC_PROPQ_MAX];
+    const char *pprops;
+    EVP_MD *md;
+
+    if (ctx == NULL)
+        return 0;
+    if (params == NULL)
+        return 1;
+    p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST);
+    if (p != NULL) {
+        if (!fc_get_utf8(p, name, sizeof(name)) ||
+            !fc_get_props(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS,
+                          props, sizeof(props), &pprops))
+            return 0;
+        if ((md = fc_rsa_enc_fetch_md(ctx, name, pprops)) == NULL)
+            return 0;
+        EVP_MD_free(ctx->oaep_md);
+        ctx->oaep_md = md;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE);
+    if (p != NULL) {
+        int pad_mode = 0;
+
+        if (p->data_type == OSSL_PARAM_INTEGER) {
+            if (!OSSL_PARAM_get_int(p, &pad_mode))
+                return 0;
+        } else if (p->data_type == OSSL_PARAM_UTF8_STRING && p->data != NULL) {
+            for (size_t i = 0; fc_rsa_enc_pads[i].ptr != NULL; i++)
+                if (strcmp(p->data, fc_rsa_enc_pads[i].ptr) == 0) {
+                    pad_mode = (int)fc_rsa_enc_pads[i].id;
+                    break;
+                }
+        } else {
+            return 0;
+        }
+        switch (pad_mode) {
+        case RSA_PKCS1_PADDING:
+        case RSA_NO_PADDING:
+        case RSA_PKCS1_WITH_TLS_PADDING:
+            break;
+        case RSA_PKCS1_OAEP_PADDING:
+            if (fc_rsa_enc_oaep_md(ctx) == NULL)
+                return 0;
+            break;
+        default:
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+                          "pad mode %d not supported for encryption", pad_mode);
+            return 0;
+        }
+        ctx->pad_mode = pad_mode;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST);
+    if (p != NULL) {
+        if (!fc_get_utf8(p, name, sizeof(name)) ||
+            !fc_get_props(params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS,
+                          props, sizeof(props), &pprops))
+            return 0;
+        if ((md = fc_rsa_enc_fetch_md(ctx, name, pprops)) == NULL)
+            return 0;
+        EVP_MD_free(ctx->mgf1_md);
+        ctx->mgf1_md = md;
+    }
+    p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL);
+    if (p != NULL) {
+        void *label = NULL;
+        size_t len = 0;
+
+        if (!OSSL_PARAM_get_octet_string(p, &label, 0, &len))
+            return 0;
+        OPENSSL_clear_free(ctx->label, ctx->label_len);
+        ctx->label = label;
+        ctx->label_len = len;
+    }
+    p = OSSL_PARAM_locate_const(params,
+                                OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION);
+    if (p != NULL && !OSSL_PARAM_get_uint(p, &ctx->client_version))
+        return 0;
+    p = OSSL_PARAM_locate_const(params,
+                                OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION);
+    if (p != NULL && !OSSL_PARAM_get_uint(p, &ctx->alt_version))
+        return 0;
+    p = OSSL_PARAM_locate_const(params, FC_PARAM_IMPLICIT_REJECTION);
+    if (p != NULL && !OSSL_PARAM_get_uint(p, &ctx->implicit_rejection))
+        return 0;
+    return 1;
+}
+
+static const OSSL_PARAM *fc_rsa_enc_settable_ctx_params(void *vctx,
+                                                        void *provctx)
+{
+    static const OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS, NULL,
+                               0),
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_PAD_MODE, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS, NULL,
+                               0),
+        OSSL_PARAM_octet_string(OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, NULL, 0),
+        OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, NULL),
+        OSSL_PARAM_uint(OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, NULL),
+        OSSL_PARAM_uint(FC_PARAM_IMPLICIT_REJECTION, NULL),
+        OSSL_PARAM_END,
+    };
+    return params;
+}
+
+const OSSL_DISPATCH fc_rsa_asym_cipher_functions[] = {
+    {OSSL_FUNC_ASYM_CIPHER_NEWCTX, (void (*)(void))fc_rsa_enc_newctx},
+    {OSSL_FUNC_ASYM_CIPHER_FREECTX, (void (*)(void))fc_rsa_enc_freectx},
+    {OSSL_FUNC_ASYM_CIPHER_DUPCTX, (void (*)(void))fc_rsa_enc_dupctx},
+    {OSSL_FUNC_ASYM_CIPHER_ENCRYPT_INIT,
+     (void (*)(void))fc_rsa_enc_encrypt_init},
+    {OSSL_FUNC_ASYM_CIPHER_ENCRYPT, (void (*)(void))fc_rsa_enc_encrypt},
+    {OSSL_FUNC_ASYM_CIPHER_DECRYPT_INIT,
+     (void (*)(void))fc_rsa_enc_decrypt_init},
+    {OSSL_FUNC_ASYM_CIPHER_DECRYPT, (void (*)(void))fc_rsa_enc_decrypt},
+    {OSSL_FUNC_ASYM_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_rsa_enc_get_ctx_params},
+    {OSSL_FUNC_ASYM_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_rsa_enc_gettable_ctx_params},
+    {OSSL_FUNC_ASYM_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_rsa_enc_set_ctx_params},
+    {OSSL_FUNC_ASYM_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_rsa_enc_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
