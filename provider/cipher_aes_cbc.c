@@ -585,6 +585,7 @@ static int fc_aes_cbc_tls_record(fc_aes_cbc_ctx *ctx, uint8_t *out,
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
+    fc_stat_add(ctx->prov, FC_STAT_CBC_TLS, 1);
     ctx->tlsmac_set = 0;
 
     if (ctx->enc) {
@@ -713,6 +714,7 @@ static int fc_aes_cbc_final(void *vctx, unsigned char *out, size_t *outl,
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
+    fc_stat_add(ctx->prov, ctx->enc ? FC_STAT_CBC_ENC : FC_STAT_CBC_DEC, 1);
 
     if (ctx->enc) {
         if (ctx->pad) {
@@ -805,6 +807,7 @@ static int fc_aes_cbc_cipher(void *vctx, unsigned char *out, size_t *outl,
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
+    fc_stat_add(ctx->prov, ctx->enc ? FC_STAT_CBC_ENC : FC_STAT_CBC_DEC, 1);
 
     /* Take the tail first: moving an overlapping bulk may overwrite it. */
     if (tail != 0)

@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 
+#include "fc/bn_exp2.h"
 #include "fc/cpu.h"
 #include "fc_prov.h"
 
@@ -23,6 +26,37 @@
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
 #define FC_PARAM_CPU_CAPS "fastcrypto-cpu-caps"
 #define FC_PARAM_CBC_IMPL "fastcrypto-cbc-impl"
+#define FC_PARAM_GCM_IMPL "fastcrypto-gcm-impl"
+#define FC_PARAM_BN_IMPL "fastcrypto-bn-impl"
+#define FC_PARAM_STATS "fastcrypto-stats"
+
+/* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
+static const char *const fc_stat_names[FC_STAT_COUNT] = {
+    [FC_STAT_CBC_ENC] = "aes-cbc-enc",   [FC_STAT_CBC_DEC] = "aes-cbc-dec",
+    [FC_STAT_CBC_TLS] = "aes-cbc-tls",   [FC_STAT_GCM_ENC] = "aes-gcm-enc",
+    [FC_STAT_GCM_DEC] = "aes-gcm-dec",   [FC_STAT_GCM_TLS] = "aes-gcm-tls",
+    [FC_STAT_RSA_SIGN] = "rsa-sign",     [FC_STAT_RSA_VERIFY] = "rsa-verify",
+    [FC_STAT_RSA_ENC] = "rsa-encrypt",   [FC_STAT_RSA_DEC] = "rsa-decrypt",
+    [FC_STAT_RSA_KEX] = "rsa-tls-kex",   [FC_STAT_RSA_IMPORT] = "rsa-import",
+    [FC_STAT_RSA_KEYGEN] = "rsa-keygen", [FC_STAT_DRBG_BYTES] = "drbg-bytes",
+};
+
+/* "aes-cbc-enc=3 aes-cbc-dec=0 ..." into |buf|. */
+static void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; i < FC_STAT_COUNT && used < len; i++) {
+        uint64_t v = __atomic_load_n(&prov->stats[i], __ATOMIC_RELAXED);
+        int n = snprintf(buf + used, len - used, "%s%s=%llu",
+                         i ? " " : "", fc_stat_names[i],
+                         (unsigned long long)v);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
 
 static const OSSL_ALGORITHM fc_ciphers[] = {
     {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", FC_PROPS,
@@ -31,6 +65,40 @@ static const OSSL_ALGORITHM fc_ciphers[] = {
      fc_aes192cbc_functions, "AES-192-CBC (fastcrypto)"},
     {"AES-128-CBC:AES128:2.16.840.1.101.3.4.1.2", FC_PROPS,
      fc_aes128cbc_functions, "AES-128-CBC (fastcrypto)"},
+    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", FC_PROPS,
+     fc_aes256gcm_functions, "AES-256-GCM (fastcrypto)"},
+    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", FC_PROPS,
+     fc_aes192gcm_functions, "AES-192-GCM (fastcrypto)"},
+    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
+     fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* RSA: one name set for key management, signature and encryption, so that
+ * keys from other providers match ours (EVP_KEYMGMT_is_a). */
+#define FC_RSA_NAMES "RSA:rsaEncryption:1.2.840.113549.1.1.1"
+
+static const OSSL_ALGORITHM fc_keymgmt[] = {
+    {FC_RSA_NAMES, FC_PROPS, fc_rsa_keymgmt_functions, "RSA (fastcrypto)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const OSSL_ALGORITHM fc_signatures[] = {
+    {FC_RSA_NAMES, FC_PROPS, fc_rsa_signature_functions, "RSA (fastcrypto)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static const OSSL_ALGORITHM fc_asym_ciphers[] = {
+    {FC_RSA_NAMES, FC_PROPS, fc_rsa_asym_cipher_functions, "RSA (fastcrypto)"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* Random generators: with these fastcrypto alone gives the library its
+ * whole RAND chain (seed source, primary, public and private DRBGs). */
+static const OSSL_ALGORITHM fc_rands[] = {
+    {"CTR-DRBG", FC_PROPS, fc_ctr_drbg_functions, "CTR-DRBG (fastcrypto)"},
+    {"SEED-SRC", FC_PROPS, fc_seed_src_functions,
+     "getrandom seed source (fastcrypto)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -59,6 +127,20 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_TOO_MUCH_DATA, "too much data under one IV"},
     {FC_R_IV_REUSE, "IV reuse refused"},
     {FC_R_OPERATION_NOT_INITIALIZED, "operation not initialised"},
+    {FC_R_BAD_SIGNATURE, "bad signature"},
+    {FC_R_INVALID_PADDING_MODE, "invalid padding mode"},
+    {FC_R_INVALID_DIGEST, "invalid digest"},
+    {FC_R_DIGEST_NOT_ALLOWED, "digest not allowed"},
+    {FC_R_INVALID_DIGEST_LENGTH, "invalid digest length"},
+    {FC_R_INVALID_SALT_LENGTH, "invalid salt length"},
+    {FC_R_KEY_TOO_SMALL, "key too small"},
+    {FC_R_INVALID_KEY, "invalid key"},
+    {FC_R_MISSING_PRIVATE_KEY, "missing private key"},
+    {FC_R_MULTIPRIME_UNSUPPORTED, "multi-prime RSA keys are not supported"},
+    {FC_R_DATA_TOO_LARGE, "data too large for key size"},
+    {FC_R_RSA_OPERATION_FAILED, "RSA operation failed"},
+    {FC_R_KEYGEN_FAILED, "key generation failed"},
+    {FC_R_BAD_TLS_CLIENT_VERSION, "bad TLS client version"},
     {0, NULL},
 };
 
@@ -80,8 +162,12 @@ void fc_raise_error(const fc_prov_ctx *prov, int reason, const char *file,
 /* "buildinfo" names the kernel chosen for each family on this CPU. */
 static void fc_build_info(fc_prov_ctx *prov)
 {
+    const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
+
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s)", FC_VERSION_STR, prov->aes->name);
+             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s)", FC_VERSION_STR,
+             prov->aes->name, prov->gcm->name, prov->bn->name,
+             x2 != NULL ? x2->name : prov->bn->name);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -99,6 +185,9 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
         OSSL_PARAM_utf8_string(FC_PARAM_CPU_CAPS, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
         OSSL_PARAM_END,
     };
     return params;
@@ -131,6 +220,19 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, FC_PARAM_CBC_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->aes->name))
         return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_GCM_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->gcm->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_STATS);
+    if (p != NULL) {
+        char stats[512];
+        fc_stats_format(prov, stats, sizeof(stats));
+        if (!OSSL_PARAM_set_utf8_string(p, stats))
+            return 0;
+    }
     return 1;
 }
 
@@ -142,6 +244,14 @@ static const OSSL_ALGORITHM *fc_prov_query_operation(void *provctx,
     switch (operation_id) {
     case OSSL_OP_CIPHER:
         return fc_ciphers;
+    case OSSL_OP_KEYMGMT:
+        return fc_keymgmt;
+    case OSSL_OP_SIGNATURE:
+        return fc_signatures;
+    case OSSL_OP_ASYM_CIPHER:
+        return fc_asym_ciphers;
+    case OSSL_OP_RAND:
+        return fc_rands;
     }
     return NULL;
 }
@@ -157,6 +267,14 @@ static void fc_prov_teardown(void *provctx)
 
     if (prov == NULL)
         return;
+    /* FASTCRYPTO_STATS: one line per provider instance, at unload. */
+    const char *want = getenv("FASTCRYPTO_STATS");
+    if (want != NULL && *want != '\0' && strcmp(want, "0") != 0) {
+        char stats[512];
+        fc_stats_format(prov, stats, sizeof(stats));
+        fprintf(stderr, "fastcrypto: stats pid=%ld %s %s\n", (long)getpid(),
+                prov->buildinfo, stats);
+    }
     OSSL_LIB_CTX_free(prov->libctx);
     OPENSSL_free(prov);
 }
@@ -173,31 +291,46 @@ static const OSSL_DISPATCH fc_prov_dispatch[] = {
     OSSL_DISPATCH_END,
 };
 
+/* A boolean config value: 1/yes/true/on. */
+static int fc_cfg_true(const char *v)
+{
+    return v != NULL &&
+           (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
+            strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
+}
+
 /*
- * The feature mask is the union of FASTCRYPTO_CPU_MASK and the "cpu_mask"
- * key of the provider's config section. Returns 0 if either does not parse:
- * a mistyped mask must not silently test the wrong kernels.
+ * The provider's config section: "cpu_mask" (added to FASTCRYPTO_CPU_MASK)
+ * and "strict". Returns 0 if a mask does not parse: a mistyped mask must
+ * not silently test the wrong kernels. |why| receives the reason.
  */
-static int fc_prov_cpu_mask(fc_prov_ctx *prov,
-                            OSSL_FUNC_core_get_params_fn *get_params,
-                            uint32_t *mask)
+static int fc_prov_config(fc_prov_ctx *prov,
+                          OSSL_FUNC_core_get_params_fn *get_params,
+                          uint32_t *mask, int *strict, char *why,
+                          size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
-    char *cfg = NULL;
+    char *cfg_mask = NULL, *cfg_strict = NULL;
     uint32_t m_env = 0, m_cfg = 0;
     OSSL_PARAM req[] = {
-        OSSL_PARAM_utf8_ptr("cpu_mask", &cfg, 0),
+        OSSL_PARAM_utf8_ptr("cpu_mask", &cfg_mask, 0),
+        OSSL_PARAM_utf8_ptr("strict", &cfg_strict, 0),
         OSSL_PARAM_END,
     };
 
+    if (get_params != NULL && !get_params(prov->handle, req))
+        cfg_mask = cfg_strict = NULL;
+    *strict = fc_cfg_true(cfg_strict) ||
+              fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
     if (env != NULL && !fc_cpu_parse_mask(env, &m_env)) {
+        snprintf(why, whylen, "invalid %s=%s", FC_CPU_MASK_ENV, env);
         FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "%s=%s", FC_CPU_MASK_ENV,
                       env);
         return 0;
     }
-    if (get_params != NULL && get_params(prov->handle, req) && cfg != NULL &&
-        !fc_cpu_parse_mask(cfg, &m_cfg)) {
-        FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "cpu_mask=%s", cfg);
+    if (cfg_mask != NULL && !fc_cpu_parse_mask(cfg_mask, &m_cfg)) {
+        snprintf(why, whylen, "invalid cpu_mask=%s", cfg_mask);
+        FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "cpu_mask=%s", cfg_mask);
         return 0;
     }
     *mask = m_env | m_cfg;
@@ -212,11 +345,13 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
     fc_prov_ctx *prov;
     uint32_t mask = 0;
+    int strict = 0;
+    char why[160] = "out of memory";
     const OSSL_DISPATCH *f;
 
     prov = OPENSSL_zalloc(sizeof(*prov));
     if (prov == NULL)
-        return 0;
+        goto err;
     prov->handle = handle;
     for (f = in; f->function_id != 0; f++) {
         switch (f->function_id) {
@@ -238,26 +373,44 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         prov->vset_error == NULL)
         prov->new_error = NULL; /* no error reporting without all three */
 
-    if (!fc_prov_cpu_mask(prov, core_get_params, &mask))
+    if (!fc_prov_config(prov, core_get_params, &mask, &strict, why,
+                        sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
     prov->aes = fc_aes_select(prov->caps);
+    prov->gcm = fc_gcm_select(prov->caps);
+    prov->bn = fc_bn_select(prov->caps);
+    /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
+        snprintf(why, sizeof(why), "self test failed: aes=%s", prov->aes->name);
         FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "aes=%s", prov->aes->name);
         goto err;
     }
-
+    if (!fc_gcm_self_test(prov->gcm)) {
+        snprintf(why, sizeof(why), "self test failed: gcm=%s", prov->gcm->name);
+        FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "gcm=%s", prov->gcm->name);
+        goto err;
+    }
     fc_build_info(prov);
 
     /* Our own RNG and digest source; see the integration notes, 6.2. */
     prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
-    if (prov->libctx == NULL)
+    if (prov->libctx == NULL) {
+        snprintf(why, sizeof(why), "cannot create a child library context");
         goto err;
+    }
 
     *out = fc_prov_dispatch;
     *provctx = prov;
     return 1;
 err:
+    /* OpenSSL treats a provider that fails to load from a config as a
+     * non-fatal event: every algorithm then silently comes from default.
+     * In strict mode that is refused, loudly. */
+    if (strict) {
+        fprintf(stderr, "fastcrypto: refusing to run without it: %s\n", why);
+        abort();
+    }
     OPENSSL_free(prov);
     return 0;
 }
