@@ -27,8 +27,8 @@
 #define FC_PARAM_CPU_CAPS "fastcrypto-cpu-caps"
 #define FC_PARAM_CBC_IMPL "fastcrypto-cbc-impl"
 #define FC_PARAM_GCM_IMPL "fastcrypto-gcm-impl"
-#define FC_PARAM_BN_IMPL "fastcrypto-bn-impl"
-#define FC_PARAM_STATS "fastcrypto-stats"
+#define FC_PARAM_BN_IMPL  "fastcrypto-bn-impl"
+#define FC_PARAM_STATS    "fastcrypto-stats"
 
 /* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
 static const char *const fc_stat_names[FC_STAT_COUNT] = {
@@ -49,9 +49,8 @@ static void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
     buf[0] = '\0';
     for (int i = 0; i < FC_STAT_COUNT && used < len; i++) {
         uint64_t v = __atomic_load_n(&prov->stats[i], __ATOMIC_RELAXED);
-        int n = snprintf(buf + used, len - used, "%s%s=%llu",
-                         i ? " " : "", fc_stat_names[i],
-                         (unsigned long long)v);
+        int n = snprintf(buf + used, len - used, "%s%s=%llu", i ? " " : "",
+                         fc_stat_names[i], (unsigned long long)v);
         if (n < 0)
             break;
         used += (size_t)n;
@@ -236,9 +235,8 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
     return 1;
 }
 
-static const OSSL_ALGORITHM *fc_prov_query_operation(void *provctx,
-                                                     int operation_id,
-                                                     int *no_store)
+static const OSSL_ALGORITHM *
+fc_prov_query_operation(void *provctx, int operation_id, int *no_store)
 {
     *no_store = 0;
     switch (operation_id) {
@@ -306,8 +304,7 @@ static int fc_cfg_true(const char *v)
  */
 static int fc_prov_config(fc_prov_ctx *prov,
                           OSSL_FUNC_core_get_params_fn *get_params,
-                          uint32_t *mask, int *strict, char *why,
-                          size_t whylen)
+                          uint32_t *mask, int *strict, char *why, size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
     char *cfg_mask = NULL, *cfg_strict = NULL;
@@ -320,8 +317,8 @@ static int fc_prov_config(fc_prov_ctx *prov,
 
     if (get_params != NULL && !get_params(prov->handle, req))
         cfg_mask = cfg_strict = NULL;
-    *strict = fc_cfg_true(cfg_strict) ||
-              fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
+    *strict =
+        fc_cfg_true(cfg_strict) || fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
     if (env != NULL && !fc_cpu_parse_mask(env, &m_env)) {
         snprintf(why, whylen, "invalid %s=%s", FC_CPU_MASK_ENV, env);
         FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "%s=%s", FC_CPU_MASK_ENV,

@@ -22,7 +22,8 @@ typedef struct fc_rsa_obj {
 
 /* fc_rsa_obj_up_ref takes a reference; returns 1. (keymgmt_rsa.c) */
 int fc_rsa_obj_up_ref(fc_rsa_obj *obj);
-/* fc_rsa_obj_free drops a reference, freeing (and wiping) at zero. NULL-safe. */
+/* fc_rsa_obj_free drops a reference, freeing (and wiping) at zero. NULL-safe.
+ */
 void fc_rsa_obj_free(fc_rsa_obj *obj);
 
 /* fc_rsa_rand is an fc_rand_fn drawing from the provider's child library

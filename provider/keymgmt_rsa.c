@@ -701,8 +701,7 @@ static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     if (obj == NULL)
         return NULL;
     obj->key = fc_rsa_generate(g->bits, g->e, g->e_len, g->prov->bn,
-                               g->prov->caps,
-                               fc_rsa_rand, g->prov);
+                               g->prov->caps, fc_rsa_rand, g->prov);
     if (obj->key == NULL) {
         FC_RAISE_DATA(g->prov, FC_R_KEYGEN_FAILED, "%zu-bit key", g->bits);
         fc_rsa_obj_free(obj);

@@ -6,7 +6,10 @@
 #   2. AddressSanitizer + UBSan build, ctest;
 #   3. valgrind memcheck over every test binary;
 #   4. the module exports only OSSL_provider_init; stock `openssl` loads it
-#      and agrees with the default provider; clang-format is clean.
+#      and agrees with the default provider; `openssl speed` runs with
+#      fastcrypto alone; real TLS with s_server/s_client and nginx/curl,
+#      fastcrypto on either side, its counters proving it did the work;
+#      clang-format is clean.
 # Options: --quick (skip sanitizer, valgrind and NO_ASM runs).
 set -euo pipefail
 
@@ -21,7 +24,7 @@ for a in "$@"; do
     esac
 done
 
-fc_install_deps "${FC_BUILD_DEPS[@]}" valgrind clang-format
+fc_install_deps "${FC_BUILD_DEPS[@]}" valgrind clang-format nginx curl
 jobs=$(nproc)
 failed=()
 step() { echo; echo "==== $*"; }
@@ -54,6 +57,19 @@ run "exports" test "$exports" = "OSSL_provider_init"
 
 step "stock openssl loads the module"
 run "openssl cli" scripts/smoke.sh build
+
+step "openssl speed with fastcrypto alone"
+run "speed alone" scripts/speed_alone.sh build
+
+step "TLS over loopback: openssl s_server / s_client"
+run "tls s_server/s_client" scripts/tls_e2e.sh build
+
+step "nginx and curl"
+run "nginx/curl" scripts/nginx_e2e.sh build
+
+step "fastcrypto-check against the shipped config"
+sed "s|^module = .*|module = $here/build/fastcrypto.so|" fastcrypto.cnf >build/check.cnf
+run "fastcrypto-check" env OPENSSL_CONF="$here/build/check.cnf" scripts/check.sh
 
 if [ "$quick" -eq 0 ]; then
     step "portable build (FASTCRYPTO_NO_ASM=ON)"

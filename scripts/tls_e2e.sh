@@ -34,23 +34,38 @@ head -c 1048576 /dev/urandom >"$tmp/www/f1m"
 port=$((20000 + RANDOM % 20000))
 fails=0
 
-# run_case NAME SERVER_CNF CLIENT_CNF CLIENT_ARGS...
+files=(f0 f1 f16383 f16385 f1m)
+
+# stat NAME FILE: the sum of counter NAME over the stats lines in FILE.
+stat() {
+    grep -o " $1=[0-9]*" "$2" 2>/dev/null | awk -F= '{s += $2} END {print s + 0}'
+}
+
+# run_case NAME FAMILY SERVER_CNF CLIENT_CNF CLIENT_ARGS...
+# FAMILY (gcm-tls12, gcm-tls13, cbc) names the counters that prove the
+# fastcrypto side did the record encryption.
 run_case() {
-    local name=$1 scnf=$2 ccnf=$3
-    shift 3
-    (cd "$tmp/www" && FASTCRYPTO_STATS=1 OPENSSL_CONF=$scnf exec openssl s_server \
-        -accept "$port" -cert "$tmp/cert.pem" -key "$tmp/key.pem" -WWW \
-        -quiet "${server_args[@]}" >/dev/null 2>"$tmp/srv.err") &
+    local name=$1 family=$2 scnf=$3 ccnf=$4
+    shift 4
+    : >"$tmp/srv.out"
+    : >"$tmp/cli.err"
+    # The server exits by itself after serving every file, so that the
+    # provider unloads and prints its counters.
+    (cd "$tmp/www" && FASTCRYPTO_STATS=1 OPENSSL_CONF=$scnf exec timeout 60 \
+        openssl s_server -accept "$port" -cert "$tmp/cert.pem" \
+        -key "$tmp/key.pem" -WWW -naccept "${#files[@]}" \
+        "${server_args[@]}" >"$tmp/srv.out" 2>"$tmp/srv.err") &
     srv_pid=$!
-    for _ in $(seq 50); do
-        (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
-        sleep 0.1
+    for _ in $(seq 100); do
+        grep -q ACCEPT "$tmp/srv.out" && break
+        sleep 0.05
     done
     local ok=1 f
-    for f in f0 f1 f16383 f16385 f1m; do
+    for f in "${files[@]}"; do
         printf 'GET /%s HTTP/1.0\r\n\r\n' "$f" |
-            FASTCRYPTO_STATS=1 OPENSSL_CONF=$ccnf openssl s_client -quiet \
-                -connect 127.0.0.1:"$port" "$@" 2>>"$tmp/cli.err" >"$tmp/resp" || true
+            FASTCRYPTO_STATS=1 OPENSSL_CONF=$ccnf timeout 30 openssl s_client \
+                -quiet -connect 127.0.0.1:"$port" "$@" 2>>"$tmp/cli.err" \
+                >"$tmp/resp" || true
         # Strip the HTTP header s_server -WWW puts in front.
         http_body "$tmp/resp" >"$tmp/body"
         if ! cmp -s "$tmp/body" "$tmp/www/$f"; then
@@ -58,10 +73,38 @@ run_case() {
             echo "   $f: body differs ($(stat -c %s "$tmp/body") vs $(stat -c %s "$tmp/www/$f") bytes)"
         fi
     done
-    kill "$srv_pid" 2>/dev/null || true
     wait "$srv_pid" 2>/dev/null || true
     srv_pid=""
-    if [ "$ok" -eq 1 ]; then echo "ok    $name"; else echo "FAIL  $name"; fails=$((fails + 1)); fi
+
+    # Proof: the fastcrypto side's counters.
+    local fcerr="$tmp/cli.err" side=client
+    [ "$scnf" = "$tmp/fc.cnf" ] && { fcerr="$tmp/srv.err"; side=server; }
+    local rec
+    case $family in
+    gcm-tls12) rec=$(stat aes-gcm-tls "$fcerr") ;;
+    gcm-tls13) rec=$(($(stat aes-gcm-enc "$fcerr") + $(stat aes-gcm-dec "$fcerr"))) ;;
+    cbc) rec=$(stat aes-cbc-tls "$fcerr") ;;
+    esac
+    local proof="$side $family records=$rec"
+    if [ "$rec" -eq 0 ]; then
+        ok=0
+        echo "   no record went through fastcrypto on the $side"
+    fi
+    if [ "$side" = server ]; then
+        local sig
+        sig=$(stat rsa-sign "$fcerr")
+        proof="$proof rsa-sign=$sig"
+        if [ "$sig" -eq 0 ]; then
+            ok=0
+            echo "   the server's handshake signature did not go through fastcrypto"
+        fi
+    fi
+    if [ "$ok" -eq 1 ]; then
+        echo "ok    $name  ($proof)"
+    else
+        echo "FAIL  $name  ($proof)"
+        fails=$((fails + 1))
+    fi
     port=$((port + 1))
 }
 
@@ -72,21 +115,21 @@ http_body() {
 
 server_args=()
 suites=(
-    "tls1.3 TLS_AES_128_GCM_SHA256|-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256"
-    "tls1.3 TLS_AES_256_GCM_SHA384|-tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384"
-    "tls1.2 ECDHE-RSA-AES128-GCM-SHA256|-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256"
-    "tls1.2 ECDHE-RSA-AES256-GCM-SHA384|-tls1_2 -cipher ECDHE-RSA-AES256-GCM-SHA384"
-    "tls1.2 ECDHE-RSA-AES128-SHA256 (ETM)|-tls1_2 -cipher ECDHE-RSA-AES128-SHA256"
-    "tls1.2 ECDHE-RSA-AES256-SHA384 (no ETM)|-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm"
-    "tls1.1 ECDHE-RSA-AES256-SHA (ETM)|-tls1_1 -cipher ECDHE-RSA-AES256-SHA@SECLEVEL=0"
+    "tls1.3 TLS_AES_128_GCM_SHA256|gcm-tls13|-tls1_3 -ciphersuites TLS_AES_128_GCM_SHA256"
+    "tls1.3 TLS_AES_256_GCM_SHA384|gcm-tls13|-tls1_3 -ciphersuites TLS_AES_256_GCM_SHA384"
+    "tls1.2 ECDHE-RSA-AES128-GCM-SHA256|gcm-tls12|-tls1_2 -cipher ECDHE-RSA-AES128-GCM-SHA256"
+    "tls1.2 ECDHE-RSA-AES256-GCM-SHA384|gcm-tls12|-tls1_2 -cipher ECDHE-RSA-AES256-GCM-SHA384"
+    "tls1.2 ECDHE-RSA-AES128-SHA256 (ETM)|cbc|-tls1_2 -cipher ECDHE-RSA-AES128-SHA256"
+    "tls1.2 ECDHE-RSA-AES256-SHA384 (no ETM)|cbc|-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm"
+    "tls1.1 ECDHE-RSA-AES256-SHA (ETM)|cbc|-tls1_1 -cipher ECDHE-RSA-AES256-SHA@SECLEVEL=0"
 )
 for s in "${suites[@]}"; do
-    name=${s%%|*}
-    read -r -a args <<<"${s#*|}"
+    IFS='|' read -r name family argstr <<<"$s"
+    read -r -a args <<<"$argstr"
     server_args=()
     [[ " ${args[*]} " == *" -tls1_1 "* ]] && server_args=(-cipher 'ALL@SECLEVEL=0')
-    run_case "$name  server=fastcrypto client=default" "$tmp/fc.cnf" "$tmp/default.cnf" "${args[@]}"
-    run_case "$name  server=default client=fastcrypto" "$tmp/default.cnf" "$tmp/fc.cnf" "${args[@]}"
+    run_case "$name  server=fastcrypto client=default" "$family" "$tmp/fc.cnf" "$tmp/default.cnf" "${args[@]}"
+    run_case "$name  server=default client=fastcrypto" "$family" "$tmp/default.cnf" "$tmp/fc.cnf" "${args[@]}"
 done
 [ "$fails" -eq 0 ] || { echo "$fails TLS case(s) failed"; exit 1; }
 echo "all TLS cases passed"

@@ -1102,7 +1102,8 @@ static EVP_PKEY *pkey_from_fc(const fc_rsa_key *key, tkey *tk)
 static void keygen_check(size_t bits, const uint8_t *e, size_t elen,
                          const fc_bn_ops *ops, int inputs)
 {
-    fc_rsa_key *key = fc_rsa_generate(bits, e, elen, ops, test_caps_for(ops), test_rng, NULL);
+    fc_rsa_key *key =
+        fc_rsa_generate(bits, e, elen, ops, test_caps_for(ops), test_rng, NULL);
     EVP_PKEY_CTX *ctx;
     tkey tk;
     uint8_t in[MAXB], out[MAXB], want[MAXB];
@@ -1179,17 +1180,19 @@ static void test_keygen(void **state)
         keygen_check(3072, f4, sizeof f4, ops, 2);
     }
     /* Refused arguments. */
-    assert_null(
-        fc_rsa_generate(511, f4, sizeof f4, selected_ops(), fc_test_caps(), test_rng, NULL));
+    assert_null(fc_rsa_generate(511, f4, sizeof f4, selected_ops(),
+                                fc_test_caps(), test_rng, NULL));
     assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01\x00\x00", 3,
-                                selected_ops(), fc_test_caps(), test_rng, NULL));
+                                selected_ops(), fc_test_caps(), test_rng,
+                                NULL));
     assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01", 1,
-                                selected_ops(), fc_test_caps(), test_rng, NULL));
-    assert_null(
-        fc_rsa_generate(2048, f4, sizeof f4, selected_ops(), fc_test_caps(), NULL, NULL));
+                                selected_ops(), fc_test_caps(), test_rng,
+                                NULL));
+    assert_null(fc_rsa_generate(2048, f4, sizeof f4, selected_ops(),
+                                fc_test_caps(), NULL, NULL));
     __atomic_store_n(&rng_fail, 1, __ATOMIC_SEQ_CST);
-    assert_null(
-        fc_rsa_generate(1024, f4, sizeof f4, selected_ops(), fc_test_caps(), test_rng, NULL));
+    assert_null(fc_rsa_generate(1024, f4, sizeof f4, selected_ops(),
+                                fc_test_caps(), test_rng, NULL));
     __atomic_store_n(&rng_fail, 0, __ATOMIC_SEQ_CST);
 }
 
@@ -1271,7 +1274,8 @@ static void test_timing(void **state)
             t0 = now_us();
             for (int i = 0; i < gens; i++) {
                 fc_rsa_key *g =
-                    fc_rsa_generate(2048, f4, sizeof f4, ops, test_caps_for(ops), test_rng, NULL);
+                    fc_rsa_generate(2048, f4, sizeof f4, ops,
+                                    test_caps_for(ops), test_rng, NULL);
                 assert_non_null(g);
                 fc_rsa_key_free(g);
             }

@@ -21,7 +21,7 @@
 
 #include "fc/common.h"
 
-#define FC_AES_BLOCK 16
+#define FC_AES_BLOCK      16
 #define FC_AES_MAX_ROUNDS 14
 
 typedef struct fc_aes_key {
@@ -48,9 +48,9 @@ typedef struct fc_aes_ops {
     uint32_t required_caps; /* FC_CAP_* bits this table needs */
     fc_aes_setkey_fn *set_enc_key;
     fc_aes_setkey_fn *set_dec_key;
-    fc_aes_ecb_fn *ecb_enc;  /* with an encryption schedule */
-    fc_aes_cbc_fn *cbc_enc;  /* with an encryption schedule */
-    fc_aes_cbc_fn *cbc_dec;  /* with a decryption schedule */
+    fc_aes_ecb_fn *ecb_enc; /* with an encryption schedule */
+    fc_aes_cbc_fn *cbc_enc; /* with an encryption schedule */
+    fc_aes_cbc_fn *cbc_dec; /* with a decryption schedule */
 } fc_aes_ops;
 
 /*

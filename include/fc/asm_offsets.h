@@ -8,12 +8,12 @@
 #define FC_ASM_OFFSETS_H
 
 /* fc_aes_key (fc/aes.h) */
-#define FC_OFF_AES_RK 0
+#define FC_OFF_AES_RK     0
 #define FC_OFF_AES_ROUNDS 240
 #define FC_SIZEOF_AES_KEY 256
 
 /* fc_gcm_key (fc/gcm.h) */
-#define FC_OFF_GCM_AES 0
+#define FC_OFF_GCM_AES    0
 #define FC_OFF_GCM_HTABLE 256
 
 #endif /* FC_ASM_OFFSETS_H */

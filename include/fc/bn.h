@@ -74,12 +74,12 @@ void fc_bn_sqr_mont_mulx(uint64_t *r, const uint64_t *a, const uint64_t *m,
 /* A Montgomery context for one odd modulus: everything precomputed at key
  * import and kept with the key. */
 typedef struct fc_mont {
-    size_t n;         /* limbs */
-    size_t bits;      /* bit length of m (public) */
-    uint64_t m0inv;   /* -m^-1 mod 2^64 */
-    uint64_t *m;      /* modulus, n limbs */
-    uint64_t *rr;     /* R^2 mod m, n limbs */
-    uint64_t *one;    /* R mod m (Montgomery form of 1), n limbs */
+    size_t n;             /* limbs */
+    size_t bits;          /* bit length of m (public) */
+    uint64_t m0inv;       /* -m^-1 mod 2^64 */
+    uint64_t *m;          /* modulus, n limbs */
+    uint64_t *rr;         /* R^2 mod m, n limbs */
+    uint64_t *one;        /* R mod m (Montgomery form of 1), n limbs */
     const fc_bn_ops *ops; /* kernels for this size */
 } fc_mont;
 
@@ -139,10 +139,8 @@ int fc_bn_to_bytes_be(uint8_t *out, size_t len, const uint64_t *a, size_t n);
 uint64_t fc_bn_cmp_lt(const uint64_t *a, const uint64_t *b, size_t n);
 /* fc_bn_add / fc_bn_sub: r = a +/- b over n limbs; return the carry /
  * borrow (0 or 1). r may alias a or b. */
-uint64_t fc_bn_add(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                   size_t n);
-uint64_t fc_bn_sub(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                   size_t n);
+uint64_t fc_bn_add(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
+uint64_t fc_bn_sub(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n);
 /* fc_bn_mul: r (an + bn limbs) = a * b; r must not alias a or b. */
 void fc_bn_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b,
                size_t bn);

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#define FC_ALIGN(n) __attribute__((aligned(n)))
-#define FC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define FC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FC_ALIGN(n)     __attribute__((aligned(n)))
+#define FC_LIKELY(x)    __builtin_expect(!!(x), 1)
+#define FC_UNLIKELY(x)  __builtin_expect(!!(x), 0)
 #define FC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /*

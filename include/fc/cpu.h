@@ -13,23 +13,23 @@
 #include <stdint.h>
 
 /* x86-64 features. */
-#define FC_CAP_AESNI (1u << 0)   /* AES-NI */
-#define FC_CAP_PCLMUL (1u << 1)  /* PCLMULQDQ */
-#define FC_CAP_SSSE3 (1u << 2)   /* SSSE3 (PSHUFB) */
-#define FC_CAP_SSE41 (1u << 3)   /* SSE4.1 */
-#define FC_CAP_AVX (1u << 4)     /* AVX, OS saves ymm */
-#define FC_CAP_AVX2 (1u << 5)    /* AVX2 */
-#define FC_CAP_VAES (1u << 6)    /* VAES (VEX.256 forms) */
-#define FC_CAP_VPCLMUL (1u << 7) /* VPCLMULQDQ (VEX.256 forms) */
-#define FC_CAP_BMI2 (1u << 8)    /* MULX */
-#define FC_CAP_ADX (1u << 9)     /* ADCX/ADOX */
-#define FC_CAP_AVX512 (1u << 10) /* F+DQ+BW+VL, OS saves zmm/k */
-#define FC_CAP_MOVBE (1u << 11)  /* MOVBE */
-#define FC_CAP_IFMA (1u << 12)   /* AVX512-IFMA (VPMADD52*), with AVX512 */
+#define FC_CAP_AESNI   (1u << 0)  /* AES-NI */
+#define FC_CAP_PCLMUL  (1u << 1)  /* PCLMULQDQ */
+#define FC_CAP_SSSE3   (1u << 2)  /* SSSE3 (PSHUFB) */
+#define FC_CAP_SSE41   (1u << 3)  /* SSE4.1 */
+#define FC_CAP_AVX     (1u << 4)  /* AVX, OS saves ymm */
+#define FC_CAP_AVX2    (1u << 5)  /* AVX2 */
+#define FC_CAP_VAES    (1u << 6)  /* VAES (VEX.256 forms) */
+#define FC_CAP_VPCLMUL (1u << 7)  /* VPCLMULQDQ (VEX.256 forms) */
+#define FC_CAP_BMI2    (1u << 8)  /* MULX */
+#define FC_CAP_ADX     (1u << 9)  /* ADCX/ADOX */
+#define FC_CAP_AVX512  (1u << 10) /* F+DQ+BW+VL, OS saves zmm/k */
+#define FC_CAP_MOVBE   (1u << 11) /* MOVBE */
+#define FC_CAP_IFMA    (1u << 12) /* AVX512-IFMA (VPMADD52*), with AVX512 */
 /* arm64 features. */
-#define FC_CAP_ARM_AES (1u << 16)   /* AESE/AESD/AESMC/AESIMC */
+#define FC_CAP_ARM_AES   (1u << 16) /* AESE/AESD/AESMC/AESIMC */
 #define FC_CAP_ARM_PMULL (1u << 17) /* PMULL/PMULL2 (64x64) */
-#define FC_CAP_ARM_SHA3 (1u << 18)  /* EOR3 */
+#define FC_CAP_ARM_SHA3  (1u << 18) /* EOR3 */
 
 /* The name of the environment variable holding the feature mask. */
 #define FC_CPU_MASK_ENV "FASTCRYPTO_CPU_MASK"
@@ -45,10 +45,10 @@ uint32_t fc_cpu_detect(void);
  * fc_cpu_parse_mask parses a feature mask: a list of feature names separated
  * by commas, spaces or '+', each naming a feature to switch off ("aesni",
  * "pclmul", "ssse3", "sse41", "avx", "avx2", "vaes", "vpclmul", "bmi2", "adx",
- * "avx512", "ifma", "movbe", "aes", "pmull", "sha3"), or "all"; or a number (0x...)
- * giving FC_CAP_* bits to clear directly. An empty string or "none" masks
- * nothing. On success it stores the bits to clear in |*out| and returns 1;
- * on an unknown name it returns 0 and leaves |*out| unchanged.
+ * "avx512", "ifma", "movbe", "aes", "pmull", "sha3"), or "all"; or a number
+ * (0x...) giving FC_CAP_* bits to clear directly. An empty string or "none"
+ * masks nothing. On success it stores the bits to clear in |*out| and returns
+ * 1; on an unknown name it returns 0 and leaves |*out| unchanged.
  */
 int fc_cpu_parse_mask(const char *spec, uint32_t *out);
 
@@ -83,8 +83,8 @@ static inline int fc_vaes_avx2_capable(uint32_t caps)
 
 static inline int fc_gcm_aesni_avx_capable(uint32_t caps)
 {
-    const uint32_t need = FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
-                          FC_CAP_SSE41 | FC_CAP_AVX;
+    const uint32_t need =
+        FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX;
     return (caps & need) == need;
 }
 

@@ -55,8 +55,8 @@ typedef void fc_ghash_fn(const uint8_t *htable, uint8_t xi[16],
  * 256). CT: ctr, like the key, xi and the data, is secret: only |blocks|
  * and the key length may reach a branch or an address. */
 typedef void fc_gcm_crypt_fn(const fc_gcm_key *key, const uint8_t *in,
-                             uint8_t *out, size_t blocks,
-                             const uint8_t ctr[16], uint8_t xi[16]);
+                             uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                             uint8_t xi[16]);
 
 struct fc_gcm_ops {
     const char *name;       /* "generic", "aesni-avx", "vaes-avx2" */
@@ -84,14 +84,12 @@ const fc_gcm_ops *const *fc_gcm_impls(size_t *count);
  * carry-less multiplication built from integer multiplies with holes, no
  * tables; CTR through the generic AES. CT: nothing secret leaks. */
 void fc_gcm_init_generic(uint8_t *htable, const uint8_t h[16]);
-void fc_ghash_generic(const uint8_t *htable, uint8_t xi[16],
-                      const uint8_t *in, size_t blocks);
-void fc_gcm_enc_generic(const fc_gcm_key *key, const uint8_t *in,
-                        uint8_t *out, size_t blocks, const uint8_t ctr[16],
-                        uint8_t xi[16]);
-void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in,
-                        uint8_t *out, size_t blocks, const uint8_t ctr[16],
-                        uint8_t xi[16]);
+void fc_ghash_generic(const uint8_t *htable, uint8_t xi[16], const uint8_t *in,
+                      size_t blocks);
+void fc_gcm_enc_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
+                        size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
+                        size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /* AES-NI + PCLMULQDQ, AVX (VEX.128) encoding, 8 blocks per iteration

@@ -35,11 +35,10 @@ typedef struct fc_rsa_components {
  * that p*q == n when CRT parts are given, and precomputes the Montgomery
  * contexts for n, p and q with the kernels |ops|. When p and q have the same
  * limb count and |caps| (FC_CAP_* bits) allow a vector two-exponent path
- * (fc/bn_exp2.h), the two CRT exponentiations run together on it. Returns NULL on invalid
- * input or allocation failure; |*reason| (if not NULL) receives a short
- * static string saying why.
- * CT: n and e are public; d, p, q, dp, dq, qinv are not leaked beyond their
- * lengths.
+ * (fc/bn_exp2.h), the two CRT exponentiations run together on it. Returns NULL
+ * on invalid input or allocation failure; |*reason| (if not NULL) receives a
+ * short static string saying why. CT: n and e are public; d, p, q, dp, dq, qinv
+ * are not leaked beyond their lengths.
  */
 fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
                            uint32_t caps, const char **reason);

@@ -379,12 +379,9 @@ FC_AESG_INLINE void sbox_inv(uint64_t q[8])
  * bits. Row 0 stays. */
 static inline uint64_t shift_rows_word(uint64_t x)
 {
-    return (x & 0x000000000000FFFF) |
-           ((x & 0x00000000FFF00000) >> 4) |
-           ((x & 0x00000000000F0000) << 12) |
-           ((x & 0x0000FF0000000000) >> 8) |
-           ((x & 0x000000FF00000000) << 8) |
-           ((x & 0xF000000000000000) >> 12) |
+    return (x & 0x000000000000FFFF) | ((x & 0x00000000FFF00000) >> 4) |
+           ((x & 0x00000000000F0000) << 12) | ((x & 0x0000FF0000000000) >> 8) |
+           ((x & 0x000000FF00000000) << 8) | ((x & 0xF000000000000000) >> 12) |
            ((x & 0x0FFF000000000000) << 4);
 }
 
@@ -403,12 +400,9 @@ FC_AESG_INLINE void shift_rows(uint64_t q[8])
 /* inv_shift_rows: new (r, c) = old (r, c - r), the inverse rotation. */
 static inline uint64_t inv_shift_rows_word(uint64_t x)
 {
-    return (x & 0x000000000000FFFF) |
-           ((x & 0x00000000F0000000) >> 12) |
-           ((x & 0x000000000FFF0000) << 4) |
-           ((x & 0x0000FF0000000000) >> 8) |
-           ((x & 0x000000FF00000000) << 8) |
-           ((x & 0xFFF0000000000000) >> 4) |
+    return (x & 0x000000000000FFFF) | ((x & 0x00000000F0000000) >> 12) |
+           ((x & 0x000000000FFF0000) << 4) | ((x & 0x0000FF0000000000) >> 8) |
+           ((x & 0x000000FF00000000) << 8) | ((x & 0xFFF0000000000000) >> 4) |
            ((x & 0x000F000000000000) << 12);
 }
 
@@ -491,11 +485,11 @@ FC_AESG_INLINE void add_round_key(uint64_t q[8], const uint64_t *sk)
 
 /* FC_AESG_SWAP swaps the bits of |a| selected by |mask| << |s| with the
  * bits of |b| selected by |mask| (a and b are lvalues). */
-#define FC_AESG_SWAP(a, b, mask, s)                    \
-    do {                                               \
-        uint64_t t_ = (((a) >> (s)) ^ (b)) & (mask);   \
-        (b) ^= t_;                                     \
-        (a) ^= t_ << (s);                              \
+#define FC_AESG_SWAP(a, b, mask, s)                                            \
+    do {                                                                       \
+        uint64_t t_ = (((a) >> (s)) ^ (b)) & (mask);                           \
+        (b) ^= t_;                                                             \
+        (a) ^= t_ << (s);                                                      \
     } while (0)
 
 /* Swap the bits of |x| selected by |mask| with those |s| positions up. */
@@ -557,8 +551,7 @@ static inline uint64_t deinterleave_rows(uint64_t x)
 
 /* put_block places the block whose little-endian halves are |lo| and |hi|
  * in slot |k| of |q|, before the transpose (see the header comment). */
-FC_AESG_INLINE void put_block(uint64_t q[8], size_t k, uint64_t lo,
-                              uint64_t hi)
+FC_AESG_INLINE void put_block(uint64_t q[8], size_t k, uint64_t lo, uint64_t hi)
 {
     /* Columns 0 and 2 in one word, 1 and 3 in the other. */
     q[k] = interleave_rows((lo & 0xFFFFFFFF) | (hi << 32));
@@ -582,8 +575,7 @@ FC_AESG_INLINE void load_blocks(uint64_t q[8], const uint8_t *in, size_t n)
 {
     for (size_t k = 0; k < 4; k++) {
         if (k < n)
-            put_block(q, k, load_le64(in + 16 * k),
-                      load_le64(in + 16 * k + 8));
+            put_block(q, k, load_le64(in + 16 * k), load_le64(in + 16 * k + 8));
         else
             put_block(q, k, 0, 0);
     }

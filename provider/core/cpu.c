@@ -61,8 +61,8 @@ static uint32_t fc_cpu_probe(void)
             if (c & (1u << 10)) /* VPCLMULQDQ */
                 caps |= FC_CAP_VPCLMUL;
         }
-        const uint32_t avx512 = bit_AVX512F | bit_AVX512DQ | bit_AVX512BW |
-                                bit_AVX512VL;
+        const uint32_t avx512 =
+            bit_AVX512F | bit_AVX512DQ | bit_AVX512BW | bit_AVX512VL;
         if (os_zmm && (b & avx512) == avx512) {
             caps |= FC_CAP_AVX512;
             if (b & bit_AVX512IFMA)
@@ -125,15 +125,14 @@ static const struct {
     const char *name;
     uint32_t bit;
 } fc_cpu_names[] = {
-    {"aesni", FC_CAP_AESNI},   {"pclmul", FC_CAP_PCLMUL},
-    {"ssse3", FC_CAP_SSSE3},   {"sse41", FC_CAP_SSE41},
-    {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
-    {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
-    {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
-    {"avx512", FC_CAP_AVX512}, {"ifma", FC_CAP_IFMA},
-    {"movbe", FC_CAP_MOVBE},
-    {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
-    {"sha3", FC_CAP_ARM_SHA3},
+    {"aesni", FC_CAP_AESNI},     {"pclmul", FC_CAP_PCLMUL},
+    {"ssse3", FC_CAP_SSSE3},     {"sse41", FC_CAP_SSE41},
+    {"avx", FC_CAP_AVX},         {"avx2", FC_CAP_AVX2},
+    {"vaes", FC_CAP_VAES},       {"vpclmul", FC_CAP_VPCLMUL},
+    {"bmi2", FC_CAP_BMI2},       {"adx", FC_CAP_ADX},
+    {"avx512", FC_CAP_AVX512},   {"ifma", FC_CAP_IFMA},
+    {"movbe", FC_CAP_MOVBE},     {"aes", FC_CAP_ARM_AES},
+    {"pmull", FC_CAP_ARM_PMULL}, {"sha3", FC_CAP_ARM_SHA3},
 };
 
 /* see fc/cpu.h */

@@ -1346,8 +1346,7 @@ done:
 /* see fc/rsa.h */
 fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
                             const fc_bn_ops *ops, uint32_t caps,
-                            fc_rand_fn *rng,
-                            void *rng_arg)
+                            fc_rand_fn *rng, void *rng_arg)
 {
     const size_t pbits = (bits + 1) / 2, qbits = bits / 2;
     const size_t pl = limbs_for_bits(pbits), ql = limbs_for_bits(qbits);
