@@ -325,6 +325,25 @@ static int fc_aes_cbc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         case FC_P_TLS_MAC_SIZE:
             ok = OSSL_PARAM_get_size_t(p, &ctx->tlsmacsize);
             break;
+        case FC_P_KEYLEN:
+        case FC_P_IVLEN: {
+            /* Both are fixed. The default provider ignores other values,
+             * but OpenSSL 3.5+ then records them as the context's lengths
+             * and later inits fail: refuse them here, clearly. */
+            size_t want = id == FC_P_KEYLEN ? ctx->keylen : FC_CBC_IVLEN, v;
+            if (!OSSL_PARAM_get_size_t(p, &v)) {
+                ok = 0;
+                break;
+            }
+            if (v != want) {
+                FC_RAISE_DATA(ctx->prov,
+                              id == FC_P_KEYLEN ? FC_R_INVALID_KEY_LENGTH
+                                                : FC_R_INVALID_IV_LENGTH,
+                              "%s=%zu, this cipher has %zu", p->key, v, want);
+                return 0;
+            }
+            break;
+        }
         }
         if (!ok) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "set %s", p->key);

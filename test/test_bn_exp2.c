@@ -339,11 +339,13 @@ static void test_abi_kernels(void **state)
         uint64_t ctx[4 * 40 + 8] FC_ALIGN(64);
         uint64_t a[80] FC_ALIGN(64), b[80] FC_ALIGN(64), r[80] FC_ALIGN(64);
         uint64_t table[8 * 80] FC_ALIGN(64), out[80] FC_ALIGN(64);
-        BN_CTX *bctx = BN_CTX_new();
+        BN_CTX *bctx;
         char what[96];
 
         if (usable(n) == NULL)
             continue;
+        bctx = BN_CTX_new();
+        assert_non_null(bctx);
         ran++;
         memset(ctx, 0, sizeof(ctx));
         for (size_t h = 0; h < 2; h++) {
