@@ -4,7 +4,9 @@
 #   1. release build; ctest under each CPU mask (everything, AES-NI without
 #      VAES, AES-NI without AVX, portable C only), and a FASTCRYPTO_NO_ASM build;
 #   2. AddressSanitizer + UBSan build, ctest;
-#   3. valgrind memcheck over every test binary;
+#   3. the provider tests under the newest OpenSSL 3.x Debian ships as a
+#      source package, built once into a cached private prefix; valgrind
+#      memcheck over every test binary;
 #   4. the module exports only OSSL_provider_init; stock `openssl` loads it
 #      and agrees with the default provider; `openssl speed` runs with
 #      fastcrypto alone; real TLS with s_server/s_client and nginx/curl,
@@ -83,6 +85,9 @@ if [ "$quick" -eq 0 ]; then
         run "ctest asan mask='${mask}'" ctest_mask build-asan "$mask"
     done
     unset ASAN_OPTIONS UBSAN_OPTIONS
+
+    step "the newest OpenSSL 3.x Debian ships (private prefix, cached)"
+    run "newer openssl" scripts/newer_openssl.sh --sys-build build
 
     step "valgrind memcheck"
     for t in build/test/test_*; do
