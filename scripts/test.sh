@@ -73,6 +73,9 @@ step "fastcrypto-check against the shipped config"
 sed "s|^module = .*|module = $here/build/fastcrypto.so|" fastcrypto.cnf >build/check.cnf
 run "fastcrypto-check" env OPENSSL_CONF="$here/build/check.cnf" scripts/check.sh
 
+step "install: cmake --install and the Debian package"
+run "install/package" scripts/package_test.sh build
+
 if [ "$quick" -eq 0 ]; then
     step "portable build (FASTCRYPTO_NO_ASM=ON)"
     build build-noasm -DFASTCRYPTO_NO_ASM=ON
