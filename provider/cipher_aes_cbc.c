@@ -505,15 +505,6 @@ static inline void fc_aes_cbc_blocks(fc_aes_cbc_ctx *ctx, const uint8_t *in,
         ctx->aes->cbc_dec(&ctx->ks, in, out, blocks, ctx->iv);
 }
 
-/* [a, a+n) and [b, b+n) overlap but a != b (kernels allow a == b only). */
-static inline int fc_partial_overlap(const uint8_t *a, const uint8_t *b,
-                                     size_t n)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-    return x != y && x < y + n && y < x + n;
-}
-
 /*
  * Removes explicit IV, padding and MAC from the decrypted record |rec| of
  * |len| bytes (a multiple of 16) and sets |*outl| to the payload length.

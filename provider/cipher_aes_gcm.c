@@ -819,16 +819,6 @@ static int fc_gcm_ready(fc_aes_gcm_ctx *ctx)
     }
 }
 
-/* True if [a, a+n) and [b, b+n) share a byte but a != b: the kernels allow
- * exact aliasing only. */
-static inline int fc_partial_overlap(const uint8_t *a, const uint8_t *b,
-                                     size_t n)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-
-    return x != y && x < y + n && y < x + n;
-}
-
 /* AAD (out == NULL) or data, |inl| > 0, outside TLS record mode. */
 static int fc_gcm_process(fc_aes_gcm_ctx *ctx, unsigned char *out,
                           const unsigned char *in, size_t inl)

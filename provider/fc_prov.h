@@ -104,6 +104,16 @@ typedef struct fc_prov_ctx {
     OSSL_FUNC_core_vset_error_fn *vset_error;
 } fc_prov_ctx;
 
+/* fc_partial_overlap is true if [a, a+n) and [b, b+n) share a byte but
+ * a != b: the kernels allow exact aliasing (in == out) only. */
+static inline int fc_partial_overlap(const uint8_t *a, const uint8_t *b,
+                                     size_t n)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+    return x != y && x < y + n && y < x + n;
+}
+
 /* fc_stat_add adds |n| to counter |s| of |prov| (NULL-safe). */
 static inline void fc_stat_add(fc_prov_ctx *prov, enum fc_stat s, uint64_t n)
 {
