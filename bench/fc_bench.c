@@ -23,18 +23,25 @@
  * "rsa" every workload of those families).
  *
  * Families:
- *   cbc-*        AES-CBC: fresh key per message; 16 KiB calls with the key kept.
- *   gcm-tls13-*  AES-GCM shaped like a TLS 1.3 record layer: the key set once,
- *                then per record an IV-only re-init (12-byte nonce = static IV
- *                XOR sequence number), 5-byte AAD, the record, final and the
- *                tag ("seal"), or the tag set and checked ("open").
- *   rsa-*        RSA-2048, one key made by the baseline and imported into the
- *                candidate with EVP_PKEY_fromdata (as libcrypto would export it
- *                there): PSS-SHA256 signing as a TLS 1.3 server does it (one
- *                EVP_DigestSignInit_ex + EVP_DigestSign per signature), OAEP
- *                decryption, and key import. Signatures are randomised, so
- *                each sample's last signature is verified by the *other*
- *                provider instead of being compared.
+ *   cbc-*        AES-CBC: fresh key per message; 16 KiB calls, key kept.
+ *   gcm-tls13-*  AES-GCM shaped like a TLS 1.3 record layer: the key set
+ *                once, then per record an IV-only re-init (12-byte nonce =
+ *                static IV XOR sequence number), 5-byte AAD, the record,
+ *                final and the tag ("seal"), or the tag set and checked
+ *                ("open").
+ *   rsa-*        RSA-2048, one key made by the baseline and imported into
+ *                the candidate with EVP_PKEY_fromdata (as libcrypto exports
+ *                a key to another provider): PSS-SHA256 signing as a TLS 1.3
+ *                server does it (one EVP_DigestSignInit_ex + EVP_DigestSign
+ *                per signature), OAEP decryption, and key import.
+ *                Signatures are randomised, so each sample's last signature
+ *                is verified by the *other* provider instead of compared.
+ *
+ * rsa-import times EVP_PKEY_fromdata alone. A provider may do its per-key
+ * precomputation there (fastcrypto: the Montgomery contexts of n, p, q) or
+ * defer it to the first private-key operation (default), so rsa-import
+ * alone flatters the latter; rsa-import-sign (import + the first signature
+ * with the new key) is the fair comparison of what a fresh key costs.
  *
  * Usage: fc_bench [--module PATH | --provider-path DIR] [--rounds N] [--csv]
  *                 [--messages N] [--target-ms MS] [--seed S]
@@ -83,8 +90,8 @@ typedef struct workload {
     const char *unit;
     int lower_is_better; /* metric is a time (ns/msg) rather than a rate */
     const char *cipher;  /* algorithm for the generic cipher functions */
-    int enc;
-    size_t size; /* gcm-tls13: record bytes; rsa: modulus bits */
+    int enc;             /* 1 encrypt/seal, 0 decrypt/open; rsa: rsa_kind */
+    size_t size;         /* gcm-tls13: record bytes; rsa: modulus bits */
     int (*setup)(const bench_env *env, const struct workload *w, void **st);
     int (*run)(void *st, int p, double *value, uint64_t *check);
     void (*teardown)(void *st);
@@ -427,12 +434,12 @@ static void bulk_teardown(void *st)
 typedef struct tls13_state {
     EVP_CIPHER *cipher[NPROV];
     EVP_CIPHER_CTX *ctx[NPROV];
-    int enc;     /* 1: seal, 0: open */
-    size_t len;  /* record (plaintext) bytes */
+    int enc;    /* 1: seal, 0: open */
+    size_t len; /* record (plaintext) bytes */
     size_t iters;
     unsigned char key[32];
     unsigned char iv[TLS13_NONCE]; /* the static IV of the traffic key */
-    unsigned char *in;  /* seal: one plaintext; open: TLS13_POOL records */
+    unsigned char *in; /* seal: one plaintext; open: TLS13_POOL records */
     unsigned char *out;
     unsigned char tag[TLS13_POOL][TLS13_TAG]; /* open: the records' tags */
 } tls13_state;
@@ -462,8 +469,7 @@ static void tls13_aad(size_t len, unsigned char aad[TLS13_AAD])
  * connection does once per traffic key. */
 static void tls13_key(tls13_state *s, int p)
 {
-    if (!EVP_CipherInit_ex(s->ctx[p], s->cipher[p], NULL, s->key, NULL,
-                           s->enc))
+    if (!EVP_CipherInit_ex(s->ctx[p], s->cipher[p], NULL, s->key, NULL, s->enc))
         die_openssl("gcm-tls13: EVP_CipherInit_ex (key)");
 }
 
@@ -634,8 +640,8 @@ static EVP_PKEY *rsa_base_key(const bench_env *env, size_t bits)
         fprintf(stderr, "fc_bench: too many RSA key sizes\n");
         exit(1);
     }
-    rsa_base_keys[i] = EVP_PKEY_Q_keygen(env->libctx, env->propq[BASE], "RSA",
-                                         bits);
+    rsa_base_keys[i] =
+        EVP_PKEY_Q_keygen(env->libctx, env->propq[BASE], "RSA", bits);
     if (rsa_base_keys[i] == NULL)
         die_openssl("EVP_PKEY_Q_keygen (RSA)");
     rsa_base_bits[i] = bits;
@@ -703,8 +709,8 @@ static void rsa_verify_pss(rsa_state *s, int p)
 /* An OAEP-SHA256 (MGF1-SHA256) context for |key| on provider |p|. */
 static EVP_PKEY_CTX *rsa_oaep_ctx(rsa_state *s, int p, EVP_PKEY *key, int enc)
 {
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(s->env->libctx, key,
-                                                 s->env->propq[p]);
+    EVP_PKEY_CTX *c =
+        EVP_PKEY_CTX_new_from_pkey(s->env->libctx, key, s->env->propq[p]);
 
     if (c == NULL ||
         (enc ? EVP_PKEY_encrypt_init(c) : EVP_PKEY_decrypt_init(c)) <= 0 ||
@@ -835,8 +841,8 @@ static int rsa_setup(const bench_env *env, const workload *w, void **st)
     if (EVP_PKEY_todata(s->key[BASE], EVP_PKEY_KEYPAIR, &s->params) <= 0)
         die_openssl("EVP_PKEY_todata (RSA)");
     for (int p = 0; p < NPROV; p++) {
-        s->kctx[p] = EVP_PKEY_CTX_new_from_name(env->libctx, "RSA",
-                                                env->propq[p]);
+        s->kctx[p] =
+            EVP_PKEY_CTX_new_from_name(env->libctx, "RSA", env->propq[p]);
         if (s->kctx[p] == NULL || EVP_PKEY_fromdata_init(s->kctx[p]) <= 0) {
             fprintf(stderr, "fc_bench: provider %s has no RSA keymgmt\n",
                     env->name[p]);
@@ -899,12 +905,18 @@ static void rsa_teardown(void *st)
 static const workload workloads[] = {
     {.name = "cbc-small",
      .help = "AES-256-CBC encrypt, 47..2048 B messages, fresh key+IV each",
-     .unit = "ns/msg", .lower_is_better = 1, .cipher = "AES-256-CBC",
-     .enc = 1, .setup = small_setup, .run = small_run,
+     .unit = "ns/msg",
+     .lower_is_better = 1,
+     .cipher = "AES-256-CBC",
+     .enc = 1,
+     .setup = small_setup,
+     .run = small_run,
      .teardown = small_teardown},
 #define BULK(n, h, c, e)                                                       \
-    {.name = n, .help = h, .unit = "MB/s", .cipher = c, .enc = e,             \
-     .setup = bulk_setup, .run = bulk_run, .teardown = bulk_teardown}
+    {                                                                          \
+        .name = n, .help = h, .unit = "MB/s", .cipher = c, .enc = e,           \
+        .setup = bulk_setup, .run = bulk_run, .teardown = bulk_teardown        \
+    }
     BULK("cbc-16k-enc-128", "AES-128-CBC encrypt, 16 KiB calls, key kept",
          "AES-128-CBC", 1),
     BULK("cbc-16k-enc-256", "AES-256-CBC encrypt, 16 KiB calls, key kept",
@@ -915,9 +927,11 @@ static const workload workloads[] = {
          "AES-256-CBC", 0),
 #undef BULK
 #define TLS13(n, h, c, e, len)                                                 \
-    {.name = n, .help = h, .unit = "MB/s", .cipher = c, .enc = e,             \
-     .size = len, .setup = tls13_setup, .run = tls13_run,                     \
-     .teardown = tls13_teardown}
+    {                                                                          \
+        .name = n, .help = h, .unit = "MB/s", .cipher = c, .enc = e,           \
+        .size = len, .setup = tls13_setup, .run = tls13_run,                   \
+        .teardown = tls13_teardown                                             \
+    }
     TLS13("gcm-tls13-seal-128-16k", "AES-128-GCM TLS 1.3 records, 16 KiB, seal",
           "AES-128-GCM", 1, 16384),
     TLS13("gcm-tls13-seal-256-16k", "AES-256-GCM TLS 1.3 records, 16 KiB, seal",
@@ -935,19 +949,21 @@ static const workload workloads[] = {
     TLS13("gcm-tls13-open-256-1350",
           "AES-256-GCM TLS 1.3 records, 1350 B, open", "AES-256-GCM", 0, 1350),
 #undef TLS13
-#define RSAW(n, h, kind)                                                        \
-    {.name = n, .help = h, .unit = "ops/s", .enc = kind, .size = 2048,        \
-     .setup = rsa_setup, .run = rsa_run, .teardown = rsa_teardown}
+#define RSAW(n, h, kind)                                                       \
+    {                                                                          \
+        .name = n, .help = h, .unit = "ops/s", .enc = kind, .size = 2048,      \
+        .setup = rsa_setup, .run = rsa_run, .teardown = rsa_teardown           \
+    }
     RSAW("rsa-sign-pss",
-        "RSA-2048 PSS-SHA256 sign (DigestSignInit_ex + DigestSign each)",
-        RSA_SIGN_PSS),
+         "RSA-2048 PSS-SHA256 sign (DigestSignInit_ex + DigestSign each)",
+         RSA_SIGN_PSS),
     RSAW("rsa-oaep-dec", "RSA-2048 OAEP-SHA256 decrypt of 32 B", RSA_OAEP_DEC),
     RSAW("rsa-import",
-        "RSA-2048 key pair into the provider's keymgmt (EVP_PKEY_fromdata)",
-        RSA_IMPORT),
+         "RSA-2048 key pair into the provider's keymgmt (EVP_PKEY_fromdata)",
+         RSA_IMPORT),
     RSAW("rsa-import-sign",
-        "RSA-2048 EVP_PKEY_fromdata + first PSS sign with the new key",
-        RSA_IMPORT_SIGN),
+         "RSA-2048 EVP_PKEY_fromdata + first PSS sign with the new key",
+         RSA_IMPORT_SIGN),
 #undef RSAW
 };
 

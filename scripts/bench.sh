@@ -191,8 +191,8 @@ unset OPENSSL_MODULES FASTCRYPTO_CPU_MASK
 
 # The RSA configs: the shipped fastcrypto.cnf pointed at this build's module,
 # and one that loads the default provider alone.
-sed "s|^module *=.*|module = $module|" "$here/fastcrypto.cnf" >"$tmp/fc.cnf"
-grep -q "^module = $module\$" "$tmp/fc.cnf" ||
+sed "s|^module *=.*|module = $module|" "$here/fastcrypto.cnf" >"$tmp/fastcrypto.cnf"
+grep -q "^module = $module\$" "$tmp/fastcrypto.cnf" ||
     die "cannot set the module path in a copy of fastcrypto.cnf"
 cat >"$tmp/default.cnf" <<'EOF'
 openssl_conf = openssl_init
@@ -319,7 +319,7 @@ run_speed() {
     [[ $op == dec ]] && cmd+=(-decrypt)
     if [[ $mask != - ]]; then
         env=(FASTCRYPTO_CPU_MASK="$mask")
-        label="$cipher[mask=$mask]"
+        label="${cipher}[mask=$mask]"
     fi
     if ! env "${env[@]}" "${cmd[@]}" >"$out" 2>"$tmp/speed.err"; then
         cat "$out" "$tmp/speed.err" >&2
@@ -419,9 +419,12 @@ run_rsa() {
         cat "$out" "$tmp/rsa.err" >&2
         die "cannot parse the output of: OPENSSL_CONF=$cnf ${cmd[*]}"
     }
-    # Output lines may interleave with stderr: count both streams.
-    ns=$(awk -F: '$1 == "+R1" { s += $2 } END { print s + 0 }' "$out")
-    nv=$(awk -F: '$1 == "+R2" { s += $2 } END { print s + 0 }' "$out")
+    # speed -mr reports the operation counts (+R1 sign, +R2 verify) on
+    # stderr; read both streams in case that changes.
+    ns=$(awk -F: '$1 == "+R1" { s += $2 } END { print s + 0 }' "$out" \
+        "$tmp/rsa.err")
+    nv=$(awk -F: '$1 == "+R2" { s += $2 } END { print s + 0 }' "$out" \
+        "$tmp/rsa.err")
     sign=$(stat_value "$tmp/rsa.err" rsa-sign)
     verify=$(stat_value "$tmp/rsa.err" rsa-verify)
     if [[ $prov == fastcrypto ]]; then
@@ -479,7 +482,7 @@ if ((run_fc_bench)); then
     # workload,unit,rounds,def_med,def_min,def_max,fc_med,fc_min,fc_max,
     # ratio,ratio_min,ratio_max
     awk -F, '
-        /^#/ { sub(/^# /, ""); info[++ni] = $0; next }
+        /^#/ { sub(/^# /, ""); print; next }
         $1 == "workload" { next }
         !hdr++ {
             printf "%-24s %-7s %13s %16s %7s  %s\n", "workload", "unit", \
@@ -488,8 +491,7 @@ if ((run_fc_bench)); then
         {
             printf "%-24s %-7s %13.1f %16.1f %6.2fx  (%.2f..%.2f)\n", \
                 $1, $2, $4, $7, $10, $11, $12
-        }
-        END { for (i = 1; i <= ni; i++) print info[i] }' "$tmp/fc.csv"
+        }' "$tmp/fc.csv"
     echo
 fi
 
@@ -497,6 +499,11 @@ fi
 if [[ -n $mhz ]] && grep -q ' 16384 ' "$tmp/speed.res"; then
     echo "== cycles per byte at 16 KiB (estimate: seconds x ${mhz} MHz, the" \
         "mean 'cpu MHz' of /proc/cpuinfo; turbo and VM clocks make it rough)"
+    # Wall-clock seconds: time spent waiting for a busy core counts too.
+    if awk -v n="$(nproc)" '{ exit !($1 > n) }' /proc/loadavg 2>/dev/null; then
+        echo "(load $(cut -d' ' -f1 /proc/loadavg) > $(nproc) cores now:" \
+            "these are inflated; the ratios hold better)"
+    fi
     awk -v mhz="$mhz" '
         $3 == 16384 && $4 > 0 && $5 > 0 {
             rounds = ($1 ~ /128/) ? 10 : ($1 ~ /192/) ? 12 : 14
@@ -561,7 +568,9 @@ awk '
         w = wk; sub(/^fc:/, "fc_bench ", w); gsub(/:/, " ", w)
         printf "%-34s %6.2fx %8.2fx  %-7s (%.2f..%.2f)  %s%s\n", f[1], \
             f[2], worst, verdict, lo[wk], hi[wk], w, note
-    }' "$tmp/results" "$tmp/targets"
+    }
+    END { if (!shown) print "(no measured row has a target)" }' \
+    "$tmp/results" "$tmp/targets"
 echo "not measured here: the nginx TLS 1.3 targets (handshakes/s, 1 MiB" \
     "transfers) - scripts/bench_tls.sh."
 echo "The machine is shared and noisy: trust a ratio only when its" \
@@ -571,11 +580,16 @@ echo "The machine is shared and noisy: trust a ratio only when its" \
 # Throughput against record size, default vs fastcrypto, for AES-128-GCM and
 # AES-256-GCM encryption and AES-256-CBC decryption.
 if ((chart)); then
+    # One panel per series, in this order.
     awk '
-        ($1 == "aes-128-gcm" || $1 == "aes-256-gcm") && $2 == "enc" ||
-        $1 == "aes-256-cbc" && $2 == "dec" {
-            print toupper($1) "-" $2, $3, $4 / 1e6, $5 / 1e6
-        }' "$tmp/speed.res" >"$tmp/chart.dat"
+        BEGIN { rank["aes-128-gcm enc"] = 1; rank["aes-256-gcm enc"] = 2
+                rank["aes-256-cbc dec"] = 3 }
+        ($1 " " $2) in rank {
+            print rank[$1 " " $2], \
+                toupper($1) "_" ($2 == "enc" ? "encrypt" : "decrypt"), \
+                $3, $4 / 1e6, $5 / 1e6
+        }' "$tmp/speed.res" | sort -s -n -k1,1 | cut -d' ' -f2- \
+        >"$tmp/chart.dat"
     if [[ -s $tmp/chart.dat ]]; then
         mkdir -p "$build_dir/bench"
         cp "$tmp/chart.dat" "$build_dir/bench/throughput.dat"
