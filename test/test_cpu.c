@@ -300,6 +300,13 @@ static void test_impls_shape(void **state)
     assert_false(fc_vaes_avx2_capable(aesni->required_caps));
     assert_true(fc_vaes_avx2_capable(vaes->required_caps));
     assert_ptr_equal(tab[0], vaes); /* fastest first */
+#elif defined(__aarch64__) && !defined(FC_NO_ASM)
+    /* The Crypto Extensions table, first, needing the AES instructions. */
+    const fc_aes_ops *ce = find_impl("ce");
+    assert_non_null(ce);
+    assert_int_equal(ce->required_caps, FC_CAP_ARM_AES);
+    assert_ptr_equal(tab[0], ce);
+    assert_int_equal(n, 2);
 #else
     assert_int_equal(n, 1);
 #endif
