@@ -54,4 +54,26 @@
 .section .note.GNU-stack, "", %progbits
 #endif
 
+/*
+ * arm64 ELF objects declare that they are BTI and PAC compatible: a GNU
+ * property note with GNU_PROPERTY_AARCH64_FEATURE_1_AND (0xc0000000) =
+ * BTI (1) | PAC (2). The linker keeps the property on the output only if
+ * every input object has it, and the loader maps the code as BTI-guarded
+ * only then; our functions start with "bti c" (FC_LANDING_PAD) and any that
+ * spills LR signs it, so the claim holds for every kernel.
+ */
+#if defined(__aarch64__) && defined(__ELF__)
+.pushsection .note.gnu.property, "a"
+.balign 8
+.long 4          /* n_namesz: "GNU\0" */
+.long 16         /* n_descsz: one 8-byte-aligned property */
+.long 5          /* n_type: NT_GNU_PROPERTY_TYPE_0 */
+.asciz "GNU"
+.long 0xc0000000 /* pr_type: GNU_PROPERTY_AARCH64_FEATURE_1_AND */
+.long 4          /* pr_datasz */
+.long 3          /* BTI | PAC */
+.long 0          /* pad to 8 bytes */
+.popsection
+#endif
+
 #endif /* FC_ASM_H */

@@ -107,4 +107,29 @@ void fc_aes_cbc_dec_vaes_avx2(const fc_aes_key *key, const uint8_t *in,
                               uint8_t *out, size_t blocks, uint8_t iv[16]);
 #endif
 
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+/*
+ * arm64 Cryptography Extensions (asm/aarch64/aes_cbc_ce.S); the table
+ * needs FC_CAP_ARM_AES. fc_aes_set_enc_key_ce stores rk[r] in FIPS-197
+ * byte order (as AESE expects, so the GCM kernels use it as is);
+ * fc_aes_set_dec_key_ce stores the Equivalent Inverse Cipher schedule
+ * (FIPS-197 5.3.5) for AESD/AESIMC: rk[0] = enc rk[Nr], rk[i] =
+ * InvMixColumns(enc rk[Nr-i]), rk[Nr] = enc rk[0]. Contracts as for the
+ * fc_aes_*_fn types above: whole blocks, in == out allowed, blocks == 0 is
+ * a no-op, no alignment needed.
+ * CT: the AES instructions are data-independent in time; no branch or
+ * address depends on key or data.
+ */
+void fc_aes_set_enc_key_ce(fc_aes_key *key, const uint8_t *user_key,
+                           size_t key_bytes);
+void fc_aes_set_dec_key_ce(fc_aes_key *key, const uint8_t *user_key,
+                           size_t key_bytes);
+void fc_aes_ecb_enc_ce(const fc_aes_key *key, const uint8_t *in,
+                       uint8_t *out, size_t blocks);
+void fc_aes_cbc_enc_ce(const fc_aes_key *key, const uint8_t *in,
+                       uint8_t *out, size_t blocks, uint8_t iv[16]);
+void fc_aes_cbc_dec_ce(const fc_aes_key *key, const uint8_t *in,
+                       uint8_t *out, size_t blocks, uint8_t iv[16]);
+#endif
+
 #endif /* FC_AES_H */

@@ -48,11 +48,26 @@ static const fc_aes_ops fc_aes_ops_vaes_avx2 = {
 };
 #endif
 
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+static const fc_aes_ops fc_aes_ops_ce = {
+    .name = "ce",
+    .required_caps = FC_CAP_ARM_AES,
+    .set_enc_key = fc_aes_set_enc_key_ce,
+    .set_dec_key = fc_aes_set_dec_key_ce,
+    .ecb_enc = fc_aes_ecb_enc_ce,
+    .cbc_enc = fc_aes_cbc_enc_ce,
+    .cbc_dec = fc_aes_cbc_dec_ce,
+};
+#endif
+
 /* Fastest first; the generic table is always last. */
 static const fc_aes_ops *const fc_aes_table[] = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
     &fc_aes_ops_vaes_avx2,
     &fc_aes_ops_aesni,
+#endif
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+    &fc_aes_ops_ce,
 #endif
     &fc_aes_ops_generic,
 };

@@ -17,6 +17,36 @@
 
 #if FC_ABI_CHECK_AVAILABLE
 
+static void fc_abi_append(fc_abi_report *rep, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void fc_abi_append(fc_abi_report *rep, const char *fmt, ...)
+{
+    size_t used = strlen(rep->msg);
+    va_list ap;
+
+    if (used + 3 >= sizeof(rep->msg))
+        return;
+    if (used > 0) {
+        memcpy(rep->msg + used, "; ", 3);
+        used += 2;
+    }
+    va_start(ap, fmt);
+    vsnprintf(rep->msg + used, sizeof(rep->msg) - used, fmt, ap);
+    va_end(ap);
+    rep->ok = 0;
+}
+
+/* fc_abi_self_test's cases: a callee and what the report must say. */
+typedef struct fc_abi_case {
+    void (*fn)(void);
+    const char *expect; /* substring of the report, NULL: must pass */
+} fc_abi_case;
+
+#define FC_ABI_LOCAL __attribute__((visibility("hidden")))
+
+#if defined(__x86_64__)
+
 /*
  * What the trampoline reads and writes. The offsets are repeated as
  * .set constants in abi_tramp_x86_64.S and pinned here.
@@ -64,26 +94,6 @@ static const int fc_abi_reg_slot[6] = {0, 2, 3, 4, 5, 1};
 /* MXCSR bits 0-5 are sticky exception flags a callee may set; the masks,
  * rounding control, DAZ and FZ (bits 6-15) are callee-saved. */
 #define FC_MXCSR_CONTROL 0xffc0u
-
-static void fc_abi_append(fc_abi_report *rep, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void fc_abi_append(fc_abi_report *rep, const char *fmt, ...)
-{
-    size_t used = strlen(rep->msg);
-    va_list ap;
-
-    if (used + 3 >= sizeof(rep->msg))
-        return;
-    if (used > 0) {
-        memcpy(rep->msg + used, "; ", 3);
-        used += 2;
-    }
-    va_start(ap, fmt);
-    vsnprintf(rep->msg + used, sizeof(rep->msg) - used, fmt, ap);
-    va_end(ap);
-    rep->ok = 0;
-}
 
 /* see abi_check.h */
 int fc_abi_check(const void *fn, const uint64_t *args, size_t nargs,
@@ -176,7 +186,6 @@ __asm__(".text\n"
         "    popq %rbx\n"
         "    ret\n");
 
-#define FC_ABI_LOCAL __attribute__((visibility("hidden")))
 FC_ABI_LOCAL void fc_abi_bad_rbx(void);
 FC_ABI_LOCAL void fc_abi_bad_rbp(void);
 FC_ABI_LOCAL void fc_abi_bad_r12(void);
@@ -186,26 +195,204 @@ FC_ABI_LOCAL void fc_abi_bad_df(void);
 FC_ABI_LOCAL void fc_abi_bad_mxcsr(void);
 FC_ABI_LOCAL void fc_abi_good(void);
 
+static const fc_abi_case fc_abi_cases[] = {
+    {fc_abi_bad_rbx, "rbx clobbered"},
+    {fc_abi_bad_rbp, "rbp clobbered"},
+    {fc_abi_bad_r12, "r12 clobbered"},
+    {fc_abi_bad_r15, "r15 clobbered"},
+    {fc_abi_bad_rsp, "rsp moved by -16 bytes"},
+    {fc_abi_bad_df, "direction flag"},
+    {fc_abi_bad_mxcsr, "MXCSR control bits changed"},
+    {fc_abi_good, NULL},
+};
+
+#elif defined(__aarch64__)
+
+/*
+ * What the trampoline reads and writes. The offsets are repeated as
+ * .set constants in abi_tramp_aarch64.S and pinned here.
+ */
+typedef struct fc_abi_state {
+    uint64_t fn;          /* 0: function to call */
+    uint64_t args[6];     /* 8: x0-x5 */
+    uint64_t junk[12];    /* 56: x6-x15, x17 on entry (11 used) */
+    uint64_t in[11];      /* 152: x19-x28, x29 before */
+    uint64_t out[11];     /* 240: the same registers after */
+    uint64_t d_in[8];     /* 328: d8-d15 before */
+    uint64_t d_out[8];    /* 392: d8-d15 after */
+    uint64_t sp_before;   /* 456: sp at the call instruction */
+    uint64_t sp_after;    /* 464: sp after the return */
+    uint64_t ret;         /* 472: x0 after */
+    uint64_t x18_before;  /* 480: platform register, not set by us */
+    uint64_t x18_after;   /* 488 */
+    uint64_t fpcr_before; /* 496 */
+    uint64_t fpcr_after;  /* 504 */
+    uint8_t v[24][16];    /* 512: v0-v7, v16-v31 on entry */
+} fc_abi_state;
+
+_Static_assert(offsetof(fc_abi_state, args) == 8, "args");
+_Static_assert(offsetof(fc_abi_state, junk) == 56, "junk");
+_Static_assert(offsetof(fc_abi_state, in) == 152, "in");
+_Static_assert(offsetof(fc_abi_state, out) == 240, "out");
+_Static_assert(offsetof(fc_abi_state, d_in) == 328, "d_in");
+_Static_assert(offsetof(fc_abi_state, d_out) == 392, "d_out");
+_Static_assert(offsetof(fc_abi_state, sp_before) == 456, "sp_before");
+_Static_assert(offsetof(fc_abi_state, sp_after) == 464, "sp_after");
+_Static_assert(offsetof(fc_abi_state, ret) == 472, "ret");
+_Static_assert(offsetof(fc_abi_state, x18_before) == 480, "x18");
+_Static_assert(offsetof(fc_abi_state, fpcr_before) == 496, "fpcr");
+_Static_assert(offsetof(fc_abi_state, v) == 512, "v");
+
+/* abi_tramp_aarch64.S; not thread-safe (static bookkeeping). */
+void fc_abi_tramp(fc_abi_state *st);
+
+/* see abi_check.h */
+int fc_abi_check(const void *fn, const uint64_t *args, size_t nargs,
+                 fc_abi_report *rep)
+{
+    fc_abi_state st;
+
+    memset(rep, 0, sizeof(*rep));
+    rep->ok = 1;
+    assert_true(nargs <= FC_ABI_MAX_ARGS);
+    memset(&st, 0, sizeof(st));
+    st.fn = (uint64_t)(uintptr_t)fn;
+    /* Fresh values each call, as on x86-64. */
+    fc_test_rand_bytes(st.args, sizeof(st.args));
+    fc_test_rand_bytes(st.junk, sizeof(st.junk));
+    fc_test_rand_bytes(st.in, sizeof(st.in));
+    fc_test_rand_bytes(st.d_in, sizeof(st.d_in));
+    fc_test_rand_bytes(st.v, sizeof(st.v));
+    for (size_t i = 0; i < nargs; i++)
+        st.args[i] = args[i];
+
+    fc_abi_tramp(&st);
+    rep->ret = st.ret;
+
+    for (size_t i = 0; i < 11; i++) {
+        if (st.out[i] != st.in[i])
+            fc_abi_append(rep, "x%zu%s clobbered: 0x%016llx -> 0x%016llx",
+                          19 + i, i == 10 ? " (frame pointer)" : "",
+                          (unsigned long long)st.in[i],
+                          (unsigned long long)st.out[i]);
+    }
+    for (size_t i = 0; i < 8; i++) {
+        if (st.d_out[i] != st.d_in[i])
+            fc_abi_append(rep, "d%zu clobbered: 0x%016llx -> 0x%016llx", 8 + i,
+                          (unsigned long long)st.d_in[i],
+                          (unsigned long long)st.d_out[i]);
+    }
+    if (st.sp_after != st.sp_before)
+        fc_abi_append(rep, "sp moved by %lld bytes",
+                      (long long)(st.sp_after - st.sp_before));
+    if (st.x18_after != st.x18_before)
+        fc_abi_append(rep, "x18 (platform register) changed");
+    /* FPCR holds only controls (rounding, FZ, DN, ...), all callee-saved;
+     * the cumulative exception flags live in FPSR. */
+    if (st.fpcr_after != st.fpcr_before)
+        fc_abi_append(rep, "FPCR changed: 0x%08llx -> 0x%08llx",
+                      (unsigned long long)st.fpcr_before,
+                      (unsigned long long)st.fpcr_after);
+    return rep->ok;
+}
+
+/*
+ * Deliberately broken callees for fc_abi_self_test, each with a BTI
+ * landing pad (they are reached by blr). Local symbols: they exist only in
+ * this object.
+ */
+__asm__(".text\n"
+        ".p2align 4\n"
+        "fc_abi_bad_x19:\n"
+        "    hint #34\n"
+        "    mvn x19, x19\n"
+        "    ret\n"
+        "fc_abi_bad_x28:\n"
+        "    hint #34\n"
+        "    eor x28, x28, #1\n"
+        "    ret\n"
+        "fc_abi_bad_x29:\n"
+        "    hint #34\n"
+        "    mvn x29, x29\n"
+        "    ret\n"
+        "fc_abi_bad_d8:\n"
+        "    hint #34\n"
+        "    mvn v8.8b, v8.8b\n"
+        "    ret\n"
+        "fc_abi_bad_d15:\n"
+        "    hint #34\n"
+        "    movi d15, #0\n"
+        "    ret\n"
+        "fc_abi_bad_sp:\n"
+        "    hint #34\n"
+        "    sub sp, sp, #16\n"
+        "    ret\n"
+        "fc_abi_bad_x18:\n"
+        "    hint #34\n"
+        "    mvn x18, x18\n"
+        "    ret\n"
+        "fc_abi_bad_fpcr:\n" /* round toward zero */
+        "    hint #34\n"
+        "    mrs x9, fpcr\n"
+        "    orr x9, x9, #0xc00000\n"
+        "    msr fpcr, x9\n"
+        "    ret\n"
+        "fc_abi_good_vhigh:\n" /* upper halves of v8-v15 are caller-saved */
+        "    hint #34\n"
+        "    mov v8.d[1], xzr\n"
+        "    mov v15.d[1], xzr\n"
+        "    b fc_abi_good\n"
+        "fc_abi_good:\n" /* sum of args[i] << i, saving x19, x20, d8 */
+        "    hint #34\n"
+        "    stp x19, x20, [sp, #-32]!\n"
+        "    str d8, [sp, #16]\n"
+        "    add x0, x0, x1, lsl #1\n"
+        "    add x0, x0, x2, lsl #2\n"
+        "    add x0, x0, x3, lsl #3\n"
+        "    lsl x19, x4, #4\n"
+        "    add x0, x0, x19\n"
+        "    fmov d8, x5\n"
+        "    fmov x20, d8\n"
+        "    add x0, x0, x20, lsl #5\n"
+        "    ldr d8, [sp, #16]\n"
+        "    ldp x19, x20, [sp], #32\n"
+        "    ret\n");
+
+FC_ABI_LOCAL void fc_abi_bad_x19(void);
+FC_ABI_LOCAL void fc_abi_bad_x28(void);
+FC_ABI_LOCAL void fc_abi_bad_x29(void);
+FC_ABI_LOCAL void fc_abi_bad_d8(void);
+FC_ABI_LOCAL void fc_abi_bad_d15(void);
+FC_ABI_LOCAL void fc_abi_bad_sp(void);
+FC_ABI_LOCAL void fc_abi_bad_x18(void);
+FC_ABI_LOCAL void fc_abi_bad_fpcr(void);
+FC_ABI_LOCAL void fc_abi_good_vhigh(void);
+FC_ABI_LOCAL void fc_abi_good(void);
+
+static const fc_abi_case fc_abi_cases[] = {
+    {fc_abi_bad_x19, "x19 clobbered"},
+    {fc_abi_bad_x28, "x28 clobbered"},
+    {fc_abi_bad_x29, "x29 (frame pointer) clobbered"},
+    {fc_abi_bad_d8, "d8 clobbered"},
+    {fc_abi_bad_d15, "d15 clobbered"},
+    {fc_abi_bad_sp, "sp moved by -16 bytes"},
+    {fc_abi_bad_x18, "x18 (platform register) changed"},
+    {fc_abi_bad_fpcr, "FPCR changed"},
+    {fc_abi_good_vhigh, NULL},
+    {fc_abi_good, NULL},
+};
+
+#endif /* __x86_64__ / __aarch64__ */
+
 /* see abi_check.h */
 int fc_abi_self_test(void)
 {
-    static const struct {
-        void (*fn)(void);
-        const char *expect; /* substring of the report, NULL: must pass */
-    } cases[] = {
-        {fc_abi_bad_rbx, "rbx clobbered"},
-        {fc_abi_bad_rbp, "rbp clobbered"},
-        {fc_abi_bad_r12, "r12 clobbered"},
-        {fc_abi_bad_r15, "r15 clobbered"},
-        {fc_abi_bad_rsp, "rsp moved by -16 bytes"},
-        {fc_abi_bad_df, "direction flag"},
-        {fc_abi_bad_mxcsr, "MXCSR control bits changed"},
-        {fc_abi_good, NULL},
-    };
+    const fc_abi_case *cases = fc_abi_cases;
     static const uint64_t args[6] = {1, 1, 1, 1, 1, 1};
     int ok = 1;
 
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (size_t i = 0; i < sizeof(fc_abi_cases) / sizeof(fc_abi_cases[0]);
+         i++) {
         fc_abi_report rep;
         int got = fc_abi_check((const void *)cases[i].fn, args, 6, &rep);
         if (cases[i].expect == NULL) {

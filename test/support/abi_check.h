@@ -15,11 +15,21 @@
  * unchanged, that the direction flag is clear, and that the MXCSR control
  * bits and the x87 control word are unchanged (both are callee-saved).
  *
+ * On arm64 (AAPCS64) the trampoline (abi_tramp_aarch64.S):
+ *   - loads x19-x28, x29 and d8-d15 with fresh random values, and the unused
+ *     argument registers, x6-x15, x17, v0-v7 and v16-v31 with random junk;
+ *   - calls |fn| through x16 (blr) with sp 16-byte aligned;
+ *   - records x19-x29, d8-d15, sp, x18 and the FPCR after the call, then
+ *     restores its own state whatever |fn| did.
+ * The C side checks that x19-x29, d8-d15 and sp came back unchanged, that
+ * the platform register x18 was not touched, and that the FPCR (rounding
+ * mode, flush-to-zero, default NaN: callee-saved) is unchanged.
+ *
  * The trampoline keeps its bookkeeping in static storage so it can recover
- * from a callee that corrupted rsp: calls must not run concurrently from
- * several threads. Where no trampoline exists (FASTCRYPTO_NO_ASM builds,
- * other architectures for now) FC_ABI_CHECK_AVAILABLE is 0 and fc_abi_call
- * makes a plain call.
+ * from a callee that corrupted the stack pointer: calls must not run
+ * concurrently from several threads. Where no trampoline exists
+ * (FASTCRYPTO_NO_ASM builds, other architectures) FC_ABI_CHECK_AVAILABLE is
+ * 0 and fc_abi_call makes a plain call.
  */
 #ifndef FC_TEST_ABI_CHECK_H
 #define FC_TEST_ABI_CHECK_H
@@ -27,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__) && !defined(FC_NO_ASM)
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(FC_NO_ASM)
 #define FC_ABI_CHECK_AVAILABLE 1
 #else
 #define FC_ABI_CHECK_AVAILABLE 0
@@ -42,7 +52,7 @@
  */
 typedef struct fc_abi_report {
     int ok;
-    uint64_t ret; /* rax after the call */
+    uint64_t ret; /* rax (x0 on arm64) after the call */
     char msg[512];
 } fc_abi_report;
 
@@ -58,7 +68,7 @@ int fc_abi_check(const void *fn, const uint64_t *args, size_t nargs,
 /*
  * fc_abi_call is fc_abi_check that fails the running CMocka test, naming
  * |what| and every clobbered register, if the convention was broken.
- * Returns the function's rax.
+ * Returns the function's rax (x0 on arm64).
  */
 uint64_t fc_abi_call(const char *what, const void *fn, const uint64_t *args,
                      size_t nargs);
@@ -74,9 +84,11 @@ uint64_t fc_abi_call(const char *what, const void *fn, const uint64_t *args,
 
 /*
  * fc_abi_self_test runs the checker against deliberately broken functions
- * (clobbering rbx, rbp, r12, r15, moving rsp, leaving DF set, changing the
- * MXCSR rounding mode) and a well-behaved one, and returns 1 if each was
- * judged correctly. Returns 1 trivially when FC_ABI_CHECK_AVAILABLE is 0.
+ * (x86-64: clobbering rbx, rbp, r12, r15, moving rsp, leaving DF set,
+ * changing the MXCSR rounding mode; arm64: clobbering x19, x28, x29, d8,
+ * d15 or x18, moving sp, changing the FPCR rounding mode) and well-behaved
+ * ones, and returns 1 if each was judged correctly. Returns 1 trivially
+ * when FC_ABI_CHECK_AVAILABLE is 0.
  */
 int fc_abi_self_test(void);
 
