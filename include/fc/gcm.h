@@ -116,6 +116,29 @@ void fc_gcm_dec_vaes_avx2(const fc_gcm_key *key, const uint8_t *in,
                           uint8_t xi[16]);
 #endif
 
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+/* ARMv8 Cryptography Extensions: AESE/AESMC + PMULL, 8 blocks per
+ * iteration (asm/aarch64/aes_gcm_ce.S). Use the arm64 "ce" AES round keys
+ * (fc_aes_set_enc_key_ce: rk[r] in FIPS-197 byte order). The _sha3 entry
+ * points are the same kernels with three-way XORs merged into EOR3 and
+ * need FEAT_SHA3 as well; fc_gcm_init_ce serves both (one htable layout).
+ * CT: AESE/AESMC, PMULL and EOR3 are data-independent in time; no branch
+ * or address depends on the key, H, xi, ctr or data. */
+void fc_gcm_init_ce(uint8_t *htable, const uint8_t h[16]);
+void fc_ghash_ce(const uint8_t *htable, uint8_t xi[16], const uint8_t *in,
+                 size_t blocks);
+void fc_gcm_enc_ce(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
+                   size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_dec_ce(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
+                   size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+void fc_ghash_ce_sha3(const uint8_t *htable, uint8_t xi[16], const uint8_t *in,
+                      size_t blocks);
+void fc_gcm_enc_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
+                        size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_dec_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
+                        size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+#endif
+
 /* ========================================================================
  * GCM state (provider/core/gcm.c)
  *

@@ -92,11 +92,50 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx2 = {
 };
 #endif
 
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+static const fc_aes_ops fc_gcm_aes_ce = {
+    .name = "ce",
+    .required_caps = FC_CAP_ARM_AES,
+    .set_enc_key = fc_aes_set_enc_key_ce,
+    .set_dec_key = fc_aes_set_dec_key_ce,
+    .ecb_enc = fc_aes_ecb_enc_ce,
+    .cbc_enc = fc_aes_cbc_enc_ce,
+    .cbc_dec = fc_aes_cbc_dec_ce,
+};
+
+/* The arm64 kernels use the "ce" schedule (rk[r] in FIPS-197 byte order);
+ * the sha3 table differs only in merging three-way XORs into EOR3. */
+static const fc_gcm_ops fc_gcm_ops_ce_pmull_sha3 = {
+    .name = "ce-pmull-sha3",
+    .required_caps = FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3,
+    .aes = &fc_gcm_aes_ce,
+    .init = fc_gcm_init_ce,
+    .ghash = fc_ghash_ce_sha3,
+    .enc = fc_gcm_enc_ce_sha3,
+    .dec = fc_gcm_dec_ce_sha3,
+};
+
+static const fc_gcm_ops fc_gcm_ops_ce_pmull = {
+    .name = "ce-pmull",
+    .required_caps = FC_CAP_ARM_AES | FC_CAP_ARM_PMULL,
+    .aes = &fc_gcm_aes_ce,
+    .init = fc_gcm_init_ce,
+    .ghash = fc_ghash_ce,
+    .enc = fc_gcm_enc_ce,
+    .dec = fc_gcm_dec_ce,
+};
+#endif
+
 /* Fastest first; the generic table is always last. */
 static const fc_gcm_ops *const fc_gcm_table[] = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
     &fc_gcm_ops_vaes_avx2,
     &fc_gcm_ops_aesni_avx,
+#endif
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+    /* EOR3 first: the same kernels with fewer vector ops. */
+    &fc_gcm_ops_ce_pmull_sha3,
+    &fc_gcm_ops_ce_pmull,
 #endif
     &fc_gcm_ops_generic,
 };
