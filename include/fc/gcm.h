@@ -59,7 +59,7 @@ typedef void fc_gcm_crypt_fn(const fc_gcm_key *key, const uint8_t *in,
                              uint8_t xi[16]);
 
 struct fc_gcm_ops {
-    const char *name;       /* "generic", "aesni-avx", "vaes-avx2" */
+    const char *name;       /* "vaes-avx2", "aesni-avx", "ce-pmull", ... */
     uint32_t required_caps; /* FC_CAP_* bits this table needs */
     const fc_aes_ops *aes;  /* AES table for the key schedule and ECB */
     fc_gcm_init_fn *init;
