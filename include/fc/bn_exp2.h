@@ -12,9 +12,10 @@
  *
  * Numbers are in the fc/bn.h form: 64-bit limbs, least significant first,
  * |n| limbs, fully reduced. The tables convert to and from their own
- * radix-2^52 Montgomery form inside each call (a few 64-bit Montgomery
- * products per half, ~1% of the call), so they need nothing per key beyond
- * the fc_mont contexts.
+ * radix-2^52 Montgomery form; what depends on the moduli only (kernel
+ * constants, R52 = 2^(52L) mod m and its square, 2^-D mod m) can be made
+ * once per key (fc_bn_exp2_key_new) and reused by every call
+ * (fc_bn_exp2_keyed); fc_bn_exp2 makes it on each call.
  */
 #ifndef FC_BN_EXP2_H
 #define FC_BN_EXP2_H
@@ -42,10 +43,12 @@ typedef int fc_bn_exp2_fn(const fc_mont *m1, uint64_t *r1, const uint64_t *a1,
                           uint64_t *r2, const uint64_t *a2, const uint64_t *e2,
                           size_t e2bits);
 
+/* Per-key precomputed state for one pair of moduli (opaque). */
+typedef struct fc_bn_exp2_key fc_bn_exp2_key;
+
 typedef struct fc_bn_exp2_ops {
     const char *name;       /* "ifma-1024", ... */
-    uint32_t required_caps; /* FC_CAP_* bits; IFMA itself is checked by
-                             * fc_bn_exp2_select (no FC_CAP bit yet) */
+    uint32_t required_caps; /* FC_CAP_* bits the kernels need */
     size_t n;               /* the one limb count this table handles */
     fc_bn_exp2_fn *exp2;
 } fc_bn_exp2_ops;
@@ -53,12 +56,11 @@ typedef struct fc_bn_exp2_ops {
 /*
  * fc_bn_exp2_select returns the table for moduli of |n| limbs that runs
  * with the features in |caps|, or NULL if there is none (the caller then
- * uses fc_bn_mod_exp per half).
- * The IFMA tables need FC_CAP_AVX512 in |caps| (so FASTCRYPTO_CPU_MASK=
- * avx512 switches them off) and AVX512-IFMA on the running CPU, read here
- * from CPUID leaf 7 (EBX bit 21) since fc/cpu.h has no bit for it: an
- * emulator that hides AVX-512 (valgrind) gets NULL. Call once per key or
- * context, not per operation.
+ * uses fc_bn_mod_exp per half). The IFMA tables need FC_CAP_AVX512 and
+ * FC_CAP_IFMA in |caps| (and FC_CAP_BMI2 for n = 16), so
+ * FASTCRYPTO_CPU_MASK=ifma (or avx512) switches them off; an emulator that
+ * hides AVX-512 (valgrind) gets NULL. Call once per key or context, not
+ * per operation.
  */
 const fc_bn_exp2_ops *fc_bn_exp2_select(uint32_t caps, size_t n);
 
@@ -85,29 +87,78 @@ int fc_bn_exp2(const fc_bn_exp2_ops *ops, const fc_mont *m1, uint64_t *r1,
                const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
                const uint64_t *e2, size_t e2bits);
 
+/*
+ * fc_bn_exp2_key_new precomputes, for the moduli of |m1| and |m2| (limb
+ * count |ops|->n each, odd, top limb nonzero), what every exponentiation
+ * with them needs: the kernel constants, R52 mod m, R52^2 mod m and
+ * 2^-D mod m per half. Returns NULL if |ops| is NULL, the sizes do not
+ * match, or on allocation failure. The key does not keep |m1|, |m2|:
+ * callers pass the same contexts to fc_bn_exp2_keyed.
+ * CT: the moduli are secret (RSA primes); only their limb count leaks.
+ */
+fc_bn_exp2_key *fc_bn_exp2_key_new(const fc_bn_exp2_ops *ops, const fc_mont *m1,
+                                   const fc_mont *m2);
+
+/* fc_bn_exp2_key_free wipes and frees |key|. NULL-safe. */
+void fc_bn_exp2_key_free(fc_bn_exp2_key *key);
+
+/* fc_bn_exp2_key_dup returns an independent copy of |key| (NULL on
+ * allocation failure or if |key| is NULL). */
+fc_bn_exp2_key *fc_bn_exp2_key_dup(const fc_bn_exp2_key *key);
+
+/*
+ * fc_bn_exp2_keyed is fc_bn_exp2_fn with the per-key state of |key|, made
+ * by fc_bn_exp2_key_new from these same |m1| and |m2|. Returns 1, or 0 if
+ * |key| is NULL, on a size mismatch or allocation failure.
+ * CT: as fc_bn_exp2_fn.
+ */
+int fc_bn_exp2_keyed(const fc_bn_exp2_key *key, const fc_mont *m1, uint64_t *r1,
+                     const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+                     const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
+                     const uint64_t *e2, size_t e2bits);
+
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /*
  * Kernels (asm/x86_64/bn_exp_ifma.S); see the file header for the number
- * layout (pairs of radix-2^52 slots) and the math.
+ * layouts and the math.
  *
- * fc_bn_amm52x2_nXX_ifma: r = AMM(a, b) for both halves of the pairs;
- * ctx = the modulus pair (m~ for n16/n24, m for n32) then, for n32 only,
- * the words k0_p, k0_q, m0_p, m0_q. r may alias a and/or b.
- * CT: nothing about a, b leaks.
+ * n = 16 (interleaved halves): a number is 6 units of 8 words; word
+ * 2t + h of unit j is digit 4j + t of half h (0: p, 1: q); values below
+ * 2^54 m per half. ctx (FC_BN_EXP2_N16_CTX_WORDS words, 64-byte aligned):
+ * the copies MS_v (v = 0..3) of m~' = m~ + 2^52 (digit 1 plus one, which
+ * must stay below 2^52) moved up v digits, units at words 48v + 8r
+ * (r = 0..5), then m~'_1 of each half in alternate words (the unit at
+ * word FC_BN_EXP2_N16_M1_WORD).
+ * fc_bn_sqr52x2_n16_ifma: r = a after |count| >= 1 AMM squarings.
+ * fc_bn_mul52x2_n16_ifma: r = AMM(a, b). r may alias a and/or b.
+ * fc_bn_gather52x2_n16_ifma: out = half p of entry idx_p and half q of
+ * entry idx_q, entries of 48 words, 1 <= count <= 64; reads every entry.
+ * CT: nothing about a, b leaks; the gather leaks count only (idx_p, idx_q
+ * never reach an address or a branch).
  */
-void fc_bn_amm52x2_n16_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+#define FC_BN_EXP2_N16_M1_WORD   192
+#define FC_BN_EXP2_N16_CTX_WORDS 200
+void fc_bn_sqr52x2_n16_ifma(uint64_t *r, const uint64_t *a, size_t count,
                             const uint64_t *ctx);
-void fc_bn_amm52x2_n24_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+void fc_bn_mul52x2_n16_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
                             const uint64_t *ctx);
-void fc_bn_amm52x2_n32_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
-                            const uint64_t *ctx);
+void fc_bn_gather52x2_n16_ifma(uint64_t *out, const uint64_t *table,
+                               size_t count, size_t idx_p, size_t idx_q);
+
 /*
+ * n = 24, 32 (halves side by side, NR = 4, 5 zmm per half):
+ * fc_bn_amm52x2_nXX_ifma: r = AMM(a, b) for both halves of the pairs;
+ * ctx = the modulus pair (m~ for n24, m for n32) then, for n24, m~ moved up
+ * one digit (pair), for n32 the words k0_p, k0_q, m0_p, m0_q. r may alias
+ * a and/or b. CT: nothing about a, b leaks.
  * fc_bn_gather52x2_nXX_ifma: out = (half p of table[idx_p], half q of
  * table[idx_q]) over |count| >= 1 pair entries; reads every entry.
  * CT: only count leaks; idx_p and idx_q are secret.
  */
-void fc_bn_gather52x2_n16_ifma(uint64_t *out, const uint64_t *table,
-                               size_t count, size_t idx_p, size_t idx_q);
+void fc_bn_amm52x2_n24_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx);
+void fc_bn_amm52x2_n32_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx);
 void fc_bn_gather52x2_n24_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
 void fc_bn_gather52x2_n32_ifma(uint64_t *out, const uint64_t *table,

@@ -88,8 +88,10 @@ typedef unsigned __int128 fc_u128;
 struct fc_rsa_key {
     size_t bits, size;  /* modulus bit and byte lengths (public) */
     fc_mont mn, mp, mq; /* mp, mq set iff has_crt */
-    /* Both CRT halves in one vector exponentiation, or NULL. */
+    /* Both CRT halves in one vector exponentiation, or NULL; with its
+     * per-key constants (NULL: made on each call). */
     const fc_bn_exp2_ops *exp2;
+    fc_bn_exp2_key *exp2k;
     int has_d, has_crt;
     size_t elimbs; /* e, public */
     /* All limb arrays below point into |mem| (one allocation, one wipe). */
@@ -420,6 +422,7 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
         fc_mont_to(&k->mp, k->qinv_m, k->qinv_m);
         if (pl == ql)
             k->exp2 = fc_bn_exp2_select(caps, pl);
+        k->exp2k = fc_bn_exp2_key_new(k->exp2, &k->mp, &k->mq);
     }
     fc_memzero(tmp, sizeof(tmp));
     fc_memzero(tmp2, sizeof(tmp2));
@@ -442,6 +445,7 @@ void fc_rsa_key_free(fc_rsa_key *key)
     fc_mont_free(&key->mn);
     fc_mont_free(&key->mp);
     fc_mont_free(&key->mq);
+    fc_bn_exp2_key_free(key->exp2k);
     if (key->mem != NULL) {
         bn_wipe(key->mem, key->mem_limbs);
         free(key->mem);
@@ -484,6 +488,7 @@ fc_rsa_key *fc_rsa_key_dup(const fc_rsa_key *key)
     /* The copy draws its own blinding pair (bl_valid = 0). */
     bn_wipe(k->bl_a, key->mn.n);
     bn_wipe(k->bl_ai, key->mn.n);
+    k->exp2k = fc_bn_exp2_key_dup(key->exp2k);
     if (!fc_mont_copy(&k->mn, &key->mn) ||
         (key->has_crt && (!fc_mont_copy(&k->mp, &key->mp) ||
                           !fc_mont_copy(&k->mq, &key->mq)))) {
@@ -638,8 +643,11 @@ static int rsa_exp_private(const fc_rsa_key *k, uint64_t *y, const uint64_t *x)
         return fc_bn_mod_exp(&k->mn, y, x, k->d, nl, k->bits);
     rsa_reduce(&k->mp, m1, x, nl);
     rsa_reduce(&k->mq, m2, x, nl);
-    if (k->exp2 != NULL)
+    if (k->exp2k != NULL)
         /* Both halves at once in vector lanes (same limb count). */
+        ok = fc_bn_exp2_keyed(k->exp2k, &k->mp, m1, m1, k->dp, 64 * k->mp.n,
+                              &k->mq, m2, m2, k->dq, 64 * k->mq.n);
+    else if (k->exp2 != NULL)
         ok = fc_bn_exp2(k->exp2, &k->mp, m1, m1, k->dp, 64 * k->mp.n, &k->mq,
                         m2, m2, k->dq, 64 * k->mq.n);
     else
