@@ -6,7 +6,8 @@
 #   2. AddressSanitizer + UBSan build, ctest;
 #   3. the provider tests under the newest OpenSSL 3.x Debian ships as a
 #      source package, built once into a cached private prefix; valgrind
-#      memcheck over every test binary;
+#      memcheck over every test binary; the arm64 cross build with the
+#      whole suite under qemu-aarch64 for each arm64 CPU mask;
 #   4. the module exports only OSSL_provider_init; stock `openssl` loads it
 #      and agrees with the default provider; `openssl speed` runs with
 #      fastcrypto alone; real TLS with s_server/s_client and nginx/curl,
@@ -91,6 +92,9 @@ if [ "$quick" -eq 0 ]; then
 
     step "the newest OpenSSL 3.x Debian ships (private prefix, cached)"
     run "newer openssl" scripts/newer_openssl.sh --sys-build build
+
+    step "arm64: cross build, every kernel under qemu-aarch64"
+    run "arm64 (qemu)" scripts/test_arm64.sh --build-dir build-arm64
 
     step "valgrind memcheck"
     for t in build/test/test_*; do
