@@ -124,12 +124,12 @@ void fc_aes_set_enc_key_ce(fc_aes_key *key, const uint8_t *user_key,
                            size_t key_bytes);
 void fc_aes_set_dec_key_ce(fc_aes_key *key, const uint8_t *user_key,
                            size_t key_bytes);
-void fc_aes_ecb_enc_ce(const fc_aes_key *key, const uint8_t *in,
-                       uint8_t *out, size_t blocks);
-void fc_aes_cbc_enc_ce(const fc_aes_key *key, const uint8_t *in,
-                       uint8_t *out, size_t blocks, uint8_t iv[16]);
-void fc_aes_cbc_dec_ce(const fc_aes_key *key, const uint8_t *in,
-                       uint8_t *out, size_t blocks, uint8_t iv[16]);
+void fc_aes_ecb_enc_ce(const fc_aes_key *key, const uint8_t *in, uint8_t *out,
+                       size_t blocks);
+void fc_aes_cbc_enc_ce(const fc_aes_key *key, const uint8_t *in, uint8_t *out,
+                       size_t blocks, uint8_t iv[16]);
+void fc_aes_cbc_dec_ce(const fc_aes_key *key, const uint8_t *in, uint8_t *out,
+                       size_t blocks, uint8_t iv[16]);
 #endif
 
 #endif /* FC_AES_H */
