@@ -71,6 +71,15 @@ void fc_bn_sqr_mont_mulx(uint64_t *r, const uint64_t *a, const uint64_t *m,
                          uint64_t m0inv, size_t n);
 #endif
 
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+/* MUL/UMULH kernels (asm/aarch64/bn_mont.S): n % 4 == 0, n >= 4 (the
+ * table asks for n >= 8). CT: only n leaks. */
+void fc_bn_mul_mont_arm64(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                          const uint64_t *m, uint64_t m0inv, size_t n);
+void fc_bn_sqr_mont_arm64(uint64_t *r, const uint64_t *a, const uint64_t *m,
+                          uint64_t m0inv, size_t n);
+#endif
+
 /* A Montgomery context for one odd modulus: everything precomputed at key
  * import and kept with the key. */
 typedef struct fc_mont {

@@ -216,10 +216,28 @@ static const fc_bn_ops fc_bn_ops_mulx = {
 };
 #endif
 
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+/* Base ARMv8.0 instructions only, so no capability bit. The kernels
+ * handle any n % 4 == 0 from 4 up; min_limbs 8 keeps the x86-64 table's
+ * size rule, which the table checks of test_bn_mont.c assume. Only the
+ * 4-limb CRT halves of RSA-512 go to the generic kernels because of it. */
+static const fc_bn_ops fc_bn_ops_arm64 = {
+    .name = "arm64",
+    .required_caps = 0,
+    .limb_multiple = 4,
+    .min_limbs = 8,
+    .mul = fc_bn_mul_mont_arm64,
+    .sqr = fc_bn_sqr_mont_arm64,
+};
+#endif
+
 /* Fastest first; the generic table is always last. */
 static const fc_bn_ops *const fc_bn_table[] = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
     &fc_bn_ops_mulx,
+#endif
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+    &fc_bn_ops_arm64,
 #endif
     &fc_bn_ops_generic,
 };
