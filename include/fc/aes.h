@@ -53,6 +53,18 @@ typedef struct fc_aes_ops {
     fc_aes_cbc_fn *cbc_dec; /* with a decryption schedule */
 } fc_aes_ops;
 
+/* The tables themselves (provider/core/aes.c), for tables of other families
+ * built on them (the GCM tables name their AES table in a constant
+ * initialiser). */
+extern const fc_aes_ops fc_aes_ops_generic;
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+extern const fc_aes_ops fc_aes_ops_aesni;
+extern const fc_aes_ops fc_aes_ops_vaes_avx2;
+#endif
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+extern const fc_aes_ops fc_aes_ops_ce;
+#endif
+
 /*
  * fc_aes_select returns the fastest AES table whose required features are
  * all in |caps|. It never returns NULL: the generic table needs nothing.

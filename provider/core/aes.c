@@ -15,7 +15,7 @@ _Static_assert(offsetof(fc_aes_key, rounds) == FC_OFF_AES_ROUNDS,
                "rounds offset");
 _Static_assert(sizeof(fc_aes_key) == FC_SIZEOF_AES_KEY, "fc_aes_key size");
 
-static const fc_aes_ops fc_aes_ops_generic = {
+const fc_aes_ops fc_aes_ops_generic = {
     .name = "generic",
     .required_caps = 0,
     .set_enc_key = fc_aes_set_enc_key_generic,
@@ -26,7 +26,7 @@ static const fc_aes_ops fc_aes_ops_generic = {
 };
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-static const fc_aes_ops fc_aes_ops_aesni = {
+const fc_aes_ops fc_aes_ops_aesni = {
     .name = "aesni",
     .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41,
     .set_enc_key = fc_aes_set_enc_key_aesni,
@@ -36,7 +36,7 @@ static const fc_aes_ops fc_aes_ops_aesni = {
     .cbc_dec = fc_aes_cbc_dec_aesni,
 };
 
-static const fc_aes_ops fc_aes_ops_vaes_avx2 = {
+const fc_aes_ops fc_aes_ops_vaes_avx2 = {
     .name = "vaes-avx2",
     .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX |
                      FC_CAP_AVX2 | FC_CAP_VAES,
@@ -49,7 +49,7 @@ static const fc_aes_ops fc_aes_ops_vaes_avx2 = {
 #endif
 
 #if defined(__aarch64__) && !defined(FC_NO_ASM)
-static const fc_aes_ops fc_aes_ops_ce = {
+const fc_aes_ops fc_aes_ops_ce = {
     .name = "ce",
     .required_caps = FC_CAP_ARM_AES,
     .set_enc_key = fc_aes_set_enc_key_ce,

@@ -29,25 +29,10 @@ _Static_assert(offsetof(fc_gcm_key, htable) == FC_OFF_GCM_HTABLE,
 /* ------------------------------------------------------------------------ */
 /* Implementation tables. */
 
-/*
- * The AES tables the GCM tables build on. They are spelled out here rather
- * than looked up from fc_aes_impls() so that the GCM tables stay constant
- * initialisers; they name the same functions as provider/core/aes.c.
- */
-static const fc_aes_ops fc_gcm_aes_generic = {
-    .name = "generic",
-    .required_caps = 0,
-    .set_enc_key = fc_aes_set_enc_key_generic,
-    .set_dec_key = fc_aes_set_dec_key_generic,
-    .ecb_enc = fc_aes_ecb_enc_generic,
-    .cbc_enc = fc_aes_cbc_enc_generic,
-    .cbc_dec = fc_aes_cbc_dec_generic,
-};
-
 static const fc_gcm_ops fc_gcm_ops_generic = {
     .name = "generic",
     .required_caps = 0,
-    .aes = &fc_gcm_aes_generic,
+    .aes = &fc_aes_ops_generic,
     .init = fc_gcm_init_generic,
     .ghash = fc_ghash_generic,
     .enc = fc_gcm_enc_generic,
@@ -55,22 +40,12 @@ static const fc_gcm_ops fc_gcm_ops_generic = {
 };
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-static const fc_aes_ops fc_gcm_aes_aesni = {
-    .name = "aesni",
-    .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41,
-    .set_enc_key = fc_aes_set_enc_key_aesni,
-    .set_dec_key = fc_aes_set_dec_key_aesni,
-    .ecb_enc = fc_aes_ecb_enc_aesni,
-    .cbc_enc = fc_aes_cbc_enc_aesni,
-    .cbc_dec = fc_aes_cbc_dec_aesni,
-};
-
 /* required_caps spell out fc_gcm_aesni_avx_capable (fc/cpu.h). */
 static const fc_gcm_ops fc_gcm_ops_aesni_avx = {
     .name = "aesni-avx",
     .required_caps =
         FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX,
-    .aes = &fc_gcm_aes_aesni,
+    .aes = &fc_aes_ops_aesni,
     .init = fc_gcm_init_aesni_avx,
     .ghash = fc_ghash_aesni_avx,
     .enc = fc_gcm_enc_aesni_avx,
@@ -84,7 +59,7 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx2 = {
     .required_caps = FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
                      FC_CAP_SSE41 | FC_CAP_AVX | FC_CAP_AVX2 | FC_CAP_VAES |
                      FC_CAP_VPCLMUL,
-    .aes = &fc_gcm_aes_aesni,
+    .aes = &fc_aes_ops_aesni,
     .init = fc_gcm_init_vaes_avx2,
     .ghash = fc_ghash_vaes_avx2,
     .enc = fc_gcm_enc_vaes_avx2,
@@ -93,22 +68,12 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx2 = {
 #endif
 
 #if defined(__aarch64__) && !defined(FC_NO_ASM)
-static const fc_aes_ops fc_gcm_aes_ce = {
-    .name = "ce",
-    .required_caps = FC_CAP_ARM_AES,
-    .set_enc_key = fc_aes_set_enc_key_ce,
-    .set_dec_key = fc_aes_set_dec_key_ce,
-    .ecb_enc = fc_aes_ecb_enc_ce,
-    .cbc_enc = fc_aes_cbc_enc_ce,
-    .cbc_dec = fc_aes_cbc_dec_ce,
-};
-
 /* The arm64 kernels use the "ce" schedule (rk[r] in FIPS-197 byte order);
  * the sha3 table differs only in merging three-way XORs into EOR3. */
 static const fc_gcm_ops fc_gcm_ops_ce_pmull_sha3 = {
     .name = "ce-pmull-sha3",
     .required_caps = FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3,
-    .aes = &fc_gcm_aes_ce,
+    .aes = &fc_aes_ops_ce,
     .init = fc_gcm_init_ce,
     .ghash = fc_ghash_ce_sha3,
     .enc = fc_gcm_enc_ce_sha3,
@@ -118,7 +83,7 @@ static const fc_gcm_ops fc_gcm_ops_ce_pmull_sha3 = {
 static const fc_gcm_ops fc_gcm_ops_ce_pmull = {
     .name = "ce-pmull",
     .required_caps = FC_CAP_ARM_AES | FC_CAP_ARM_PMULL,
-    .aes = &fc_gcm_aes_ce,
+    .aes = &fc_aes_ops_ce,
     .init = fc_gcm_init_ce,
     .ghash = fc_ghash_ce,
     .enc = fc_gcm_enc_ce,
