@@ -1473,13 +1473,15 @@ static void test_misuse(void **state)
             ERR_clear_error();
         }
 
+        /* fastcrypto alone: some OpenSSL 3.0.x (3.0.19 among them) pass
+         * the -1 to the default provider as SIZE_MAX, and its GCM writes
+         * past the buffer, so default is not asked. */
         WHERE("%s: negative length", k_names[ks]);
         pair_init(&p, env, ks, 0, NULL, iv, 1, "IV");
         {
-            int l = 0;
+            int l = 12345;
             int r0 = EVP_CipherUpdate(p.c[0], data, &l, data, -1);
-            int r1 = EVP_CipherUpdate(p.c[1], data, &l, data, -1);
-            CHECK(r0 == 0 && r1 == 0, "inl -1: %d, default %d", r0, r1);
+            CHECK(r0 == 0, "inl -1 accepted (%d)", r0);
             ERR_clear_error();
         }
 
