@@ -24,11 +24,12 @@
 #define FC_PROPS "provider=fastcrypto"
 
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
-#define FC_PARAM_CPU_CAPS "fastcrypto-cpu-caps"
-#define FC_PARAM_CBC_IMPL "fastcrypto-cbc-impl"
-#define FC_PARAM_GCM_IMPL "fastcrypto-gcm-impl"
-#define FC_PARAM_BN_IMPL  "fastcrypto-bn-impl"
-#define FC_PARAM_STATS    "fastcrypto-stats"
+#define FC_PARAM_CPU_CAPS  "fastcrypto-cpu-caps"
+#define FC_PARAM_CBC_IMPL  "fastcrypto-cbc-impl"
+#define FC_PARAM_GCM_IMPL  "fastcrypto-gcm-impl"
+#define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
+#define FC_PARAM_CPU_CLASS "fastcrypto-cpu-class"
+#define FC_PARAM_STATS     "fastcrypto-stats"
 
 /* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
 static const char *const fc_stat_names[FC_STAT_COUNT] = {
@@ -164,9 +165,9 @@ static void fc_build_info(fc_prov_ctx *prov)
     const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
 
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s)", FC_VERSION_STR,
-             prov->aes->name, prov->gcm->name, prov->bn->name,
-             x2 != NULL ? x2->name : prov->bn->name);
+             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s)",
+             FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->bn->name,
+             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -186,6 +187,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_CPU_CLASS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
         OSSL_PARAM_END,
     };
@@ -224,6 +226,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_CPU_CLASS);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->tuning->name))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_STATS);
     if (p != NULL) {
@@ -307,16 +312,18 @@ static int fc_prov_config(fc_prov_ctx *prov,
                           uint32_t *mask, int *strict, char *why, size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
-    char *cfg_mask = NULL, *cfg_strict = NULL;
+    const char *cls = getenv(FC_CPU_CLASS_ENV);
+    char *cfg_mask = NULL, *cfg_strict = NULL, *cfg_class = NULL;
     uint32_t m_env = 0, m_cfg = 0;
     OSSL_PARAM req[] = {
         OSSL_PARAM_utf8_ptr("cpu_mask", &cfg_mask, 0),
         OSSL_PARAM_utf8_ptr("strict", &cfg_strict, 0),
+        OSSL_PARAM_utf8_ptr("cpu_class", &cfg_class, 0),
         OSSL_PARAM_END,
     };
 
     if (get_params != NULL && !get_params(prov->handle, req))
-        cfg_mask = cfg_strict = NULL;
+        cfg_mask = cfg_strict = cfg_class = NULL;
     *strict =
         fc_cfg_true(cfg_strict) || fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
     if (env != NULL && !fc_cpu_parse_mask(env, &m_env)) {
@@ -331,6 +338,21 @@ static int fc_prov_config(fc_prov_ctx *prov,
         return 0;
     }
     *mask = m_env | m_cfg;
+    /* The CPU class: the environment wins over the config, as a way to
+     * try another row's choices on one machine. */
+    if (cls == NULL || *cls == '\0')
+        cls = cfg_class;
+    if (cls != NULL && *cls != '\0') {
+        prov->tuning = fc_tuning_by_name(cls);
+        if (prov->tuning == NULL) {
+            snprintf(why, whylen, "unknown CPU class %s", cls);
+            FC_RAISE_DATA(prov, FC_R_CPU_MASK_INVALID, "cpu class %s", cls);
+            return 0;
+        }
+    } else {
+        fc_cpu_id id = fc_cpu_identify();
+        prov->tuning = fc_tuning_for(&id);
+    }
     return 1;
 }
 

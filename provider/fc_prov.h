@@ -14,6 +14,7 @@
 
 #include "fc/aes.h"
 #include "fc/bn.h"
+#include "fc/tuning.h"
 #include "fc/gcm.h"
 
 /* Declares a dispatch function with its exact OpenSSL prototype, so a wrong
@@ -91,12 +92,13 @@ enum fc_stat {
 /* One per library context that loads fastcrypto. */
 typedef struct fc_prov_ctx {
     const OSSL_CORE_HANDLE *handle;
-    OSSL_LIB_CTX *libctx; /* child of the loading libctx: RNG, digests */
-    uint32_t caps;        /* CPU features after masking */
+    OSSL_LIB_CTX *libctx;    /* child of the loading libctx: RNG, digests */
+    uint32_t caps;           /* CPU features after masking */
+    const fc_tuning *tuning; /* per-CPU choices (fc/tuning.h) */
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
     const fc_bn_ops *bn;           /* Montgomery kernels for RSA */
-    char buildinfo[128];           /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    char buildinfo[160];           /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
     uint64_t stats[FC_STAT_COUNT]; /* updated with relaxed atomics */
     /* Core upcalls for errors. */
     OSSL_FUNC_core_new_error_fn *new_error;

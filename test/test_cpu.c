@@ -8,7 +8,10 @@
  *   detect    fc_cpu_detect against the compiler's own CPUID reading;
  *   dispatch  fc_aes_impls shape, fc_aes_select under masks, and
  *             fc_aes_self_test on every table the CPU runs (and that the
- *             self test does catch a broken table).
+ *             self test does catch a broken table);
+ *   tuning    the per-CPU table: the vendor/family/model probe against
+ *             the compiler's CPUID, row matching for known cores, the
+ *             default row for unknown ones, lookup by name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +25,7 @@
 
 #include "fc/aes.h"
 #include "fc/cpu.h"
+#include "fc/tuning.h"
 #include "impls.h"
 
 #define X86_ALL                                                                \
@@ -437,6 +441,77 @@ static void test_self_test_catches(void **state)
     assert_false(fc_aes_self_test(&bad));
 }
 
+/* ---- tuning ---------------------------------------------------------- */
+
+static void test_tuning_identify(void **state)
+{
+    fc_cpu_id id = fc_cpu_identify(), again = fc_cpu_identify();
+    const fc_tuning *t = fc_tuning_for(&id);
+
+    assert_memory_equal(&id, &again, sizeof(id));
+    assert_non_null(t);
+    print_message("[ CPU      ] vendor %u family 0x%x model 0x%x: class %s\n",
+                  id.vendor, id.family, id.model, t->name);
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+    if (__builtin_cpu_is("intel"))
+        assert_int_equal(id.vendor, FC_VENDOR_INTEL);
+    else if (__builtin_cpu_is("amd"))
+        assert_int_equal(id.vendor, FC_VENDOR_AMD);
+    /* Every x86-64 CPU has family >= 6. */
+    assert_true(id.family >= 6);
+#else
+    assert_int_equal(id.vendor, FC_VENDOR_UNKNOWN);
+    assert_string_equal(t->name, "default");
+#endif
+}
+
+static void test_tuning_rows(void **state)
+{
+    static const struct {
+        fc_cpu_id id;
+        const char *want;
+    } cases[] = {
+        {{FC_VENDOR_AMD, 0x19, 0x01}, "zen3"},       /* EPYC Milan */
+        {{FC_VENDOR_AMD, 0x19, 0x21}, "zen3"},       /* Ryzen 5000 */
+        {{FC_VENDOR_AMD, 0x19, 0x11}, "zen4"},       /* EPYC Genoa */
+        {{FC_VENDOR_AMD, 0x19, 0x61}, "zen4"},       /* Ryzen 7000 */
+        {{FC_VENDOR_AMD, 0x17, 0x31}, "zen2"},       /* EPYC Rome */
+        {{FC_VENDOR_AMD, 0x1a, 0x02}, "zen5"},       /* EPYC Turin */
+        {{FC_VENDOR_INTEL, 6, 0xcf}, "golden-cove"}, /* Emerald Rapids */
+        {{FC_VENDOR_INTEL, 6, 0x8f}, "golden-cove"}, /* Sapphire Rapids */
+        {{FC_VENDOR_INTEL, 6, 0x6a}, "icelake"},     /* Ice Lake-SP */
+        {{FC_VENDOR_INTEL, 6, 0x55}, "skylake-sp"},
+        {{FC_VENDOR_INTEL, 6, 0x3f}, "haswell"},
+        {{FC_VENDOR_INTEL, 6, 0x97}, "alderlake"},
+        {{FC_VENDOR_INTEL, 6, 0x01}, "default"},  /* unknown model */
+        {{FC_VENDOR_AMD, 0x15, 0x01}, "default"}, /* Bulldozer */
+        {{FC_VENDOR_UNKNOWN, 0, 0}, "default"},
+    };
+    unsigned n;
+    const fc_tuning *rows = fc_tuning_rows(&n);
+
+    for (size_t i = 0; i < FC_ARRAY_LEN(cases); i++) {
+        const fc_tuning *t = fc_tuning_for(&cases[i].id);
+        if (strcmp(t->name, cases[i].want) != 0)
+            fail_msg("vendor %u family 0x%x model 0x%x: %s, want %s",
+                     cases[i].id.vendor, cases[i].id.family, cases[i].id.model,
+                     t->name, cases[i].want);
+    }
+    /* The default row is last and matches by name; every name resolves
+     * to a row of that name; unknown names do not. */
+    assert_true(n >= 2);
+    assert_string_equal(rows[n - 1].name, "default");
+    assert_ptr_equal(fc_tuning_by_name("default"), &rows[n - 1]);
+    for (unsigned i = 0; i < n; i++)
+        assert_string_equal(fc_tuning_by_name(rows[i].name)->name,
+                            rows[i].name);
+    assert_null(fc_tuning_by_name("pentium"));
+    assert_null(fc_tuning_by_name(NULL));
+    /* The default row makes OpenSSL's own choices. */
+    assert_int_equal(rows[n - 1].rsa_avx2_over_mulx, 0);
+    assert_int_equal(rows[n - 1].aes_zmm, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest mask[] = {
@@ -456,10 +531,15 @@ int main(void)
         cmocka_unit_test(test_self_test_every_impl),
         cmocka_unit_test(test_self_test_catches),
     };
+    const struct CMUnitTest tuning[] = {
+        cmocka_unit_test(test_tuning_identify),
+        cmocka_unit_test(test_tuning_rows),
+    };
     int fails = 0;
 
     fails += cmocka_run_group_tests_name("cpu_mask", mask, NULL, NULL);
     fails += cmocka_run_group_tests_name("cpu_detect", detect, NULL, NULL);
     fails += cmocka_run_group_tests_name("aes_dispatch", dispatch, NULL, NULL);
+    fails += cmocka_run_group_tests_name("cpu_tuning", tuning, NULL, NULL);
     return fails == 0 ? 0 : 1;
 }

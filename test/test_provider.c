@@ -45,6 +45,7 @@
 
 #include "fc/aes.h"
 #include "fc/cpu.h"
+#include "fc/tuning.h"
 
 #define FC_NAME      "fastcrypto"
 #define DEFAULT_SEED 0x5eedfc2024ULL
@@ -740,8 +741,70 @@ static void test_provider_params(void **state)
         CHECK(strcmp(impl, "generic") != 0,
               "the CPU has AES instructions (%s) but the kernel is generic",
               caps);
+    /* The CPU class: the row the table gives for this CPU (the tests run
+     * without FASTCRYPTO_CPU_CLASS), named in buildinfo too. */
+    {
+        char cls[64] = "";
+        fc_cpu_id id = fc_cpu_identify();
+        const char *row = fc_tuning_for(&id)->name;
+
+        CHECK(prov_get_str(p, "fastcrypto-cpu-class", cls, sizeof(cls)),
+              "no \"fastcrypto-cpu-class\"");
+        if (getenv(FC_CPU_CLASS_ENV) == NULL)
+            CHECK(strcmp(cls, row) == 0, "CPU class \"%s\", the table says %s",
+                  cls, row);
+        snprintf(want, sizeof(want), "cpu=%s", cls);
+        CHECK(strstr(build, want) != NULL, "buildinfo \"%s\" lacks \"%s\"",
+              build, want);
+    }
     print_message("[%s] provider %s %s; %s\n", env->label, name, version,
                   build);
+}
+
+/* FASTCRYPTO_CPU_CLASS forces a row of the per-CPU table; an unknown class
+ * keeps the provider from loading rather than running with a guess. */
+static void test_cpu_class(void **state)
+{
+    impl_env *env = *state;
+    const char *conf = getenv("FC_TEST_CONF");
+    const char *old = getenv(FC_CPU_CLASS_ENV);
+    char *saved = old != NULL ? strdup(old) : NULL;
+    static const struct {
+        const char *cls;
+        int loads;
+    } cases[] = {{"zen3", 1}, {"default", 1}, {"no-such-cpu", 0}};
+
+    rng_start(__func__);
+    WHERE("group %s", env->label);
+    for (size_t i = 0; i < FC_ARRAY_LEN(cases); i++) {
+        OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+        char cls[64] = "";
+        EVP_CIPHER *c;
+        int ok;
+
+        setenv(FC_CPU_CLASS_ENV, cases[i].cls, 1);
+        ok = lib != NULL && OSSL_LIB_CTX_load_config(lib, conf);
+        if (saved != NULL)
+            setenv(FC_CPU_CLASS_ENV, saved, 1);
+        else
+            unsetenv(FC_CPU_CLASS_ENV);
+        CHECK(ok, "config with %s=%s", FC_CPU_CLASS_ENV, cases[i].cls);
+        CHECK(OSSL_PROVIDER_available(lib, FC_NAME) == cases[i].loads,
+              "%s=%s: fastcrypto %s", FC_CPU_CLASS_ENV, cases[i].cls,
+              cases[i].loads ? "did not load" : "loaded");
+        if (cases[i].loads) {
+            c = EVP_CIPHER_fetch(lib, k_names[0], "provider=" FC_NAME);
+            CHECK(c != NULL, "no %s from fastcrypto", k_names[0]);
+            CHECK(prov_get_str(EVP_CIPHER_get0_provider(c),
+                               "fastcrypto-cpu-class", cls, sizeof(cls)) &&
+                      strcmp(cls, cases[i].cls) == 0,
+                  "class \"%s\", forced %s", cls, cases[i].cls);
+            EVP_CIPHER_free(c);
+        }
+        ERR_clear_error();
+        OSSL_LIB_CTX_free(lib);
+    }
+    free(saved);
 }
 
 /* SP 800-38A F.2.1-F.2.6 through EVP: an anchor independent of default. */
@@ -2413,6 +2476,7 @@ int main(void)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fetch_identity),
         cmocka_unit_test(test_provider_params),
+        cmocka_unit_test(test_cpu_class),
         cmocka_unit_test(test_kat_sp800_38a),
         cmocka_unit_test(test_diff_streaming),
         cmocka_unit_test(test_init_variants),
