@@ -29,6 +29,14 @@
  *                static IV XOR sequence number), 5-byte AAD, the record,
  *                final and the tag ("seal"), or the tag set and checked
  *                ("open").
+ *   gcm-rec-*    AES-GCM, one record per call with the key kept: 12-byte
+ *                IV re-init, 13-byte AAD, data, final and the tag (get when
+ *                sealing, set before the data when opening): the per-record
+ *                cost of an AEAD user (TLS 1.2/1.3 record layers, QUIC,
+ *                application AEAD APIs), in ns per record.
+ *   gcm-speed-*  AES-GCM as `openssl speed -evp -aead` drives it: "ivlen"
+ *                set, init with key and IV (a re-key every iteration), 13 B
+ *                AAD, data, final.
  *   rsa-*        RSA-2048, one key made by the baseline and imported into
  *                the candidate with EVP_PKEY_fromdata (as libcrypto exports
  *                a key to another provider): PSS-SHA256 signing as a TLS 1.3
@@ -43,9 +51,15 @@
  * alone flatters the latter; rsa-import-sign (import + the first signature
  * with the new key) is the fair comparison of what a fresh key costs.
  *
+ * The floor: with --floor, the gcm-rec and gcm-speed rows also run on
+ * "fcfloor" (bench/fc_floor_prov.c, built beside this program), a provider
+ * whose AES-GCM does nothing: what is left is libcrypto's own EVP cost for
+ * the same call sequence. Those rows then print each provider's cost above
+ * that floor, i.e. what the provider itself spends per record.
+ *
  * Usage: fc_bench [--module PATH | --provider-path DIR] [--rounds N] [--csv]
  *                 [--messages N] [--target-ms MS] [--seed S]
- *                 [--candidate NAME] [--list] [workload...]
+ *                 [--candidate NAME] [--floor] [--list] [workload...]
  * `--candidate default` runs default against itself: the noise floor.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -65,16 +79,18 @@
 #include <openssl/provider.h>
 #include <openssl/rsa.h>
 
-/* Index of the two providers in every per-provider array. */
-enum { BASE = 0, CAND = 1, NPROV = 2 };
+/* Index of the providers in every per-provider array: the two compared,
+ * and the do-nothing floor that some workloads also run on. */
+enum { BASE = 0, CAND = 1, NPROV = 2, FLOOR = 2, NPROV_MAX = 3 };
 
-/* What the workloads share: the library context and the two providers. */
+/* What the workloads share: the library context and the providers. */
 typedef struct bench_env {
     OSSL_LIB_CTX *libctx;
-    const char *name[NPROV]; /* provider names, e.g. "default" */
-    char propq[NPROV][96];   /* "provider=<name>" */
-    size_t messages;         /* cbc-small: messages per sample */
-    double target_ms;        /* throughput workloads: time per sample */
+    const char *name[NPROV_MAX]; /* provider names, e.g. "default" */
+    char propq[NPROV_MAX][96];   /* "provider=<name>" */
+    int has_floor;               /* --floor: FLOOR is loaded */
+    size_t messages;             /* cbc-small: messages per sample */
+    double target_ms;            /* throughput workloads: time per sample */
     uint64_t seed;
 } bench_env;
 
@@ -91,7 +107,8 @@ typedef struct workload {
     int lower_is_better; /* metric is a time (ns/msg) rather than a rate */
     const char *cipher;  /* algorithm for the generic cipher functions */
     int enc;             /* 1 encrypt/seal, 0 decrypt/open; rsa: rsa_kind */
-    size_t size;         /* gcm-tls13: record bytes; rsa: modulus bits */
+    size_t size;         /* gcm-*: record bytes; rsa: modulus bits */
+    int floor;           /* also runs on the floor provider (--floor) */
     int (*setup)(const bench_env *env, const struct workload *w, void **st);
     int (*run)(void *st, int p, double *value, uint64_t *check);
     void (*teardown)(void *st);
@@ -597,6 +614,192 @@ static void tls13_teardown(void *st)
 }
 
 /* ------------------------------------------------------------------------ */
+/* gcm-rec-* and gcm-speed-*: the per-record cost of an AEAD. */
+
+#define REC_NONCE 12
+#define REC_AAD   13
+#define REC_TAG   16
+#define REC_POOL  8 /* open: sealed records cycled through */
+
+enum { REC_SEAL, REC_OPEN, REC_SPEED };
+
+typedef struct rec_state {
+    EVP_CIPHER *cipher[NPROV_MAX];
+    EVP_CIPHER_CTX *ctx[NPROV_MAX];
+    int np;     /* providers this workload runs on */
+    int kind;   /* REC_* */
+    size_t len; /* record (plaintext) bytes */
+    size_t iters;
+    unsigned char key[32];
+    unsigned char iv[REC_NONCE];
+    unsigned char aad[REC_AAD];
+    unsigned char *in; /* seal: one plaintext; open: REC_POOL records */
+    unsigned char *out;
+    unsigned char tag[REC_POOL][REC_TAG]; /* open: the records' tags */
+} rec_state;
+
+/* Record |seq|'s nonce: the IV with the sequence number XORed in. */
+static void rec_nonce(const rec_state *s, uint64_t seq,
+                      unsigned char nonce[REC_NONCE])
+{
+    memcpy(nonce, s->iv, REC_NONCE);
+    for (int i = 0; i < 8; i++)
+        nonce[REC_NONCE - 1 - i] ^= (unsigned char)(seq >> (8 * i));
+}
+
+static void rec_seal(rec_state *s, int p, uint64_t seq, const unsigned char *in,
+                     unsigned char *tag)
+{
+    EVP_CIPHER_CTX *ctx = s->ctx[p];
+    unsigned char nonce[REC_NONCE];
+    int l1, l2, la;
+
+    rec_nonce(s, seq, nonce);
+    if (!EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
+        !EVP_EncryptUpdate(ctx, NULL, &la, s->aad, REC_AAD) ||
+        !EVP_EncryptUpdate(ctx, s->out, &l1, in, (int)s->len) ||
+        !EVP_EncryptFinal_ex(ctx, s->out + l1, &l2) ||
+        (size_t)(l1 + l2) != s->len ||
+        EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, REC_TAG, tag) <= 0)
+        die_openssl("gcm-rec seal");
+}
+
+/* The floor's output is not a ciphertext: only the compared providers'
+ * outputs go into the digest. */
+static uint64_t rec_fold(int p, uint64_t h, const unsigned char *b)
+{
+    return p == FLOOR ? h : fold16(h, b);
+}
+
+static uint64_t rec_once(void *st, int p, size_t iters, uint64_t *ns)
+{
+    rec_state *s = st;
+    EVP_CIPHER_CTX *ctx = s->ctx[p];
+    unsigned char nonce[REC_NONCE], tag[REC_TAG];
+    uint64_t h = 0, t0;
+    int l1, l2, la;
+
+    if (s->kind != REC_SPEED &&
+        !EVP_CipherInit_ex(ctx, s->cipher[p], NULL, s->key, NULL,
+                           s->kind == REC_SEAL))
+        die_openssl("gcm-rec: EVP_CipherInit_ex (key)");
+    if (s->kind == REC_SPEED &&
+        (!EVP_CipherInit_ex(ctx, s->cipher[p], NULL, NULL, NULL, 1) ||
+         !EVP_CIPHER_CTX_set_padding(ctx, 0)))
+        die_openssl("gcm-speed: EVP_CipherInit_ex (cipher)");
+    t0 = now_ns();
+    switch (s->kind) {
+    case REC_SEAL:
+        for (size_t i = 0; i < iters; i++) {
+            rec_seal(s, p, i, s->in, tag);
+            h = rec_fold(p, h, tag);
+        }
+        break;
+    case REC_OPEN:
+        for (size_t i = 0; i < iters; i++) {
+            size_t j = i % REC_POOL;
+
+            rec_nonce(s, j, nonce);
+            if (!EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, REC_TAG,
+                                    s->tag[j]) <= 0 ||
+                !EVP_DecryptUpdate(ctx, NULL, &la, s->aad, REC_AAD) ||
+                !EVP_DecryptUpdate(ctx, s->out, &l1, s->in + j * s->len,
+                                   (int)s->len) ||
+                !EVP_DecryptFinal_ex(ctx, s->out + l1, &l2) ||
+                (size_t)(l1 + l2) != s->len)
+                die_openssl("gcm-rec open (tag check)");
+            h = rec_fold(p, h, s->out + s->len - 16);
+        }
+        break;
+    default: /* REC_SPEED: apps/speed.c's EVP_Update_loop_aead_enc */
+        for (size_t i = 0; i < iters; i++) {
+            if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, REC_NONCE,
+                                    NULL) <= 0 ||
+                !EVP_CipherInit_ex(ctx, NULL, NULL, s->key, s->iv, -1) ||
+                !EVP_CipherUpdate(ctx, NULL, &la, s->aad, REC_AAD) ||
+                !EVP_CipherUpdate(ctx, s->out, &l1, s->in, (int)s->len) ||
+                !EVP_CipherFinal_ex(ctx, s->out + l1, &l2))
+                die_openssl("gcm-speed");
+        }
+        h = rec_fold(p, h, s->out + s->len - 16);
+        break;
+    }
+    *ns = now_ns() - t0;
+    return h;
+}
+
+static int rec_setup(const bench_env *env, const workload *w, void **st)
+{
+    rec_state *s = xmalloc(sizeof(*s));
+    uint64_t rng = env->seed ^ 0x7ec;
+    size_t keylen;
+
+    memset(s, 0, sizeof(*s));
+    s->np = w->floor && env->has_floor ? NPROV_MAX : NPROV;
+    for (int p = 0; p < s->np; p++)
+        if ((s->cipher[p] = fetch_cipher(env, w->cipher, p)) == NULL ||
+            (s->ctx[p] = EVP_CIPHER_CTX_new()) == NULL)
+            die_openssl("gcm-rec setup");
+    keylen = (size_t)EVP_CIPHER_get_key_length(s->cipher[BASE]);
+    if (keylen > sizeof(s->key) || w->size < 16 || w->size > 65535 - 16 ||
+        EVP_CIPHER_get_iv_length(s->cipher[BASE]) != REC_NONCE) {
+        fprintf(stderr, "fc_bench: %s: unexpected cipher or size\n", w->name);
+        return 0;
+    }
+    s->kind = w->enc;
+    s->len = w->size;
+    s->in = xmalloc(REC_POOL * s->len);
+    s->out = xmalloc(s->len + 16);
+    rng_fill(&rng, s->key, sizeof(s->key));
+    rng_fill(&rng, s->iv, sizeof(s->iv));
+    rng_fill(&rng, s->in, REC_POOL * s->len);
+    /* A TLS 1.2 header: sequence number, type, version, length. */
+    rng_fill(&rng, s->aad, 8);
+    s->aad[8] = 0x17;
+    s->aad[9] = 0x03;
+    s->aad[10] = 0x03;
+    s->aad[11] = (unsigned char)(s->len >> 8);
+    s->aad[12] = (unsigned char)s->len;
+    if (s->kind == REC_OPEN) {
+        /* The records to open, sealed in place by the baseline. */
+        if (!EVP_CipherInit_ex(s->ctx[BASE], s->cipher[BASE], NULL, s->key,
+                               NULL, 1))
+            die_openssl("gcm-rec: EVP_CipherInit_ex (key)");
+        for (size_t j = 0; j < REC_POOL; j++) {
+            rec_seal(s, BASE, j, s->in + j * s->len, s->tag[j]);
+            memcpy(s->in + j * s->len, s->out, s->len);
+        }
+    }
+    s->iters = calibrate(env, s, rec_once, 16, 16);
+    *st = s;
+    return 1;
+}
+
+static int rec_run(void *st, int p, double *value, uint64_t *check)
+{
+    rec_state *s = st;
+    uint64_t ns;
+
+    *check = rec_once(s, p, s->iters, &ns);
+    *value = (double)ns / (double)s->iters;
+    return 1;
+}
+
+static void rec_teardown(void *st)
+{
+    rec_state *s = st;
+
+    for (int p = 0; p < NPROV_MAX; p++) {
+        EVP_CIPHER_free(s->cipher[p]);
+        EVP_CIPHER_CTX_free(s->ctx[p]);
+    }
+    free(s->in);
+    free(s->out);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------ */
 /* rsa-*: RSA-2048 private-key operations and key import. */
 
 #define RSA_MSG_LEN  130 /* a TLS 1.3 CertificateVerify input (SHA-256) */
@@ -949,6 +1152,39 @@ static const workload workloads[] = {
     TLS13("gcm-tls13-open-256-1350",
           "AES-256-GCM TLS 1.3 records, 1350 B, open", "AES-256-GCM", 0, 1350),
 #undef TLS13
+#define REC(n, h, c, kind, len)                                                \
+    {                                                                          \
+        .name = n, .help = h, .unit = "ns/rec", .lower_is_better = 1,          \
+        .cipher = c, .enc = kind, .size = len, .floor = 1, .setup = rec_setup, \
+        .run = rec_run, .teardown = rec_teardown                               \
+    }
+    REC("gcm-rec-seal-128-16", "AES-128-GCM record, 16 B, seal", "AES-128-GCM",
+        REC_SEAL, 16),
+    REC("gcm-rec-seal-128-64", "AES-128-GCM record, 64 B, seal", "AES-128-GCM",
+        REC_SEAL, 64),
+    REC("gcm-rec-seal-128-256", "AES-128-GCM record, 256 B, seal",
+        "AES-128-GCM", REC_SEAL, 256),
+    REC("gcm-rec-seal-128-1350", "AES-128-GCM record, 1350 B, seal",
+        "AES-128-GCM", REC_SEAL, 1350),
+    REC("gcm-rec-seal-128-16k", "AES-128-GCM record, 16 KiB, seal",
+        "AES-128-GCM", REC_SEAL, 16384),
+    REC("gcm-rec-open-128-16", "AES-128-GCM record, 16 B, open", "AES-128-GCM",
+        REC_OPEN, 16),
+    REC("gcm-rec-open-128-1350", "AES-128-GCM record, 1350 B, open",
+        "AES-128-GCM", REC_OPEN, 1350),
+    REC("gcm-rec-seal-256-16", "AES-256-GCM record, 16 B, seal", "AES-256-GCM",
+        REC_SEAL, 16),
+    REC("gcm-rec-seal-256-1350", "AES-256-GCM record, 1350 B, seal",
+        "AES-256-GCM", REC_SEAL, 1350),
+    REC("gcm-rec-seal-256-16k", "AES-256-GCM record, 16 KiB, seal",
+        "AES-256-GCM", REC_SEAL, 16384),
+    REC("gcm-rec-open-256-16k", "AES-256-GCM record, 16 KiB, open",
+        "AES-256-GCM", REC_OPEN, 16384),
+    REC("gcm-speed-128-16", "openssl speed -aead loop, AES-128-GCM, 16 B",
+        "AES-128-GCM", REC_SPEED, 16),
+    REC("gcm-speed-128-1350", "openssl speed -aead loop, AES-128-GCM, 1350 B",
+        "AES-128-GCM", REC_SPEED, 1350),
+#undef REC
 #define RSAW(n, h, kind)                                                       \
     {                                                                          \
         .name = n, .help = h, .unit = "ops/s", .enc = kind, .size = 2048,      \
@@ -971,7 +1207,8 @@ static const workload workloads[] = {
 /* Running and reporting. */
 
 typedef struct result {
-    double med[NPROV], lo[NPROV], hi[NPROV];
+    int np; /* providers measured: NPROV, or NPROV_MAX with the floor */
+    double med[NPROV_MAX], lo[NPROV_MAX], hi[NPROV_MAX];
     double ratio, ratio_lo, ratio_hi;
 } result;
 
@@ -984,19 +1221,22 @@ static double speedup(const workload *w, double base, double cand)
 static int run_workload(const bench_env *env, const workload *w, int rounds,
                         result *res)
 {
-    double *v[NPROV], *ratio;
-    uint64_t chk[NPROV];
+    double *v[NPROV_MAX], *ratio;
+    uint64_t chk[NPROV_MAX];
     void *st = NULL;
     double value;
+    int np = w->floor && env->has_floor ? NPROV_MAX : NPROV;
 
     if (!w->setup(env, w, &st))
         return 0;
-    for (int p = 0; p < NPROV; p++)
+    res->np = np;
+    for (int p = 0; p < np; p++)
         v[p] = xmalloc((size_t)rounds * sizeof(double));
     ratio = xmalloc((size_t)rounds * sizeof(double));
 
-    /* Warm-up (caches, page faults, lazy init) and the output cross-check. */
-    for (int p = 0; p < NPROV; p++)
+    /* Warm-up (caches, page faults, lazy init) and the output cross-check
+     * (the floor computes nothing to compare). */
+    for (int p = 0; p < np; p++)
         w->run(st, p, &value, &chk[p]);
     if (chk[BASE] != chk[CAND]) {
         fprintf(stderr, "fc_bench: %s: %s and %s produce different output\n",
@@ -1005,12 +1245,12 @@ static int run_workload(const bench_env *env, const workload *w, int rounds,
     }
 
     for (int r = 0; r < rounds; r++) {
-        for (int k = 0; k < NPROV; k++) {
-            int p = (r % 2) ? NPROV - 1 - k : k; /* A B, B A, ... */
+        for (int k = 0; k < np; k++) {
+            int p = (r % 2) ? np - 1 - k : k; /* A B C, C B A, ... */
             uint64_t c;
 
             w->run(st, p, &v[p][r], &c);
-            if (c != chk[BASE]) {
+            if (p != FLOOR && c != chk[BASE]) {
                 fprintf(stderr, "fc_bench: %s: output changed in round %d\n",
                         w->name, r);
                 exit(1);
@@ -1019,7 +1259,7 @@ static int run_workload(const bench_env *env, const workload *w, int rounds,
         ratio[r] = speedup(w, v[BASE][r], v[CAND][r]);
     }
 
-    for (int p = 0; p < NPROV; p++) {
+    for (int p = 0; p < np; p++) {
         res->med[p] = median(v[p], (size_t)rounds);
         min_max(v[p], (size_t)rounds, &res->lo[p], &res->hi[p]);
         free(v[p]);
@@ -1034,11 +1274,19 @@ static int run_workload(const bench_env *env, const workload *w, int rounds,
 static void print_result(const bench_env *env, const workload *w, int rounds,
                          const result *res, int csv)
 {
+    int fl = res->np > FLOOR;
+    double f = fl ? res->med[FLOOR] : 0;
+
     if (csv) {
-        printf("%s,%s,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.4f,%.4f\n",
-               w->name, w->unit, rounds, res->med[BASE], res->lo[BASE],
-               res->hi[BASE], res->med[CAND], res->lo[CAND], res->hi[CAND],
-               res->ratio, res->ratio_lo, res->ratio_hi);
+        printf("%s,%s,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.4f,%.4f,%.4f", w->name,
+               w->unit, rounds, res->med[BASE], res->lo[BASE], res->hi[BASE],
+               res->med[CAND], res->lo[CAND], res->hi[CAND], res->ratio,
+               res->ratio_lo, res->ratio_hi);
+        if (fl)
+            printf(",%.2f,%.2f,%.2f\n", f, res->med[BASE] - f,
+                   res->med[CAND] - f);
+        else
+            printf(",,,\n");
     } else {
         printf("%-24s %s=%.1f %s [%.1f..%.1f]  %s=%.1f %s [%.1f..%.1f]  "
                "ratio=%.2fx  (%.2f..%.2f over %d rounds)\n",
@@ -1046,6 +1294,12 @@ static void print_result(const bench_env *env, const workload *w, int rounds,
                res->hi[BASE], env->name[CAND], res->med[CAND], w->unit,
                res->lo[CAND], res->hi[CAND], res->ratio, res->ratio_lo,
                res->ratio_hi, rounds);
+        if (fl)
+            printf("%-24s floor=%.1f %s [%.1f..%.1f]  above the floor: "
+                   "%s=%.1f %s=%.1f %s\n",
+                   "", f, w->unit, res->lo[FLOOR], res->hi[FLOOR],
+                   env->name[BASE], res->med[BASE] - f, env->name[CAND],
+                   res->med[CAND] - f, w->unit);
     }
     fflush(stdout);
 }
@@ -1113,6 +1367,9 @@ static void usage(FILE *f)
         "                      OpenSSL's MODULESDIR)\n"
         "  --candidate NAME    provider compared with default (fastcrypto);\n"
         "                      'default' measures the noise floor\n"
+        "  --floor PATH        the do-nothing provider (fcfloor.so): gcm-rec\n"
+        "                      and gcm-speed rows also report the cost above\n"
+        "                      libcrypto's own floor\n"
         "  --rounds N          timed rounds per workload (5)\n"
         "  --messages N        cbc-small messages per sample (100000)\n"
         "  --target-ms MS      time per sample of throughput workloads (200)\n"
@@ -1138,10 +1395,10 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
 int main(int argc, char **argv)
 {
     bench_env env;
-    const char *module = NULL, *path = NULL;
+    const char *module = NULL, *path = NULL, *floor_path = NULL;
     char *dir = NULL, **sel = xmalloc((size_t)argc * sizeof(char *));
     int rounds = 5, csv = 0, nsel = 0, nrun = 0;
-    OSSL_PROVIDER *prov[NPROV] = {NULL, NULL};
+    OSSL_PROVIDER *prov[NPROV_MAX] = {NULL, NULL, NULL};
 
     memset(&env, 0, sizeof(env));
     env.name[BASE] = "default";
@@ -1161,6 +1418,8 @@ int main(int argc, char **argv)
             path = val;
         else if (strcmp(a, "--candidate") == 0 && val)
             env.name[CAND] = val;
+        else if (strcmp(a, "--floor") == 0 && val)
+            floor_path = val;
         else if (strcmp(a, "--rounds") == 0 && val)
             rounds = (int)parse_long(a, val, 1, 1000);
         else if (strcmp(a, "--messages") == 0 && val)
@@ -1200,7 +1459,8 @@ int main(int argc, char **argv)
         }
     }
 
-    for (int p = 0; p < NPROV; p++)
+    env.name[FLOOR] = "fcfloor";
+    for (int p = 0; p < NPROV_MAX; p++)
         snprintf(env.propq[p], sizeof(env.propq[p]), "provider=%s",
                  env.name[p]);
     if ((env.libctx = OSSL_LIB_CTX_new()) == NULL)
@@ -1234,6 +1494,17 @@ int main(int argc, char **argv)
         }
     }
 
+    /* The floor is loaded by path; its algorithms carry provider=fcfloor
+     * whatever name the core gives it. */
+    if (floor_path != NULL) {
+        prov[FLOOR] = OSSL_PROVIDER_load(env.libctx, floor_path);
+        if (prov[FLOOR] == NULL) {
+            fprintf(stderr, "fc_bench: cannot load the floor %s\n", floor_path);
+            die_openssl("OSSL_PROVIDER_load");
+        }
+        env.has_floor = 1;
+    }
+
     if (csv)
         printf("# %s\n", OpenSSL_version(OPENSSL_VERSION));
     else
@@ -1244,7 +1515,8 @@ int main(int argc, char **argv)
     print_provider_info(&env, prov, csv);
     if (csv)
         printf("workload,unit,rounds,%s_median,%s_min,%s_max,%s_median,"
-               "%s_min,%s_max,ratio,ratio_min,ratio_max\n",
+               "%s_min,%s_max,ratio,ratio_min,ratio_max,floor_median,"
+               "base_above_floor,cand_above_floor\n",
                env.name[BASE], env.name[BASE], env.name[BASE], env.name[CAND],
                env.name[CAND], env.name[CAND]);
 
@@ -1264,7 +1536,7 @@ int main(int argc, char **argv)
 
     print_provider_stats(&env, prov[CAND], csv);
     rsa_base_keys_free();
-    for (int p = 0; p < NPROV; p++)
+    for (int p = 0; p < NPROV_MAX; p++)
         if (prov[p] != NULL)
             OSSL_PROVIDER_unload(prov[p]);
     OSSL_LIB_CTX_free(env.libctx);
