@@ -108,6 +108,7 @@ typedef struct workload {
     const char *cipher;  /* algorithm for the generic cipher functions */
     int enc;             /* 1 encrypt/seal, 0 decrypt/open; rsa: rsa_kind */
     size_t size;         /* gcm-*: record bytes; rsa: modulus bits */
+    size_t aad;          /* gcm-*: AAD bytes (0: the 13 of TLS 1.2) */
     int floor;           /* also runs on the floor provider (--floor) */
     int (*setup)(const bench_env *env, const struct workload *w, void **st);
     int (*run)(void *st, int p, double *value, uint64_t *check);
@@ -441,183 +442,10 @@ static void bulk_teardown(void *st)
 }
 
 /* ------------------------------------------------------------------------ */
-/* gcm-tls13-*: AES-GCM records as a TLS 1.3 record layer drives them. */
-
-#define TLS13_NONCE 12
-#define TLS13_AAD   5
-#define TLS13_TAG   16
-#define TLS13_POOL  8 /* open: sealed records cycled through */
-
-typedef struct tls13_state {
-    EVP_CIPHER *cipher[NPROV];
-    EVP_CIPHER_CTX *ctx[NPROV];
-    int enc;    /* 1: seal, 0: open */
-    size_t len; /* record (plaintext) bytes */
-    size_t iters;
-    unsigned char key[32];
-    unsigned char iv[TLS13_NONCE]; /* the static IV of the traffic key */
-    unsigned char *in; /* seal: one plaintext; open: TLS13_POOL records */
-    unsigned char *out;
-    unsigned char tag[TLS13_POOL][TLS13_TAG]; /* open: the records' tags */
-} tls13_state;
-
-/* The per-record nonce: static IV XOR the 64-bit sequence number. */
-static void tls13_nonce(const tls13_state *s, uint64_t seq,
-                        unsigned char nonce[TLS13_NONCE])
-{
-    memcpy(nonce, s->iv, TLS13_NONCE);
-    for (int i = 0; i < 8; i++)
-        nonce[TLS13_NONCE - 1 - i] ^= (unsigned char)(seq >> (8 * i));
-}
-
-/* The record header, which TLS 1.3 authenticates as the AAD. */
-static void tls13_aad(size_t len, unsigned char aad[TLS13_AAD])
-{
-    size_t clen = len + TLS13_TAG;
-
-    aad[0] = 0x17; /* application_data */
-    aad[1] = 0x03;
-    aad[2] = 0x03;
-    aad[3] = (unsigned char)(clen >> 8);
-    aad[4] = (unsigned char)clen;
-}
-
-/* Binds the cipher and the key to |p|'s context: once per sample, as a TLS
- * connection does once per traffic key. */
-static void tls13_key(tls13_state *s, int p)
-{
-    if (!EVP_CipherInit_ex(s->ctx[p], s->cipher[p], NULL, s->key, NULL, s->enc))
-        die_openssl("gcm-tls13: EVP_CipherInit_ex (key)");
-}
-
-/* Seals record |seq| of s->in into s->out and its tag into |tag|. */
-static void tls13_seal(tls13_state *s, int p, uint64_t seq,
-                       const unsigned char *in, unsigned char *tag)
-{
-    EVP_CIPHER_CTX *ctx = s->ctx[p];
-    unsigned char nonce[TLS13_NONCE], aad[TLS13_AAD];
-    int l1, l2, la;
-
-    tls13_nonce(s, seq, nonce);
-    tls13_aad(s->len, aad);
-    if (!EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
-        !EVP_EncryptUpdate(ctx, NULL, &la, aad, TLS13_AAD) ||
-        !EVP_EncryptUpdate(ctx, s->out, &l1, in, (int)s->len) ||
-        !EVP_EncryptFinal_ex(ctx, s->out + l1, &l2) ||
-        (size_t)(l1 + l2) != s->len ||
-        EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, TLS13_TAG, tag) <= 0)
-        die_openssl("gcm-tls13 seal");
-}
-
-static uint64_t tls13_once(void *st, int p, size_t iters, uint64_t *ns)
-{
-    tls13_state *s = st;
-    EVP_CIPHER_CTX *ctx = s->ctx[p];
-    unsigned char nonce[TLS13_NONCE], aad[TLS13_AAD], tag[TLS13_TAG];
-    uint64_t h = 0, t0;
-    int l1, l2, la;
-
-    tls13_key(s, p);
-    tls13_aad(s->len, aad);
-    t0 = now_ns();
-    if (s->enc) {
-        for (size_t i = 0; i < iters; i++) {
-            tls13_seal(s, p, i, s->in, tag);
-            /* The tag covers the whole record under this nonce. */
-            h = fold16(h, tag);
-        }
-    } else {
-        for (size_t i = 0; i < iters; i++) {
-            size_t j = i % TLS13_POOL;
-            const unsigned char *rec = s->in + j * s->len;
-
-            /* The receiver's order: nonce, expected tag, AAD, data, final
-             * (which checks the tag). */
-            tls13_nonce(s, j, nonce);
-            if (!EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
-                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, TLS13_TAG,
-                                    s->tag[j]) <= 0 ||
-                !EVP_DecryptUpdate(ctx, NULL, &la, aad, TLS13_AAD) ||
-                !EVP_DecryptUpdate(ctx, s->out, &l1, rec, (int)s->len) ||
-                !EVP_DecryptFinal_ex(ctx, s->out + l1, &l2) ||
-                (size_t)(l1 + l2) != s->len)
-                die_openssl("gcm-tls13 open (tag check)");
-            h = fold16(h, s->out + s->len - 16);
-        }
-    }
-    *ns = now_ns() - t0;
-    return h;
-}
-
-static int tls13_setup(const bench_env *env, const workload *w, void **st)
-{
-    tls13_state *s = xmalloc(sizeof(*s));
-    uint64_t rng = env->seed ^ 0x713;
-    size_t keylen;
-
-    memset(s, 0, sizeof(*s));
-    for (int p = 0; p < NPROV; p++)
-        s->cipher[p] = fetch_cipher(env, w->cipher, p);
-    for (int p = 0; p < NPROV; p++)
-        if ((s->ctx[p] = EVP_CIPHER_CTX_new()) == NULL)
-            die_openssl("EVP_CIPHER_CTX_new");
-    keylen = (size_t)EVP_CIPHER_get_key_length(s->cipher[BASE]);
-    if (keylen > sizeof(s->key) || w->size < 16 || w->size > 65535 - 16 ||
-        EVP_CIPHER_get_iv_length(s->cipher[BASE]) != TLS13_NONCE) {
-        fprintf(stderr, "fc_bench: %s: unexpected cipher or size\n", w->name);
-        return 0;
-    }
-    s->enc = w->enc;
-    s->len = w->size;
-    s->in = xmalloc(TLS13_POOL * s->len);
-    s->out = xmalloc(s->len + 16);
-    rng_fill(&rng, s->key, sizeof(s->key));
-    rng_fill(&rng, s->iv, sizeof(s->iv));
-    rng_fill(&rng, s->in, TLS13_POOL * s->len);
-
-    if (!s->enc) {
-        /* The records to open, sealed in place by the baseline. */
-        s->enc = 1;
-        tls13_key(s, BASE);
-        for (size_t j = 0; j < TLS13_POOL; j++) {
-            tls13_seal(s, BASE, j, s->in + j * s->len, s->tag[j]);
-            memcpy(s->in + j * s->len, s->out, s->len);
-        }
-        s->enc = 0;
-    }
-    s->iters = calibrate(env, s, tls13_once, 16, 16);
-    *st = s;
-    return 1;
-}
-
-static int tls13_run(void *st, int p, double *value, uint64_t *check)
-{
-    tls13_state *s = st;
-    uint64_t ns;
-
-    *check = tls13_once(s, p, s->iters, &ns);
-    *value = (double)s->iters * (double)s->len * 1e3 / (double)ns;
-    return 1;
-}
-
-static void tls13_teardown(void *st)
-{
-    tls13_state *s = st;
-
-    for (int p = 0; p < NPROV; p++) {
-        EVP_CIPHER_free(s->cipher[p]);
-        EVP_CIPHER_CTX_free(s->ctx[p]);
-    }
-    free(s->in);
-    free(s->out);
-    free(s);
-}
-
-/* ------------------------------------------------------------------------ */
-/* gcm-rec-* and gcm-speed-*: the per-record cost of an AEAD. */
+/* gcm-tls13-*, gcm-rec-* and gcm-speed-*: AES-GCM records. */
 
 #define REC_NONCE 12
-#define REC_AAD   13
+#define REC_AAD   13 /* the TLS 1.2 header; TLS 1.3 authenticates 5 bytes */
 #define REC_TAG   16
 #define REC_POOL  8 /* open: sealed records cycled through */
 
@@ -626,9 +454,11 @@ enum { REC_SEAL, REC_OPEN, REC_SPEED };
 typedef struct rec_state {
     EVP_CIPHER *cipher[NPROV_MAX];
     EVP_CIPHER_CTX *ctx[NPROV_MAX];
-    int np;     /* providers this workload runs on */
-    int kind;   /* REC_* */
-    size_t len; /* record (plaintext) bytes */
+    int np;         /* providers this workload runs on */
+    int kind;       /* REC_* */
+    size_t len;     /* record (plaintext) bytes */
+    size_t aad_len; /* 13 (TLS 1.2 header) or 5 (TLS 1.3 header) */
+    int per_rec;    /* metric: ns per record (else MB/s) */
     size_t iters;
     unsigned char key[32];
     unsigned char iv[REC_NONCE];
@@ -656,7 +486,7 @@ static void rec_seal(rec_state *s, int p, uint64_t seq, const unsigned char *in,
 
     rec_nonce(s, seq, nonce);
     if (!EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
-        !EVP_EncryptUpdate(ctx, NULL, &la, s->aad, REC_AAD) ||
+        !EVP_EncryptUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len) ||
         !EVP_EncryptUpdate(ctx, s->out, &l1, in, (int)s->len) ||
         !EVP_EncryptFinal_ex(ctx, s->out + l1, &l2) ||
         (size_t)(l1 + l2) != s->len ||
@@ -703,7 +533,7 @@ static uint64_t rec_once(void *st, int p, size_t iters, uint64_t *ns)
             if (!EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
                 EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, REC_TAG,
                                     s->tag[j]) <= 0 ||
-                !EVP_DecryptUpdate(ctx, NULL, &la, s->aad, REC_AAD) ||
+                !EVP_DecryptUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len) ||
                 !EVP_DecryptUpdate(ctx, s->out, &l1, s->in + j * s->len,
                                    (int)s->len) ||
                 !EVP_DecryptFinal_ex(ctx, s->out + l1, &l2) ||
@@ -717,7 +547,7 @@ static uint64_t rec_once(void *st, int p, size_t iters, uint64_t *ns)
             if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, REC_NONCE,
                                     NULL) <= 0 ||
                 !EVP_CipherInit_ex(ctx, NULL, NULL, s->key, s->iv, -1) ||
-                !EVP_CipherUpdate(ctx, NULL, &la, s->aad, REC_AAD) ||
+                !EVP_CipherUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len) ||
                 !EVP_CipherUpdate(ctx, s->out, &l1, s->in, (int)s->len) ||
                 !EVP_CipherFinal_ex(ctx, s->out + l1, &l2))
                 die_openssl("gcm-speed");
@@ -749,18 +579,32 @@ static int rec_setup(const bench_env *env, const workload *w, void **st)
     }
     s->kind = w->enc;
     s->len = w->size;
+    s->per_rec = w->lower_is_better;
     s->in = xmalloc(REC_POOL * s->len);
     s->out = xmalloc(s->len + 16);
     rng_fill(&rng, s->key, sizeof(s->key));
     rng_fill(&rng, s->iv, sizeof(s->iv));
     rng_fill(&rng, s->in, REC_POOL * s->len);
-    /* A TLS 1.2 header: sequence number, type, version, length. */
-    rng_fill(&rng, s->aad, 8);
-    s->aad[8] = 0x17;
-    s->aad[9] = 0x03;
-    s->aad[10] = 0x03;
-    s->aad[11] = (unsigned char)(s->len >> 8);
-    s->aad[12] = (unsigned char)s->len;
+    if (w->aad == 5) {
+        /* TLS 1.3: type, legacy version, ciphertext length. */
+        size_t clen = s->len + REC_TAG;
+
+        s->aad_len = 5;
+        s->aad[0] = 0x17;
+        s->aad[1] = 0x03;
+        s->aad[2] = 0x03;
+        s->aad[3] = (unsigned char)(clen >> 8);
+        s->aad[4] = (unsigned char)clen;
+    } else {
+        /* TLS 1.2: sequence number, type, version, length. */
+        s->aad_len = REC_AAD;
+        rng_fill(&rng, s->aad, 8);
+        s->aad[8] = 0x17;
+        s->aad[9] = 0x03;
+        s->aad[10] = 0x03;
+        s->aad[11] = (unsigned char)(s->len >> 8);
+        s->aad[12] = (unsigned char)s->len;
+    }
     if (s->kind == REC_OPEN) {
         /* The records to open, sealed in place by the baseline. */
         if (!EVP_CipherInit_ex(s->ctx[BASE], s->cipher[BASE], NULL, s->key,
@@ -782,7 +626,8 @@ static int rec_run(void *st, int p, double *value, uint64_t *check)
     uint64_t ns;
 
     *check = rec_once(s, p, s->iters, &ns);
-    *value = (double)ns / (double)s->iters;
+    *value = s->per_rec ? (double)ns / (double)s->iters
+                        : (double)s->iters * (double)s->len * 1e3 / (double)ns;
     return 1;
 }
 
@@ -1131,9 +976,9 @@ static const workload workloads[] = {
 #undef BULK
 #define TLS13(n, h, c, e, len)                                                 \
     {                                                                          \
-        .name = n, .help = h, .unit = "MB/s", .cipher = c, .enc = e,           \
-        .size = len, .setup = tls13_setup, .run = tls13_run,                   \
-        .teardown = tls13_teardown                                             \
+        .name = n, .help = h, .unit = "MB/s", .cipher = c,                     \
+        .enc = (e) ? REC_SEAL : REC_OPEN, .size = len, .aad = 5,               \
+        .setup = rec_setup, .run = rec_run, .teardown = rec_teardown           \
     }
     TLS13("gcm-tls13-seal-128-16k", "AES-128-GCM TLS 1.3 records, 16 KiB, seal",
           "AES-128-GCM", 1, 16384),

@@ -22,7 +22,7 @@
 /* Intel family 6 and AMD families 0x17 (Zen 1/2), 0x19 (Zen 3/4) and
  * 0x1a (Zen 5). Model numbers from the vendors' documentation. */
 #define ROW(n, v, f, lo, hi)                                                   \
-    .name = (n), .vendor = (v), .family = (f), .model_lo = (lo),             \
+    .name = (n), .vendor = (v), .family = (f), .model_lo = (lo),               \
     .model_hi = (hi)
 
 static const fc_tuning fc_tuning_table[] = {
