@@ -25,8 +25,12 @@
  *   successful one; a re-key in the middle of a message restarts it from
  *   its IV; in TLS IV-generation mode an encryption that would use the
  *   next generated IV outside a record is refused (it would repeat); an
- *   explicit IV leaves that mode; a "tag" with no data sets the reported
- *   tag length when encrypting.
+ *   explicit IV leaves that mode; IV generation keeps a fixed field of at
+ *   least 4 bytes before the 8-byte invocation field, so a "tlsivfixed" of
+ *   the whole IV (length -1) or an "ivlen" change while generating that
+ *   leaves less is refused (the default takes both, and with an IV under
+ *   8 bytes counts in memory in front of the IV); a "tag" with no data
+ *   sets the reported tag length when encrypting.
  */
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +52,9 @@
 #define FC_TLS_EXPLICIT_IV   8  /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
 #define FC_TLS_TAG           16 /* EVP_GCM_TLS_TAG_LEN */
 #define FC_TLS_AAD           13 /* EVP_AEAD_TLS1_AAD_LEN */
+/* IV generation (SP 800-38D 8.2.1) needs a fixed field of at least 4 bytes
+ * in front of the 8-byte invocation field, which is the IV's last 8. */
+#define FC_IVGEN_MIN_IV (FC_TLS_FIXED_IV + FC_TLS_EXPLICIT_IV)
 
 /* Where the IV stands; "spent" states say why it cannot be used again. */
 enum {
@@ -330,6 +337,18 @@ static inline int fc_gcm_start(fc_aes_gcm_ctx *ctx)
     return 1;
 }
 
+/* Whether the IV holds the generator's two fields. "tlsivfixed" and
+ * "ivlen" never let IV generation run otherwise; checked again where the
+ * invocation field is written, which must never land in front of the IV. */
+static inline int fc_gcm_ivgen_fits(fc_aes_gcm_ctx *ctx)
+{
+    if (FC_LIKELY(ctx->ivlen >= FC_IVGEN_MIN_IV))
+        return 1;
+    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH,
+                  "IV generation with ivlen %zu", ctx->ivlen);
+    return 0;
+}
+
 /*
  * Starts a message with the next generated TLS IV (fixed field followed by
  * the invocation field) and advances the invocation field, a big-endian
@@ -346,6 +365,8 @@ static int fc_gcm_iv_generate(fc_aes_gcm_ctx *ctx, uint8_t *out, size_t olen)
                       "IV generation needs a key and \"tlsivfixed\"");
         return 0;
     }
+    if (!fc_gcm_ivgen_fits(ctx))
+        return 0;
     /* 2^64 invocations would bring the counter back to its start. */
     if (ctx->ivgen_count == UINT64_MAX) {
         FC_RAISE_DATA(ctx->prov, FC_R_IV_REUSE, "invocation field exhausted");
@@ -374,6 +395,8 @@ static int fc_gcm_iv_invocation(fc_aes_gcm_ctx *ctx, const uint8_t *in,
                       "\"tlsivfixed\" and decryption");
         return 0;
     }
+    if (!fc_gcm_ivgen_fits(ctx))
+        return 0;
     memcpy(fc_gcm_ivbuf(ctx) + ctx->ivlen - inl, in, inl);
     return fc_gcm_start(ctx);
 }
@@ -495,8 +518,13 @@ static int fc_gcm_set_tls_aad(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
     return 1;
 }
 
-/* "tlsivfixed": the fixed field (at least 4 bytes, leaving at least 8 for
- * the invocation field), or with length (size_t)-1 the whole IV. */
+/*
+ * "tlsivfixed": the fixed field (at least 4 bytes, leaving at least 8 for
+ * the invocation field), or with length (size_t)-1 the whole IV, whose
+ * last 8 bytes are then the invocation field and which must leave 4 in
+ * front of them too (the default provider checks nothing for that form,
+ * and with an IV under 8 bytes its generator writes in front of the IV).
+ */
 static int fc_gcm_set_tls_iv_fixed(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
 {
     uint8_t *iv = fc_gcm_ivbuf(ctx);
@@ -505,6 +533,13 @@ static int fc_gcm_set_tls_iv_fixed(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
     if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL)
         goto bad;
     if (len == (size_t)-1) {
+        if (ctx->ivlen < FC_IVGEN_MIN_IV) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH,
+                          "\"tlsivfixed\" of the whole IV needs ivlen >= "
+                          "%d, have %zu",
+                          FC_IVGEN_MIN_IV, ctx->ivlen);
+            return 0;
+        }
         memcpy(iv, p->data, ctx->ivlen);
     } else {
         if (len < FC_TLS_FIXED_IV || len > ctx->ivlen ||
@@ -586,6 +621,15 @@ static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             return 0;
         }
         if (sz != ctx->ivlen) {
+            /* The generator's fields must still fit (as at "tlsivfixed");
+             * an explicit IV through init ends generation first. */
+            if (ctx->iv_gen && sz < FC_IVGEN_MIN_IV) {
+                FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH,
+                              "ivlen %zu with IV generation on "
+                              "(\"tlsivfixed\") needs >= %d",
+                              sz, FC_IVGEN_MIN_IV);
+                return 0;
+            }
             if (!fc_gcm_iv_reserve(ctx, sz))
                 return 0;
             /* An IV already set was meant for the old length. */

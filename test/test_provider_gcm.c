@@ -155,6 +155,30 @@ static void expect_error(const char *what, int allow_evp)
           FC_NAME);
 }
 
+/*
+ * Like expect_error, but the queue must hold an error of fastcrypto's
+ * whose reason string is |reason| (the strings of provider/fc_prov.c).
+ */
+static void expect_reason(const char *what, const char *reason)
+{
+    unsigned long e;
+    int found = 0;
+    char last[256] = "(none)";
+
+    CHECK(ERR_peek_last_error() != 0, "%s: failed but raised no error", what);
+    while ((e = ERR_get_error()) != 0) {
+        const char *lib = ERR_lib_error_string(e);
+        const char *why = ERR_reason_error_string(e);
+
+        if (lib != NULL && strcmp(lib, FC_NAME) == 0 && why != NULL &&
+            strcmp(why, reason) == 0)
+            found = 1;
+        ERR_error_string_n(e, last, sizeof(last));
+    }
+    CHECK(found, "%s: no %s error \"%s\" (last: %s)", what, FC_NAME, reason,
+          last);
+}
+
 static uint8_t *xmalloc(size_t n)
 {
     uint8_t *p = malloc(n == 0 ? 1 : n);
@@ -1856,6 +1880,224 @@ static void test_tls_ivgen(void **state)
     }
 }
 
+/* The IV-generation ctrls: "tlsivfixed" (|len| -1: the whole IV), the
+ * "tlsivgen" get (|len| 0: the whole IV) and the "tlsivinv" set. */
+static int set_iv_fixed(EVP_CIPHER_CTX *c, int len, const uint8_t *buf)
+{
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, len, (void *)buf) >
+           0;
+}
+
+static int iv_gen(EVP_CIPHER_CTX *c, uint8_t *out, int len)
+{
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, len, out) > 0;
+}
+
+static int set_iv_inv(EVP_CIPHER_CTX *c, const uint8_t *in, int len)
+{
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_INV, len, (void *)in) > 0;
+}
+
+/*
+ * IV generation needs a fixed field of at least 4 bytes and an 8-byte
+ * invocation field, counted in the IV's last 8 bytes (SP 800-38D 8.2.1;
+ * default's "tlsivfixed" with a length checks exactly that). Default does
+ * not check the whole-IV form (length -1, how OpenSSH restores an IV) nor
+ * an "ivlen" change made while generation is on: with an IV under 8 bytes
+ * its generator then increments bytes in front of the IV. It is asked
+ * only where it stays inside its buffers; fastcrypto must refuse whenever
+ * the two fields do not fit, and match default everywhere else.
+ */
+static void test_ivgen_iv_length(void **state)
+{
+    impl_env *env = *state;
+    static const size_t short_ivs[] = {1, 4, 7, 8, 11};
+    static const size_t ok_ivs[] = {12, 13, 16, 40, 100};
+
+    for (int ks = 0; ks < NKS; ks++) {
+        for (int enc = 0; enc < 2; enc++) {
+            const char *dir = enc ? "enc" : "dec";
+            uint8_t key[32], iv[128], g[2][128], pt[40], ct[2][40], tag[2][16];
+
+            fc_test_rand_bytes(key, sizeof(key));
+            fc_test_rand_bytes(iv, sizeof(iv));
+            fc_test_rand_bytes(pt, sizeof(pt));
+
+            /* The whole-IV form with an IV too short for both fields:
+             * refused (fastcrypto alone: default takes it), and the
+             * context does not generate. */
+            for (size_t i = 0; i < FC_ARRAY_LEN(short_ivs); i++) {
+                const size_t il = short_ivs[i];
+                EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+
+                WHERE("%s %s: \"tlsivfixed\" of the whole %zu-byte IV",
+                      k_names[ks], dir, il);
+                CHECK(c != NULL && gcm_init(c, env->fc[ks], key, NULL, il, enc),
+                      "init");
+                CHECK(!set_iv_fixed(c, -1, iv),
+                      "a %zu-byte IV taken for IV generation", il);
+                expect_reason("tlsivfixed -1", "invalid IV length");
+                CHECK(!iv_gen(c, g[0], 0), "an IV generated from %zu bytes",
+                      il);
+                expect_error("tlsivgen after a refused tlsivfixed", 0);
+                if (!enc) {
+                    CHECK(!set_iv_inv(c, iv, 8),
+                          "an invocation field set in a %zu-byte IV", il);
+                    expect_error("tlsivinv after a refused tlsivfixed", 0);
+                }
+                EVP_CIPHER_CTX_free(c);
+            }
+
+            /* The fixed-field form: refused by both for every length when
+             * the IV cannot hold 4 + 8 bytes; default is asked for
+             * lengths up to the IV's (past it, it reads or writes past its
+             * buffers), fastcrypto alone beyond. */
+            for (size_t i = 0; i < FC_ARRAY_LEN(short_ivs); i++) {
+                const size_t il = short_ivs[i];
+
+                for (size_t fl = 0; fl <= il + 4; fl++) {
+                    EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(),
+                                            EVP_CIPHER_CTX_new()};
+                    const int both = fl <= il;
+
+                    WHERE("%s %s: %zu-byte \"tlsivfixed\", ivlen %zu",
+                          k_names[ks], dir, fl, il);
+                    for (int s = 0; s < 1 + both; s++) {
+                        CHECK(c[s] != NULL &&
+                                  gcm_init(c[s], s ? env->df[ks] : env->fc[ks],
+                                           key, NULL, il, enc),
+                              "init");
+                        CHECK(!set_iv_fixed(c[s], (int)fl, iv),
+                              "%s took it (%s)", s ? "default" : FC_NAME,
+                              "no room for the two fields");
+                        if (s == 0)
+                            expect_reason("tlsivfixed", "invalid IV length");
+                        ERR_clear_error();
+                    }
+                    EVP_CIPHER_CTX_free(c[0]);
+                    EVP_CIPHER_CTX_free(c[1]);
+                }
+            }
+
+            /* IVs with room: the whole-IV form generates what default
+             * generates, the invocation field counting up in the last 8
+             * bytes. */
+            for (size_t i = 0; i < FC_ARRAY_LEN(ok_ivs); i++) {
+                const size_t il = ok_ivs[i];
+                EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(),
+                                        EVP_CIPHER_CTX_new()};
+
+                for (int s = 0; s < 2; s++) {
+                    WHERE("%s %s: whole %zu-byte IV (%s)", k_names[ks], dir, il,
+                          s ? "default" : FC_NAME);
+                    CHECK(c[s] != NULL &&
+                              gcm_init(c[s], s ? env->df[ks] : env->fc[ks], key,
+                                       NULL, il, enc) &&
+                              set_iv_fixed(c[s], -1, iv),
+                          "whole-IV tlsivfixed refused");
+                }
+                for (int m = 0; m < 3; m++) {
+                    WHERE("%s %s: whole %zu-byte IV, IV %d", k_names[ks], dir,
+                          il, m);
+                    for (int s = 0; s < 2; s++)
+                        CHECK(iv_gen(c[s], g[s], 0), "tlsivgen (%s)",
+                              s ? "default" : FC_NAME);
+                    CHECK_MEM(g[0], g[1], il, "generated IV");
+                    CHECK(memcmp(g[0], iv, il - 8) == 0 &&
+                              fc_load_be64(g[0] + il - 8) ==
+                                  fc_load_be64(iv + il - 8) + (uint64_t)m,
+                          "generated IV %s", hex(g[0], il));
+                }
+                EVP_CIPHER_CTX_free(c[0]);
+                EVP_CIPHER_CTX_free(c[1]);
+            }
+
+            /* "ivlen" changes while generation is on (whole 12-byte IV
+             * restored): too short for the two fields, refused by
+             * fastcrypto, the IV length and the generator unchanged
+             * (default takes the change and is not asked); with room,
+             * taken by both, and the next IV, message and tag equal. */
+            for (size_t i = 0;
+                 i < FC_ARRAY_LEN(short_ivs) + FC_ARRAY_LEN(ok_ivs); i++) {
+                const int is_short = i < FC_ARRAY_LEN(short_ivs);
+                const size_t il = is_short
+                                      ? short_ivs[i]
+                                      : ok_ivs[i - FC_ARRAY_LEN(short_ivs)];
+                const size_t now = is_short ? 12 : il;
+                EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(),
+                                        EVP_CIPHER_CTX_new()};
+                size_t v;
+                int l = 0, l2 = 0;
+
+                WHERE("%s %s: ivlen %zu during IV generation", k_names[ks], dir,
+                      il);
+                for (int s = 0; s < 2; s++) {
+                    CHECK(c[s] != NULL &&
+                              gcm_init(c[s], s ? env->df[ks] : env->fc[ks], key,
+                                       NULL, 12, enc) &&
+                              set_iv_fixed(c[s], -1, iv),
+                          "setup (%s)", s ? "default" : FC_NAME);
+                    if (s == 1 && is_short)
+                        continue;
+                    if (is_short) {
+                        CHECK(!set_size(c[s], OSSL_CIPHER_PARAM_AEAD_IVLEN, il),
+                              "ivlen %zu taken with IV generation on", il);
+                        expect_reason("ivlen", "invalid IV length");
+                    } else {
+                        CHECK(set_size(c[s], OSSL_CIPHER_PARAM_AEAD_IVLEN, il),
+                              "ivlen %zu refused (%s)", il,
+                              s ? "default" : FC_NAME);
+                    }
+                    v = 0;
+                    CHECK(get_size(c[s], OSSL_CIPHER_PARAM_IVLEN, &v) &&
+                              v == now,
+                          "ivlen reads %zu, want %zu (%s)", v, now,
+                          s ? "default" : FC_NAME);
+                }
+                for (int s = 0; s < 2; s++) {
+                    CHECK(iv_gen(c[s], g[s], 0), "tlsivgen (%s)",
+                          s ? "default" : FC_NAME);
+                    if (enc)
+                        CHECK(EVP_CipherUpdate(c[s], NULL, &l, pt, 13) &&
+                                  EVP_CipherUpdate(c[s], ct[s], &l, pt,
+                                                   sizeof(pt)) &&
+                                  EVP_CipherFinal_ex(c[s], ct[s] + l, &l2) &&
+                                  get_tag(c[s], tag[s], 16),
+                              "message (%s)", s ? "default" : FC_NAME);
+                }
+                CHECK_MEM(g[0], g[1], now, "generated IV");
+                if (enc) {
+                    CHECK_MEM(ct[0], ct[1], sizeof(pt), "ciphertext");
+                    CHECK_MEM(tag[0], tag[1], 16, "tag");
+                } else {
+                    /* The receiver takes the record's invocation field. */
+                    for (int s = 0; s < 2; s++)
+                        CHECK(set_iv_inv(c[s], g[0] + now - 8, 8),
+                              "tlsivinv (%s)", s ? "default" : FC_NAME);
+                }
+                EVP_CIPHER_CTX_free(c[0]);
+                EVP_CIPHER_CTX_free(c[1]);
+            }
+
+            /* An invocation field longer than the IV: refused
+             * (fastcrypto alone: default copies it in front of its IV). */
+            if (!enc) {
+                EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+
+                WHERE("%s dec: 13-byte \"tlsivinv\" in a 12-byte IV",
+                      k_names[ks]);
+                CHECK(c != NULL && gcm_init(c, env->fc[ks], key, NULL, 12, 0) &&
+                          set_iv_fixed(c, -1, iv),
+                      "setup");
+                CHECK(!set_iv_inv(c, iv, 13), "13-byte tlsivinv taken");
+                expect_error("13-byte tlsivinv", 0);
+                CHECK(set_iv_inv(c, iv, 12), "12-byte tlsivinv refused");
+                EVP_CIPHER_CTX_free(c);
+            }
+        }
+    }
+}
+
 /* ---------------------------------------------------------------------- */
 /* TLS 1.3 (integration notes 1.3)                                        */
 
@@ -1977,6 +2219,7 @@ int main(void)
         cmocka_unit_test(test_tls12),
         cmocka_unit_test(test_tls12_same_iv),
         cmocka_unit_test(test_tls_ivgen),
+        cmocka_unit_test(test_ivgen_iv_length),
         cmocka_unit_test(test_tls13),
     };
     int fails = 0;
