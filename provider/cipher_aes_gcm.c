@@ -14,7 +14,9 @@
  *   is set. Changing "ivlen" spends a set IV too.
  * - "tag" is set (1..16 bytes) before a decrypt final, which compares that
  *   many bytes in constant time; after an encrypt final any 1..16 leading
- *   bytes of the tag can be read.
+ *   bytes of the tag can be read. Setting "tag" when encrypting is
+ *   refused, with or without data. "taglen" is 16 after an encrypt final,
+ *   otherwise the length of the last tag set (16 if none was).
  * - TLS 1.2: "tlsivfixed" sets the 4-byte salt (the 8-byte invocation field
  *   is drawn at random when encrypting), "tlsaad" arms one record, and the
  *   next update processes explicit IV | payload | tag in place.
@@ -29,8 +31,7 @@
  *   least 4 bytes before the 8-byte invocation field, so a "tlsivfixed" of
  *   the whole IV (length -1) or an "ivlen" change while generating that
  *   leaves less is refused (the default takes both, and with an IV under
- *   8 bytes counts in memory in front of the IV); a "tag" with no data
- *   sets the reported tag length when encrypting.
+ *   8 bytes counts in memory in front of the IV).
  */
 #include <stdint.h>
 #include <string.h>
@@ -77,7 +78,6 @@ typedef struct fc_aes_gcm_ctx {
     size_t ivlen;
     size_t keylen;        /* fixed by the cipher: 16, 24 or 32 */
     size_t taglen;        /* bytes of |tag| set (decrypt) or made (encrypt) */
-    size_t enc_taglen;    /* tag length asked for when encrypting, or 0 */
     size_t tls_aad_pad;   /* "tlsaadpad" */
     uint64_t ivgen_count; /* IVs generated since key or fixed field */
     uint8_t iv_inline[FC_GCM_IV_INLINE];
@@ -589,29 +589,24 @@ static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         return 1;
 
     if ((p = FC_SLOT(FC_P_TAG)) != NULL) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING)
+        /* The tag is an output when encrypting: refused with data or
+         * without (a length alone), as the default provider does. */
+        if (ctx->enc) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
+                          "the tag cannot be set when encrypting");
+            return 0;
+        }
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == NULL)
             goto bad;
         sz = p->data_size;
         if (sz == 0 || sz > FC_GCM_TAG_BYTES) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TAG_LENGTH, "%zu", sz);
             return 0;
         }
-        if (ctx->enc) {
-            /* The tag is an output here; only its length can be set. */
-            if (p->data != NULL) {
-                FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
-                              "the tag cannot be set when encrypting");
-                return 0;
-            }
-            ctx->enc_taglen = sz;
-        } else {
-            if (p->data == NULL)
-                goto bad;
-            memcpy(ctx->tag, p->data, sz);
-            ctx->taglen = sz;
-            ctx->dec_tag_set = 1;
-            ctx->enc_tag_ready = 0;
-        }
+        memcpy(ctx->tag, p->data, sz);
+        ctx->taglen = sz;
+        ctx->dec_tag_set = 1;
+        ctx->enc_tag_ready = 0;
     }
     if ((p = FC_SLOT(FC_P_IVLEN)) != NULL) {
         if (!OSSL_PARAM_get_size_t(p, &sz))
@@ -907,7 +902,7 @@ static int fc_gcm_final_tag(fc_aes_gcm_ctx *ctx)
     fc_stat_add(ctx->prov, ctx->enc ? FC_STAT_GCM_ENC : FC_STAT_GCM_DEC, 1);
     if (ctx->enc) {
         fc_gcm_finish(&ctx->key, &ctx->st, ctx->tag);
-        ctx->taglen = ctx->enc_taglen != 0 ? ctx->enc_taglen : FC_GCM_TAG_BYTES;
+        ctx->taglen = FC_GCM_TAG_BYTES;
         /* |tag| now holds our output, not a tag to check against. */
         ctx->dec_tag_set = 0;
         ctx->enc_tag_ready = 1;

@@ -1428,6 +1428,86 @@ static void test_params(void **state)
     }
 }
 
+/* "taglen" on both contexts of |p|: equal, and |want|. */
+static void pair_taglen(pair *p, size_t want, const char *what)
+{
+    size_t v[2] = {0, 0};
+
+    for (int i = 0; i < 2; i++)
+        CHECK(get_size(p->c[i], OSSL_CIPHER_PARAM_AEAD_TAGLEN, &v[i]),
+              "%s: taglen (%s)", what, i ? "default" : FC_NAME);
+    CHECK(v[0] == v[1] && v[0] == want, "%s: taglen %zu, default %zu, want %zu",
+          what, v[0], v[1], want);
+}
+
+/*
+ * A "tag" set on an encrypting context is refused by default (3.0 and
+ * 3.6), with data or without: EVP_CTRL_AEAD_SET_TAG with a NULL buffer,
+ * the legacy way to ask for a tag length, included. fastcrypto refuses it
+ * the same way and "taglen" reads as default's before and after final,
+ * also on a context that set a shorter tag while decrypting.
+ */
+static void test_tag_set_encrypting(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], iv2[12], tag[16], pt[37];
+        pair p;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(iv2, sizeof(iv2));
+        fc_test_rand_bytes(tag, sizeof(tag));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        pair_new(&p);
+        WHERE("%s: tag sets while encrypting", k_names[ks]);
+        pair_init(&p, env, ks, 1, key, iv, 1, "encrypt init");
+        for (int tl = 0; tl <= 17; tl++) {
+            int r[2];
+
+            for (int i = 0; i < 2; i++) {
+                r[i] = EVP_CIPHER_CTX_ctrl(p.c[i], EVP_CTRL_AEAD_SET_TAG, tl,
+                                           NULL);
+                if (i == 0 && r[0] <= 0)
+                    expect_error("SET_TAG without data", 0);
+                ERR_clear_error();
+            }
+            CHECK(r[0] == r[1] && r[0] <= 0,
+                  "SET_TAG(%d, NULL) when encrypting: %d, default %d", tl, r[0],
+                  r[1]);
+            pair_taglen(&p, 16, "after SET_TAG without data");
+        }
+        CHECK(!pair_set_tag(&p, tag, 8, "8-byte tag when encrypting"),
+              "a tag set when encrypting");
+        pair_update(&p, 1, pt, 5, "AAD");
+        pair_update(&p, 0, pt, sizeof(pt), "data");
+        pair_taglen(&p, 16, "before final");
+        pair_final(&p, "final");
+        pair_taglen(&p, 16, "after final");
+        pair_get_tag(&p, 16, "tag");
+        pair_get_tag(&p, 8, "8-byte tag");
+
+        /* Decrypting with a 7-byte tag, then encrypting on the same
+         * context: 7 until the encrypt final, 16 after it. */
+        WHERE("%s: taglen after a decryption", k_names[ks]);
+        pair_init(&p, env, ks, 0, NULL, iv2, 0, "decrypt init");
+        pair_set_tag(&p, tag, 7, "7-byte tag");
+        pair_taglen(&p, 7, "decrypting");
+        pair_init(&p, env, ks, 0, NULL, iv, 1, "encrypt init");
+        pair_taglen(&p, 7, "encrypting, before final");
+        CHECK(EVP_CIPHER_CTX_ctrl(p.c[0], EVP_CTRL_AEAD_SET_TAG, 16, NULL) <= 0,
+              "SET_TAG(16, NULL) taken when encrypting");
+        expect_error("SET_TAG without data", 0);
+        pair_taglen(&p, 7, "after a refused SET_TAG");
+        pair_update(&p, 0, pt, sizeof(pt), "data");
+        pair_final(&p, "final");
+        pair_taglen(&p, 16, "encrypt final");
+        pair_get_tag(&p, 16, "tag");
+        pair_free(&p);
+    }
+}
+
 /* Misuse: every call fails cleanly with an error, like default's. */
 static void test_misuse(void **state)
 {
@@ -2214,6 +2294,7 @@ int main(void)
         cmocka_unit_test(test_reinit),
         cmocka_unit_test(test_ctx_copy),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_tag_set_encrypting),
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_evp_cipher),
         cmocka_unit_test(test_tls12),
