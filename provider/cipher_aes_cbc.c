@@ -14,9 +14,12 @@
  * Deliberate differences, where the default's result is not meaningful:
  * update handles in == out with a partly filled buffer correctly (the
  * default overwrites input it has not read yet), a direction change by an
- * init without key re-derives the schedule from the stored raw key, and the
+ * init without key re-derives the schedule from the stored raw key, the
  * one-shot call refuses a partial block when decrypting (the default reads
- * past the input). Only the schedule for the direction in use is expanded.
+ * past the input), and a "keylen" or "ivlen" other than the cipher's,
+ * passed in parameters, is refused (the default ignores it, and EVP 3.5+
+ * then records it and fails the next init). Only the schedule for the
+ * direction in use is expanded.
  */
 #include <stdint.h>
 #include <string.h>
@@ -182,7 +185,8 @@ static const OSSL_PARAM fc_aes_cbc_known_gettable_ctx_params[] = {
 
 /* "keylen" is absent, as in the default provider: the key length of these
  * ciphers is fixed, and EVP_CIPHER_CTX_set_key_length refuses a different
- * one because of that absence. A "keylen" passed anyway is ignored. */
+ * one because of that absence. A "keylen" passed anyway must be the
+ * cipher's own (fc_aes_cbc_set_ctx_params). */
 static const OSSL_PARAM fc_aes_cbc_known_settable_ctx_params[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
@@ -466,7 +470,8 @@ static int fc_aes_cbc_init(fc_aes_cbc_ctx *ctx, const unsigned char *key,
     if (key != NULL) {
         if (keylen != ctx->keylen) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
-                          "keylen=%zu, expected %zu", keylen, ctx->keylen);
+                          "keylen=%zu, this cipher has %zu", keylen,
+                          ctx->keylen);
             return 0;
         }
         if (key != ctx->key)

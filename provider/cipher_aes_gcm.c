@@ -17,6 +17,8 @@
  *   bytes of the tag can be read. Setting "tag" when encrypting is
  *   refused, with or without data. "taglen" is 16 after an encrypt final,
  *   otherwise the length of the last tag set (16 if none was).
+ * - the key length is the cipher's: "keylen" is not settable, so
+ *   EVP_CIPHER_CTX_set_key_length refuses another length.
  * - TLS 1.2: "tlsivfixed" sets the 4-byte salt (the 8-byte invocation field
  *   is drawn at random when encrypting), "tlsaad" arms one record, and the
  *   next update processes explicit IV | payload | tag in place.
@@ -31,7 +33,9 @@
  *   least 4 bytes before the 8-byte invocation field, so a "tlsivfixed" of
  *   the whole IV (length -1) or an "ivlen" change while generating that
  *   leaves less is refused (the default takes both, and with an IV under
- *   8 bytes counts in memory in front of the IV).
+ *   8 bytes counts in memory in front of the IV); a "keylen" other than
+ *   the cipher's, passed in parameters anyway, is refused (the default
+ *   ignores it, and EVP 3.5+ then records it and fails the next init).
  */
 #include <stdint.h>
 #include <string.h>
@@ -224,8 +228,8 @@ static const OSSL_PARAM fc_aes_gcm_known_gettable_ctx_params[] = {
 };
 
 /* "keylen" is absent, as in the default provider: the key length is fixed,
- * EVP_CIPHER_CTX_set_key_length refuses a change because of that absence,
- * and a "keylen" passed anyway is ignored. */
+ * and EVP_CIPHER_CTX_set_key_length refuses a change because of that
+ * absence. A "keylen" passed anyway must be the cipher's own. */
 static const OSSL_PARAM fc_aes_gcm_known_settable_ctx_params[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
@@ -588,6 +592,18 @@ static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     if (seen == 0)
         return 1;
 
+    /* The key length is the cipher's: another would leave EVP 3.5+
+     * recording it and passing it to every later init. Checked first, so
+     * a refusal changes nothing. */
+    if ((p = FC_SLOT(FC_P_KEYLEN)) != NULL) {
+        if (!OSSL_PARAM_get_size_t(p, &sz))
+            goto bad;
+        if (sz != ctx->keylen) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
+                          "keylen=%zu, this cipher has %zu", sz, ctx->keylen);
+            return 0;
+        }
+    }
     if ((p = FC_SLOT(FC_P_TAG)) != NULL) {
         /* The tag is an output when encrypting: refused with data or
          * without (a length alone), as the default provider does. */
@@ -780,7 +796,8 @@ static int fc_aes_gcm_init(fc_aes_gcm_ctx *ctx, const unsigned char *key,
     if (key != NULL) {
         if (keylen != ctx->keylen) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
-                          "%zu, expected %zu", keylen, ctx->keylen);
+                          "keylen=%zu, this cipher has %zu", keylen,
+                          ctx->keylen);
             return 0;
         }
         fc_gcm_set_key(&ctx->key, ctx->ops, key, keylen);

@@ -47,6 +47,8 @@
 #include "fc/cpu.h"
 #include "fc/tuning.h"
 
+#include "evp_checks.h"
+
 #define FC_NAME      "fastcrypto"
 #define DEFAULT_SEED 0x5eedfc2024ULL
 #define MAX_PIECES   64
@@ -1332,13 +1334,13 @@ static void test_evp_cipher_oneshot(void **state)
 }
 
 /* Context parameters after updates: original and updated IV, keylen, ivlen,
- * blocksize, mode, padding, num; a wrong keylen; TLS keys accepted in both
- * integer types; and tls-version 0 returning to ordinary operation. */
+ * blocksize, mode, padding, num; TLS keys accepted in both integer types;
+ * and tls-version 0 returning to ordinary operation. */
 static void test_ctx_params(void **state)
 {
     impl_env *env = *state;
     uint8_t key[32], iv[16], in[100], of[132], od[132], bf[16], bd[16];
-    int ks, lf = 0, ld, s;
+    int ks, ld, s;
     size_t sz;
     unsigned int u;
 
@@ -1397,37 +1399,7 @@ static void test_ctx_params(void **state)
                   "%s num %u", who, u);
         }
 
-        /*
-         * A wrong "keylen": default's AES-CBC does not list keylen as
-         * settable and ignores it (returns 1, keylen stays). fastcrypto
-         * may refuse it with its own error, or ignore it the same way;
-         * either way the key length must not change and the next key
-         * init must behave exactly like default's.
-         */
-        WHERE("%s set keylen to a wrong value", k_names[ks]);
-        for (sz = 0; sz <= 64; sz += 8) {
-            size_t v = sz == (size_t)k_keylen[ks] ? 1 : sz;
-            OSSL_PARAM p[2] = {
-                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_KEYLEN, &v),
-                OSSL_PARAM_construct_end()};
-            size_t now = 0;
-
-            if (!EVP_CIPHER_CTX_set_params(c[0], p))
-                expect_error("set keylen", 0);
-            CHECK(get_size_param(c[0], OSSL_CIPHER_PARAM_KEYLEN, &now) &&
-                      now == (size_t)k_keylen[ks],
-                  "keylen %zu after setting %zu", now, v);
-            ERR_clear_error();
-        }
-        for (s = 0; s < 2; s++)
-            CHECK(EVP_CipherInit_ex2(c[s], NULL, key, iv, 1, NULL) &&
-                      EVP_CIPHER_CTX_set_padding(c[s], 1) &&
-                      EVP_CipherUpdate(c[s], o[s], &ol[s], in, 100) &&
-                      EVP_CipherFinal_ex(c[s], o[s] + ol[s], &lf) &&
-                      ol[s] + lf == 112,
-                  "%s re-init after keylen", s ? "default" : FC_NAME);
-        CHECK_MEM(of, od, 112, "ciphertext after the keylen attempts");
-
+        /* A wrong "keylen": test_keylen. */
         /* tls-version and tls-mac-size are accepted as int and as uint and
          * size_t; tls-version 0 returns to ordinary CBC. */
         WHERE("%s TLS parameters accepted", k_names[ks]);
@@ -1467,6 +1439,41 @@ static void test_ctx_params(void **state)
             CHECK(ol[s] == 32 && ld == 16, "outl %d + %d", ol[s], ld);
         }
         CHECK_MEM(of, od, 48, "ciphertext after tls-version 0");
+        EVP_CIPHER_CTX_free(c[0]);
+        EVP_CIPHER_CTX_free(c[1]);
+    }
+}
+
+/* The key length is the cipher's, one policy for CBC and GCM: the checks
+ * of fc_check_keylen_policy (evp_checks.h), then a message on the same
+ * contexts, equal to default's. */
+static void test_keylen(void **state)
+{
+    impl_env *env = *state;
+    uint8_t key[32], iv[16], in[100], o[2][112];
+    char msg[400];
+    int ks, s, l[2], lf;
+
+    rng_start(__func__);
+    for (ks = 0; ks < NKS; ks++) {
+        EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new()};
+        const EVP_CIPHER *ci[2] = {env->fc[ks], env->df[ks]};
+
+        rnd_bytes(key, sizeof(key));
+        rnd_bytes(iv, sizeof(iv));
+        rnd_bytes(in, sizeof(in));
+        WHERE("%s: key length policy", k_names[ks]);
+        CHECK(fc_check_keylen_policy(c, ci, k_keylen[ks], key, iv, msg,
+                                     sizeof(msg)),
+              "%s", msg);
+        WHERE("%s: a message after the keylen attempts", k_names[ks]);
+        for (s = 0; s < 2; s++)
+            CHECK(EVP_CipherInit_ex2(c[s], NULL, key, iv, 1, NULL) &&
+                      EVP_CipherUpdate(c[s], o[s], &l[s], in, sizeof(in)) &&
+                      EVP_CipherFinal_ex(c[s], o[s] + l[s], &lf) &&
+                      l[s] + lf == 112,
+                  "message (%s)", s ? "default" : FC_NAME);
+        CHECK_MEM(o[0], o[1], 112, "ciphertext after the keylen attempts");
         EVP_CIPHER_CTX_free(c[0]);
         EVP_CIPHER_CTX_free(c[1]);
     }
@@ -2483,6 +2490,7 @@ int main(void)
         cmocka_unit_test(test_ctx_copy),
         cmocka_unit_test(test_evp_cipher_oneshot),
         cmocka_unit_test(test_ctx_params),
+        cmocka_unit_test(test_keylen),
         cmocka_unit_test(test_bad_padding),
         cmocka_unit_test(test_partial_blocks),
         cmocka_unit_test(test_tls_encrypt),

@@ -53,6 +53,7 @@
 #include "fc/common.h"
 #include "fc/cpu.h"
 #include "fc/gcm.h"
+#include "evp_checks.h"
 #include "impls.h"
 #include "kat.h"
 
@@ -155,28 +156,13 @@ static void expect_error(const char *what, int allow_evp)
           FC_NAME);
 }
 
-/*
- * Like expect_error, but the queue must hold an error of fastcrypto's
- * whose reason string is |reason| (the strings of provider/fc_prov.c).
- */
+/* Like expect_error, but the error must be fastcrypto's with the reason
+ * string |reason| (evp_checks.h). */
 static void expect_reason(const char *what, const char *reason)
 {
-    unsigned long e;
-    int found = 0;
-    char last[256] = "(none)";
+    char msg[400];
 
-    CHECK(ERR_peek_last_error() != 0, "%s: failed but raised no error", what);
-    while ((e = ERR_get_error()) != 0) {
-        const char *lib = ERR_lib_error_string(e);
-        const char *why = ERR_reason_error_string(e);
-
-        if (lib != NULL && strcmp(lib, FC_NAME) == 0 && why != NULL &&
-            strcmp(why, reason) == 0)
-            found = 1;
-        ERR_error_string_n(e, last, sizeof(last));
-    }
-    CHECK(found, "%s: no %s error \"%s\" (last: %s)", what, FC_NAME, reason,
-          last);
+    CHECK(fc_check_reason(what, reason, msg, sizeof(msg)), "%s", msg);
 }
 
 static uint8_t *xmalloc(size_t n)
@@ -1508,6 +1494,37 @@ static void test_tag_set_encrypting(void **state)
     }
 }
 
+/* The key length is the cipher's, one policy for GCM and CBC: the checks
+ * of fc_check_keylen_policy (evp_checks.h), then a message on the same
+ * contexts, equal to default's. */
+static void test_keylen(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], pt[33];
+        char msg[400];
+        pair p;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(pt, sizeof(pt));
+        pair_new(&p);
+        WHERE("%s: key length policy", k_names[ks]);
+        CHECK(fc_check_keylen_policy(
+                  p.c, (const EVP_CIPHER *[2]){env->fc[ks], env->df[ks]},
+                  k_keylen[ks], key, iv, msg, sizeof(msg)),
+              "%s", msg);
+        WHERE("%s: a message after the keylen attempts", k_names[ks]);
+        pair_init(&p, env, ks, 0, key, iv, 1, "key and IV");
+        pair_update(&p, 1, pt, 13, "AAD");
+        pair_update(&p, 0, pt, sizeof(pt), "data");
+        pair_final(&p, "final");
+        pair_get_tag(&p, 16, "tag");
+        pair_free(&p);
+    }
+}
+
 /* Misuse: every call fails cleanly with an error, like default's. */
 static void test_misuse(void **state)
 {
@@ -2295,6 +2312,7 @@ int main(void)
         cmocka_unit_test(test_ctx_copy),
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_tag_set_encrypting),
+        cmocka_unit_test(test_keylen),
         cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_evp_cipher),
         cmocka_unit_test(test_tls12),
