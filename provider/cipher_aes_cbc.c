@@ -273,14 +273,18 @@ static int fc_aes_cbc_get_ctx_params(void *vctx, OSSL_PARAM params[])
             ok = OSSL_PARAM_set_uint(p, ctx->num);
             break;
         case FC_P_IV:
-            /* A pointer into the context if the caller asked for one. */
-            ok = OSSL_PARAM_set_octet_ptr(p, ctx->oiv, FC_CBC_IVLEN) ||
-                 OSSL_PARAM_set_octet_string(p, ctx->oiv, FC_CBC_IVLEN);
+        case FC_P_UPDATED_IV: {
+            const uint8_t *v = id == FC_P_IV ? ctx->oiv : ctx->iv;
+
+            /* A pointer into the context if the caller asked for one. The
+             * type is tested here, not by trying one setter and then the
+             * other: OpenSSL 3.2+ queues an error for the wrong type, which
+             * would stay behind a successful call. */
+            ok = p->data_type == OSSL_PARAM_OCTET_PTR
+                     ? OSSL_PARAM_set_octet_ptr(p, v, FC_CBC_IVLEN)
+                     : OSSL_PARAM_set_octet_string(p, v, FC_CBC_IVLEN);
             break;
-        case FC_P_UPDATED_IV:
-            ok = OSSL_PARAM_set_octet_ptr(p, ctx->iv, FC_CBC_IVLEN) ||
-                 OSSL_PARAM_set_octet_string(p, ctx->iv, FC_CBC_IVLEN);
-            break;
+        }
         case FC_P_TLS_MAC:
             /* Valid until the next update; NULL before a MAC was taken, or
              * if "tls-mac-size" has since grown past our buffer. */

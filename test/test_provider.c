@@ -1444,6 +1444,79 @@ static void test_ctx_params(void **state)
     }
 }
 
+/*
+ * Successful calls leave the error queue empty. OpenSSL 3.2+ raises an
+ * error from an OSSL_PARAM setter given the wrong type, so a provider that
+ * tries one type and then the other succeeds with an error left behind.
+ * Every parameter get and set the libssl and EVP paths make, on fastcrypto
+ * alone (the check is on fastcrypto's calls, whatever default does).
+ */
+static void test_quiet_success(void **state)
+{
+    impl_env *env = *state;
+    uint8_t key[32], iv[16], buf[16], rec[64 + 16];
+    char msg[400];
+    int ks, l, ver = 0x0303;
+    size_t ms = 0;
+    unsigned int u = 0;
+    void *ptr = NULL;
+
+#define QUIET(call, what)                                                      \
+    CHECK(fc_check_quiet((call), (what), msg, sizeof(msg)), "%s", msg)
+    rng_start(__func__);
+    for (ks = 0; ks < NKS; ks++) {
+        EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+        OSSL_PARAM sp[3] = {
+            OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
+            OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &ms),
+            OSSL_PARAM_construct_end()};
+        OSSL_PARAM gp[2] = {
+            OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_IV, &ptr, 16),
+            OSSL_PARAM_construct_end()};
+        OSSL_PARAM up[2] = {OSSL_PARAM_construct_octet_ptr(
+                                OSSL_CIPHER_PARAM_UPDATED_IV, &ptr, 16),
+                            OSSL_PARAM_construct_end()};
+        const uint8_t *mac;
+
+        rnd_bytes(key, sizeof(key));
+        rnd_bytes(iv, sizeof(iv));
+        rnd_bytes(rec, sizeof(rec));
+        WHERE("%s: successful calls", k_names[ks]);
+        ERR_clear_error();
+        QUIET(c != NULL && EVP_CipherInit_ex2(c, env->fc[ks], key, iv, 1, NULL),
+              "init");
+        QUIET(EVP_CIPHER_CTX_get_original_iv(c, buf, 16), "get \"iv\"");
+        QUIET(EVP_CIPHER_CTX_get_updated_iv(c, buf, 16), "get \"updated-iv\"");
+        QUIET(EVP_CIPHER_CTX_get_params(c, gp) && ptr != NULL,
+              "get \"iv\" as a pointer");
+        QUIET(EVP_CIPHER_CTX_get_params(c, up) && ptr != NULL,
+              "get \"updated-iv\" as a pointer");
+        QUIET(EVP_CIPHER_CTX_get_iv_length(c) == 16, "iv length");
+        QUIET(EVP_CIPHER_CTX_get_key_length(c) == k_keylen[ks], "key length");
+        QUIET(get_uint_param(c, OSSL_CIPHER_PARAM_PADDING, &u), "get padding");
+        QUIET(get_uint_param(c, OSSL_CIPHER_PARAM_NUM, &u), "get num");
+        QUIET(EVP_CIPHER_CTX_set_padding(c, 1), "set padding");
+        QUIET(EVP_CipherUpdate(c, rec, &l, rec, 37), "update");
+        QUIET(EVP_CipherFinal_ex(c, rec + l, &l), "final");
+        QUIET(EVP_CIPHER_CTX_get_updated_iv(c, buf, 16),
+              "get \"updated-iv\" after final");
+        /* TLS records both ways, then "tls-mac" as libssl reads it. */
+        QUIET(EVP_CipherInit_ex2(c, NULL, key, iv, 1, NULL) &&
+                  EVP_CIPHER_CTX_set_params(c, sp),
+              "TLS setup (encrypt)");
+        QUIET(EVP_CipherUpdate(c, rec, &l, rec, 40) && l == 48, "TLS record");
+        ms = 20;
+        QUIET(EVP_CipherInit_ex2(c, NULL, key, iv, 0, NULL) &&
+                  EVP_CIPHER_CTX_set_params(c, sp),
+              "TLS setup (decrypt)");
+        QUIET(EVP_CipherUpdate(c, rec, &l, rec, 64), "TLS record");
+        QUIET(get_tls_mac(c, &mac) == 20, "get \"tls-mac\"");
+        ms = 0;
+        EVP_CIPHER_CTX_free(c);
+    }
+#undef QUIET
+}
+
 /* The key length is the cipher's, one policy for CBC and GCM: the checks
  * of fc_check_keylen_policy (evp_checks.h), then a message on the same
  * contexts, equal to default's. */
@@ -2491,6 +2564,7 @@ int main(void)
         cmocka_unit_test(test_evp_cipher_oneshot),
         cmocka_unit_test(test_ctx_params),
         cmocka_unit_test(test_keylen),
+        cmocka_unit_test(test_quiet_success),
         cmocka_unit_test(test_bad_padding),
         cmocka_unit_test(test_partial_blocks),
         cmocka_unit_test(test_tls_encrypt),

@@ -2195,6 +2195,85 @@ static void test_ivgen_iv_length(void **state)
     }
 }
 
+/*
+ * Successful calls leave the error queue empty (evp_checks.h,
+ * fc_check_quiet; OpenSSL 3.2+ queues an error from an OSSL_PARAM setter
+ * given the wrong type). Every get and set EVP, libssl and the TLS ctrls
+ * make, in both directions, on fastcrypto alone.
+ */
+static void test_quiet_success(void **state)
+{
+    impl_env *env = *state;
+    char msg[400];
+
+#define QUIET(call, what)                                                      \
+    CHECK(fc_check_quiet((call), (what), msg, sizeof(msg)), "%s", msg)
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], iv[12], buf[16], tag[16], rec[2][8 + 40 + 16];
+        EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new(), *d = EVP_CIPHER_CTX_new();
+        void *ptr = NULL;
+        size_t v = 0;
+        int l = 0, ver = 0x0303;
+        size_t ms = 0;
+        OSSL_PARAM tp[3] = {
+            OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
+            OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &ms),
+            OSSL_PARAM_construct_end()};
+        OSSL_PARAM ip[2] = {
+            OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_IV, &ptr, 12),
+            OSSL_PARAM_construct_end()};
+        OSSL_PARAM up[2] = {OSSL_PARAM_construct_octet_ptr(
+                                OSSL_CIPHER_PARAM_UPDATED_IV, &ptr, 12),
+                            OSSL_PARAM_construct_end()};
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(rec, sizeof(rec));
+        WHERE("%s: successful calls", k_names[ks]);
+        ERR_clear_error();
+        QUIET(c != NULL && d != NULL &&
+                  gcm_init(c, env->fc[ks], key, iv, 12, 1),
+              "init with ivlen");
+        QUIET(EVP_CIPHER_CTX_get_original_iv(c, buf, 12), "get \"iv\"");
+        QUIET(EVP_CIPHER_CTX_get_updated_iv(c, buf, 12), "get \"updated-iv\"");
+        QUIET(EVP_CIPHER_CTX_get_params(c, ip) && ptr != NULL,
+              "get \"iv\" as a pointer");
+        QUIET(EVP_CIPHER_CTX_get_params(c, up) && ptr != NULL,
+              "get \"updated-iv\" as a pointer");
+        QUIET(get_size(c, OSSL_CIPHER_PARAM_AEAD_TAGLEN, &v), "get taglen");
+        QUIET(EVP_CIPHER_CTX_get_iv_length(c) == 12 &&
+                  EVP_CIPHER_CTX_get_key_length(c) == k_keylen[ks] &&
+                  EVP_CIPHER_CTX_get_tag_length(c) == 16,
+              "EVP length accessors");
+        QUIET(EVP_CipherUpdate(c, NULL, &l, rec[0], 13), "AAD");
+        QUIET(EVP_CipherUpdate(c, rec[1], &l, rec[0], 40), "data");
+        QUIET(EVP_CipherFinal_ex(c, rec[1] + l, &l), "final");
+        QUIET(get_tag(c, tag, 16), "get tag");
+        QUIET(EVP_CipherInit_ex2(d, env->fc[ks], key, iv, 0, NULL), "dec init");
+        QUIET(EVP_CipherUpdate(d, NULL, &l, rec[0], 13), "dec AAD");
+        QUIET(EVP_CipherUpdate(d, rec[0], &l, rec[1], 40), "dec data");
+        QUIET(set_tag(d, tag, 16), "set tag");
+        QUIET(EVP_CipherFinal_ex(d, buf, &l), "dec final");
+
+        /* TLS 1.2 as libssl drives it, then the IV-generation ctrls. */
+        QUIET(EVP_CipherInit_ex(c, env->fc[ks], NULL, key, NULL, 1) &&
+                  set_iv_fixed(c, 4, iv) && EVP_CIPHER_CTX_set_params(c, tp),
+              "TLS setup (encrypt)");
+        QUIET(EVP_CipherInit_ex(d, env->fc[ks], NULL, key, NULL, 0) &&
+                  set_iv_fixed(d, 4, iv) && EVP_CIPHER_CTX_set_params(d, tp),
+              "TLS setup (decrypt)");
+        QUIET(tls12_seal(c, 1, rec[0] + 8, 40, rec[1]) == 64, "TLS seal");
+        QUIET(tls12_open(d, 1, rec[1], 64) == 40, "TLS open");
+        QUIET(EVP_CIPHER_CTX_get_updated_iv(c, buf, 12),
+              "get \"updated-iv\" in TLS mode");
+        QUIET(iv_gen(c, buf, 8), "tlsivgen");
+        QUIET(set_iv_inv(d, buf, 8), "tlsivinv");
+        EVP_CIPHER_CTX_free(c);
+        EVP_CIPHER_CTX_free(d);
+    }
+#undef QUIET
+}
+
 /* ---------------------------------------------------------------------- */
 /* TLS 1.3 (integration notes 1.3)                                        */
 
@@ -2319,6 +2398,7 @@ int main(void)
         cmocka_unit_test(test_tls12_same_iv),
         cmocka_unit_test(test_tls_ivgen),
         cmocka_unit_test(test_ivgen_iv_length),
+        cmocka_unit_test(test_quiet_success),
         cmocka_unit_test(test_tls13),
     };
     int fails = 0;

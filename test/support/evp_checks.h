@@ -22,10 +22,10 @@
 
 #define FC_TEST_PROV_NAME "fastcrypto"
 
-static int fc_check_fail(char *msg, size_t cap, const char *fmt, ...)
+static inline int fc_check_fail(char *msg, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static int fc_check_fail(char *msg, size_t cap, const char *fmt, ...)
+static inline int fc_check_fail(char *msg, size_t cap, const char *fmt, ...)
 {
     va_list ap;
 
@@ -40,8 +40,8 @@ static int fc_check_fail(char *msg, size_t cap, const char *fmt, ...)
  * error of fastcrypto's whose reason string is |reason| (the strings of
  * provider/fc_prov.c).
  */
-static int fc_check_reason(const char *what, const char *reason, char *msg,
-                           size_t cap)
+static inline int fc_check_reason(const char *what, const char *reason,
+                                  char *msg, size_t cap)
 {
     unsigned long e;
     int found = 0, any = ERR_peek_last_error() != 0;
@@ -64,10 +64,34 @@ static int fc_check_reason(const char *what, const char *reason, char *msg,
     return 1;
 }
 
+/*
+ * fc_check_quiet succeeds if |ok| (a call's result) is true and the call
+ * left the error queue empty, as a successful call must: an application
+ * or libssl that reads the queue later (SSL_get_error does) would take a
+ * stray error for a failure. Clears the queue either way.
+ */
+static inline int fc_check_quiet(int ok, const char *what, char *msg,
+                                 size_t cap)
+{
+    unsigned long e = ERR_peek_error();
+    char err[256] = "";
+
+    if (e != 0)
+        ERR_error_string_n(e, err, sizeof(err));
+    ERR_clear_error();
+    if (!ok)
+        return fc_check_fail(msg, cap, "%s failed (%s)", what,
+                             e != 0 ? err : "no error");
+    if (e != 0)
+        return fc_check_fail(msg, cap, "%s succeeded and left an error: %s",
+                             what, err);
+    return 1;
+}
+
 /* fc_check_same_names succeeds if the lists |a| (ours) and |b| (default's)
  * name the same parameters, in any order. */
-static int fc_check_same_names(const OSSL_PARAM *a, const OSSL_PARAM *b,
-                               char *msg, size_t cap)
+static inline int fc_check_same_names(const OSSL_PARAM *a, const OSSL_PARAM *b,
+                                      char *msg, size_t cap)
 {
     for (int pass = 0; pass < 2; pass++) {
         const OSSL_PARAM *x = pass ? b : a, *y = pass ? a : b;
@@ -96,9 +120,10 @@ static int fc_check_same_names(const OSSL_PARAM *a, const OSSL_PARAM *b,
  * The key length reads |own| throughout. The contexts are left
  * initialised with the cipher, no key.
  */
-static int fc_check_keylen_policy(EVP_CIPHER_CTX *c[2], const EVP_CIPHER *ci[2],
-                                  int own, const uint8_t *key,
-                                  const uint8_t *iv, char *msg, size_t cap)
+static inline int fc_check_keylen_policy(EVP_CIPHER_CTX *c[2],
+                                         const EVP_CIPHER *ci[2], int own,
+                                         const uint8_t *key, const uint8_t *iv,
+                                         char *msg, size_t cap)
 {
     static const int other[] = {0,  1,  15, 16, 17, 23, 24,
                                 25, 31, 32, 33, 64, -1};
