@@ -456,6 +456,24 @@ static int get_octets(EVP_CIPHER_CTX *c, const char *key, uint8_t *buf,
     return r;
 }
 
+/* The IV-generation ctrls: "tlsivfixed" (|len| -1: the whole IV), the
+ * "tlsivgen" get (|len| 0: the whole IV) and the "tlsivinv" set. */
+static int set_iv_fixed(EVP_CIPHER_CTX *c, int len, const uint8_t *buf)
+{
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, len, (void *)buf) >
+           0;
+}
+
+static int iv_gen(EVP_CIPHER_CTX *c, uint8_t *out, int len)
+{
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, len, out) > 0;
+}
+
+static int set_iv_inv(EVP_CIPHER_CTX *c, const uint8_t *in, int len)
+{
+    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_INV, len, (void *)in) > 0;
+}
+
 /* Random piece lengths (some empty) summing to |len|; at most MAX_PIECES. */
 static size_t make_pieces(size_t len, size_t *pieces)
 {
@@ -1904,6 +1922,134 @@ static void test_tls12_same_iv(void **state)
     }
 }
 
+/*
+ * TLS 1.2 contexts copied and re-keyed between records, both providers
+ * from the same whole IV ("tlsivfixed" of length -1): a copy made with
+ * "tlsaad" armed seals the armed record as its source would, both go on
+ * counting from there, and a key-only re-init (same key, then a new one)
+ * keeps the generator and the receiver's fixed field. Every record equals
+ * default's, and each is opened by both receivers.
+ */
+static void test_tls12_copy_reinit(void **state)
+{
+    impl_env *env = *state;
+
+    for (int ks = 0; ks < NKS; ks++) {
+        uint8_t key[32], key2[32], iv[12], payload[100],
+            rec[2][8 + sizeof(payload) + 16], back[sizeof(rec[0])];
+        EVP_CIPHER_CTX *e[2], *d[2], *ec[2], *dc[2];
+        uint64_t seq = 0;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(key2, sizeof(key2));
+        fc_test_rand_bytes(iv, sizeof(iv));
+        fc_test_rand_bytes(payload, sizeof(payload));
+        for (int s = 0; s < 2; s++) {
+            const EVP_CIPHER *c = s ? env->df[ks] : env->fc[ks];
+
+            e[s] = EVP_CIPHER_CTX_new();
+            d[s] = EVP_CIPHER_CTX_new();
+            ec[s] = EVP_CIPHER_CTX_new();
+            dc[s] = EVP_CIPHER_CTX_new();
+            WHERE("%s TLS 1.2 setup (%s)", k_names[ks],
+                  s ? "default" : FC_NAME);
+            tls12_setup(e[s], c, key, iv, 1);
+            tls12_setup(d[s], c, key, iv, 0);
+            CHECK(set_iv_fixed(e[s], -1, iv), "whole IV");
+        }
+        /* One record through |snd|, equal in both providers, opened by
+         * both receivers |rcv|. */
+#define RECORD(snd, rcv, what)                                                 \
+    do {                                                                       \
+        const size_t plen_ = (size_t)(seq * 13 % sizeof(payload));             \
+        const size_t rlen_ = 8 + plen_ + 16;                                   \
+        WHERE("%s TLS 1.2 record %llu: %s", k_names[ks],                       \
+              (unsigned long long)seq, what);                                  \
+        for (int s_ = 0; s_ < 2; s_++)                                         \
+            CHECK(tls12_seal(snd[s_], seq, payload, plen_, rec[s_]) ==         \
+                      (int)rlen_,                                              \
+                  "seal (%s)", s_ ? "default" : FC_NAME);                      \
+        CHECK_MEM(rec[0], rec[1], rlen_, "record");                            \
+        CHECK(fc_load_be64(rec[0]) == fc_load_be64(iv + 4) + seq,              \
+              "explicit IV %s", hex(rec[0], 8));                               \
+        for (int s_ = 0; s_ < 2; s_++) {                                       \
+            memcpy(back, rec[0], rlen_);                                       \
+            CHECK(tls12_open(rcv[s_], seq, back, rlen_) == (int)plen_ &&       \
+                      memcmp(back + 8, payload, plen_) == 0,                   \
+                  "open (%s)", s_ ? "default" : FC_NAME);                      \
+        }                                                                      \
+        seq++;                                                                 \
+    } while (0)
+
+        RECORD(e, d, "first");
+        /* Copies made with the next record armed on both sides. */
+        for (int s = 0; s < 2; s++) {
+            CHECK(tls12_aad(e[s], seq, 8 + (size_t)(seq * 13 % 100)) == 16,
+                  "arm");
+            CHECK(EVP_CIPHER_CTX_copy(ec[s], e[s]) == 1 &&
+                      EVP_CIPHER_CTX_copy(dc[s], d[s]) == 1,
+                  "copy (%s)", s ? "default" : FC_NAME);
+        }
+        {
+            /* The copy finishes the armed record by one in-place update,
+             * as its source would have; the source is then disarmed by
+             * sealing the same record (it holds the same IV). */
+            const size_t plen = (size_t)(seq * 13 % sizeof(payload));
+            int outl[2];
+
+            WHERE("%s TLS 1.2: armed record in the copy", k_names[ks]);
+            for (int s = 0; s < 2; s++) {
+                memcpy(rec[s] + 8, payload, plen);
+                CHECK(EVP_CipherUpdate(ec[s], rec[s], &outl[s], rec[s],
+                                       (int)(8 + plen + 16)) &&
+                          outl[s] == (int)(8 + plen + 16),
+                      "copy seals (%s)", s ? "default" : FC_NAME);
+                memcpy(back + 8, payload, plen);
+                CHECK(EVP_CipherUpdate(e[s], back, &outl[s], back,
+                                       (int)(8 + plen + 16)),
+                      "source seals (%s)", s ? "default" : FC_NAME);
+                CHECK_MEM(back, rec[s], 8 + plen + 16,
+                          "source and copy, same record");
+            }
+            CHECK_MEM(rec[0], rec[1], 8 + plen + 16, "record from the copy");
+            for (int s = 0; s < 2; s++) {
+                memcpy(back, rec[0], 8 + plen + 16);
+                CHECK(tls12_open(dc[s], seq, back, 8 + plen + 16) == (int)plen,
+                      "copied receiver opens (%s)", s ? "default" : FC_NAME);
+            }
+            seq++;
+        }
+        {
+            /* Source and copy generate alike from here: the sources
+             * seal the copies' next record again, byte for byte. */
+            const uint64_t at = seq;
+
+            RECORD(ec, dc, "copies go on");
+            seq = at;
+            RECORD(e, d, "sources go on, as the copies did");
+        }
+
+        /* Key-only re-init with the same key, then a new key, on every
+         * context: generator and fixed field stay. */
+        for (int k = 0; k < 2; k++) {
+            for (int s = 0; s < 2; s++)
+                CHECK(EVP_CipherInit_ex(e[s], NULL, NULL, k ? key2 : key, NULL,
+                                        1) &&
+                          EVP_CipherInit_ex(d[s], NULL, NULL, k ? key2 : key,
+                                            NULL, 0),
+                      "key-only re-init (%s)", s ? "default" : FC_NAME);
+            RECORD(e, d, k ? "after a new key" : "after the same key");
+        }
+#undef RECORD
+        for (int s = 0; s < 2; s++) {
+            EVP_CIPHER_CTX_free(e[s]);
+            EVP_CIPHER_CTX_free(d[s]);
+            EVP_CIPHER_CTX_free(ec[s]);
+            EVP_CIPHER_CTX_free(dc[s]);
+        }
+    }
+}
+
 /* The public IV-generation ctrls (EVP_CTRL_GCM_IV_GEN, "tlsivgen";
  * EVP_CTRL_GCM_SET_IV_INV, "tlsivinv") outside libssl's record mode,
  * from a whole IV restored with "tlsivfixed" of length -1: the generated
@@ -1975,24 +2121,6 @@ static void test_tls_ivgen(void **state)
             EVP_CIPHER_CTX_free(d[i]);
         }
     }
-}
-
-/* The IV-generation ctrls: "tlsivfixed" (|len| -1: the whole IV), the
- * "tlsivgen" get (|len| 0: the whole IV) and the "tlsivinv" set. */
-static int set_iv_fixed(EVP_CIPHER_CTX *c, int len, const uint8_t *buf)
-{
-    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, len, (void *)buf) >
-           0;
-}
-
-static int iv_gen(EVP_CIPHER_CTX *c, uint8_t *out, int len)
-{
-    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_IV_GEN, len, out) > 0;
-}
-
-static int set_iv_inv(EVP_CIPHER_CTX *c, const uint8_t *in, int len)
-{
-    return EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_INV, len, (void *)in) > 0;
 }
 
 /*
@@ -2396,6 +2524,7 @@ int main(void)
         cmocka_unit_test(test_evp_cipher),
         cmocka_unit_test(test_tls12),
         cmocka_unit_test(test_tls12_same_iv),
+        cmocka_unit_test(test_tls12_copy_reinit),
         cmocka_unit_test(test_tls_ivgen),
         cmocka_unit_test(test_ivgen_iv_length),
         cmocka_unit_test(test_quiet_success),
