@@ -21,10 +21,15 @@
  *   - tag mismatch and missing tag (final fails, no output, an error),
  *     IV-only and key-only re-init, EVP_CIPHER_CTX_copy mid-message,
  *     context parameters, EVP_Cipher one-shot calls, misuse;
+ *   - "tag" sets refused when encrypting, the key length policy shared
+ *     with CBC (support/evp_checks.h), IV generation only where a 4-byte
+ *     fixed field and the 8-byte invocation field fit, and no error left
+ *     on the queue by a successful call;
  *   - TLS 1.2 records driven exactly as libssl 3.0 does (integration notes
  *     1.2: "tlsivfixed", "tls-version", "tls-mac-size", per record
  *     EVP_CTRL_AEAD_TLS1_AAD then one in-place update), cross-decrypted
- *     with default both ways, tampered records refused;
+ *     with default both ways, tampered records refused, contexts copied
+ *     with a record armed and re-keyed between records;
  *   - TLS 1.3 records as libssl does them (1.3), byte for byte.
  *
  * Where the two providers differ on purpose (fastcrypto takes IVs longer
