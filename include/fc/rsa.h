@@ -33,12 +33,15 @@ typedef struct fc_rsa_components {
  * key without CRT) and p, q, dp, dq, qinv (all five, CRT) are optional.
  * It checks the public parts (n odd, 512..8192 bits, 1 < e < n, e odd),
  * that p*q == n when CRT parts are given, and precomputes the Montgomery
- * contexts for n, p and q with the kernels |ops|. When p and q have the same
- * limb count and |caps| (FC_CAP_* bits) allow a vector two-exponent path
- * (fc/bn_exp2.h), the two CRT exponentiations run together on it. Returns NULL
- * on invalid input or allocation failure; |*reason| (if not NULL) receives a
- * short static string saying why. CT: n and e are public; d, p, q, dp, dq, qinv
- * are not leaked beyond their lengths.
+ * contexts. dp, dq and qinv may be unreduced (dp + (p - 1), qinv + p, up to
+ * the modulus length): they are reduced mod p - 1, q - 1 and p for use,
+ * and fc_rsa_get_component still returns them as given. The Montgomery
+ * contexts for n, p and q are made with the kernels |ops|. When p and q have
+ * the same limb count and |caps| (FC_CAP_* bits) allow a vector two-exponent
+ * path (fc/bn_exp2.h), the two CRT exponentiations run together on it. Returns
+ * NULL on invalid input or allocation failure; |*reason| (if not NULL) receives
+ * a short static string saying why. CT: n and e are public; d, p, q, dp, dq,
+ * qinv are not leaked beyond their lengths.
  */
 fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
                            uint32_t caps, const char **reason);
@@ -73,13 +76,24 @@ int fc_rsa_public(const fc_rsa_key *key, uint8_t *out, const uint8_t *in);
  * fc_rsa_private computes out = in^d mod n with CRT when available (else
  * with d), under base blinding with a factor refreshed from |rng| (and
  * re-derived after fork), and checks out^e == in before writing |out|.
+ * When the CRT result fails the check and the key has d (a CRT value that
+ * does not belong to the key, or a fault), it tries once more with d alone,
+ * blinded by a fresh pair and checked the same way.
  * |in| and |out| are fc_rsa_size bytes, big-endian; they may alias. Returns
  * 0 if in >= n, on a failed check (|out| then holds zeros), or on an RNG
  * failure. Thread-safe on a shared key.
- * CT: nothing about d, p, q, dp, dq, qinv or |in| leaks beyond lengths.
+ * CT: nothing about d, p, q, dp, dq, qinv or |in| leaks beyond lengths;
+ * whether the CRT attempt failed (a property of the key, or a fault) does.
  */
 int fc_rsa_private(fc_rsa_key *key, uint8_t *out, const uint8_t *in,
                    fc_rand_fn *rng, void *rng_arg);
+
+/*
+ * fc_rsa_get_d_padded writes the private exponent d big-endian into |out|,
+ * exactly fc_rsa_size bytes (leading zeros kept). Returns 0 if the key has
+ * no d. CT: nothing about d leaks (not even its bit length).
+ */
+int fc_rsa_get_d_padded(const fc_rsa_key *key, uint8_t *out);
 
 /*
  * fc_rsa_generate makes a new two-prime key of |bits| bits (512..8192) with

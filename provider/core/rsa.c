@@ -99,9 +99,11 @@ struct fc_rsa_key {
     size_t mem_limbs;
     uint64_t *e;       /* elimbs */
     uint64_t *d;       /* n limbs, or NULL */
-    uint64_t *dp, *dq; /* p, q limbs */
-    uint64_t *qinv;    /* p limbs, as imported */
+    uint64_t *dp, *dq; /* p, q limbs: dp mod (p - 1), dq mod (q - 1) */
     uint64_t *qinv_m;  /* (qinv mod p) * R mod p */
+    /* dp, dq, qinv as imported (n limbs each), possibly unreduced: what
+     * export hands back, as the default provider keeps them. */
+    uint64_t *dp_in, *dq_in, *qinv_in;
     /* Blinding state, under |lock|. */
     pthread_mutex_t lock;
     uint64_t *bl_a, *bl_ai; /* A R mod n, Ai R mod n; n limbs each */
@@ -109,6 +111,9 @@ struct fc_rsa_key {
     int bl_valid;
     pid_t bl_pid;
 };
+
+static int bn_divmod(uint64_t *q, uint64_t *rem, const uint64_t *a, size_t al,
+                     const uint64_t *m, size_t ml);
 
 /* ------------------------------------------------------------------------ */
 /* Small limb helpers (lengths public, values secret). */
@@ -245,12 +250,13 @@ static void rsa_reduce(const fc_mont *mt, uint64_t *r, const uint64_t *a,
 /* ------------------------------------------------------------------------ */
 /* Key import. */
 
-/* Limbs of the key's |mem| allocation: e, d (if any), dp, dq, qinv,
- * qinv_m (if CRT), the blinding pair. */
+/* Limbs of the key's |mem| allocation: e, d (if any), dp, dq, qinv_m and
+ * the imported dp, dq, qinv (if CRT), the blinding pair. */
 static size_t rsa_mem_limbs(size_t nl, size_t el, size_t pl, size_t ql,
                             int has_d, int has_crt)
 {
-    return el + (has_d ? nl : 0) + (has_crt ? 3 * pl + ql : 0) + 2 * nl;
+    return el + (has_d ? nl : 0) + (has_crt ? 2 * pl + ql + 3 * nl : 0) +
+           2 * nl;
 }
 
 /* Points the key's limb arrays into |mem| in the order above. */
@@ -266,10 +272,12 @@ static void rsa_key_point(fc_rsa_key *k, size_t nl, size_t pl, size_t ql)
     o += k->has_crt ? pl : 0;
     k->dq = k->has_crt ? o : NULL;
     o += k->has_crt ? ql : 0;
-    k->qinv = k->has_crt ? o : NULL;
-    o += k->has_crt ? pl : 0;
     k->qinv_m = k->has_crt ? o : NULL;
     o += k->has_crt ? pl : 0;
+    k->dp_in = k->has_crt ? o : NULL;
+    k->dq_in = k->has_crt ? o + nl : NULL;
+    k->qinv_in = k->has_crt ? o + 2 * nl : NULL;
+    o += k->has_crt ? 3 * nl : 0;
     k->bl_a = o;
     k->bl_ai = o + nl;
 }
@@ -351,8 +359,11 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
         }
         pl = limbs_for_bits(be_bits(pb, plen));
         ql = limbs_for_bits(be_bits(qb, qlen));
+        /* dp, dq and qinv need not be reduced (dp + (p - 1) is as good
+         * a CRT exponent): they are reduced below, and only a value
+         * longer than the modulus is refused. */
         if (pl + ql > nl + 1 || dplen == 0 || dqlen == 0 || qilen == 0 ||
-            dplen > 8 * pl || dqlen > 8 * ql || qilen > 8 * pl) {
+            dplen > nlen || dqlen > nlen || qilen > nlen) {
             why = "bad CRT parameter length";
             goto err;
         }
@@ -414,11 +425,23 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
                 goto err;
             }
         }
-        fc_bn_from_bytes_be(k->dp, pl, dpb, dplen);
-        fc_bn_from_bytes_be(k->dq, ql, dqb, dqlen);
-        fc_bn_from_bytes_be(k->qinv, pl, qib, qilen);
-        /* qinv is used as qinv * R mod p (one kernel call per product). */
-        rsa_reduce(&k->mp, k->qinv_m, k->qinv, pl);
+        fc_bn_from_bytes_be(k->dp_in, nl, dpb, dplen);
+        fc_bn_from_bytes_be(k->dq_in, nl, dqb, dqlen);
+        fc_bn_from_bytes_be(k->qinv_in, nl, qib, qilen);
+        /* The exponents reduced mod p - 1 and q - 1 by the mask-driven
+         * division (x^(dp + j(p - 1)) = x^dp mod p): a fixed number of
+         * steps whatever the values. p - 1 is p with its low bit cleared. */
+        memcpy(tmp2, k->mp.m, pl * sizeof(uint64_t));
+        tmp2[0] &= ~(uint64_t)1;
+        if (!bn_divmod(NULL, k->dp, k->dp_in, nl, tmp2, pl))
+            goto err;
+        memcpy(tmp2, k->mq.m, ql * sizeof(uint64_t));
+        tmp2[0] &= ~(uint64_t)1;
+        if (!bn_divmod(NULL, k->dq, k->dq_in, nl, tmp2, ql))
+            goto err;
+        /* qinv is used as (qinv mod p) * R mod p (one kernel call per
+         * product). */
+        rsa_reduce(&k->mp, k->qinv_m, k->qinv_in, nl);
         fc_mont_to(&k->mp, k->qinv_m, k->qinv_m);
         if (pl == ql)
             k->exp2 = fc_bn_exp2_select(caps, pl);
@@ -551,16 +574,16 @@ int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
         w = key->mq.n;
         break;
     case 'P':
-        v = key->dp;
-        w = key->mp.n;
+        v = key->dp_in;
+        w = key->mn.n;
         break;
     case 'Q':
-        v = key->dq;
-        w = key->mq.n;
+        v = key->dq_in;
+        w = key->mn.n;
         break;
     case 'i':
-        v = key->qinv;
-        w = key->mp.n;
+        v = key->qinv_in;
+        w = key->mn.n;
         break;
     default:
         return 0;
@@ -839,10 +862,11 @@ static void rsa_ct_inverse(const fc_mont *mt, uint64_t *r, const uint64_t *x)
     bn_wipe(e, w);
 }
 
-/* A fresh blinding pair: a = r^e R mod n, ai = r^-1 R mod n. Returns 0 on
- * an RNG or allocation failure. */
+/* A fresh blinding pair: a = r^e R mod n, ai = r^-1 R mod n, the inverse
+ * through p and q when |use_crt|, else mod n. Returns 0 on an RNG or
+ * allocation failure. */
 static int rsa_blinding_new(const fc_rsa_key *k, uint64_t *a, uint64_t *ai,
-                            fc_rand_fn *rng, void *rng_arg)
+                            int use_crt, fc_rand_fn *rng, void *rng_arg)
 {
     const size_t nl = k->mn.n;
     uint8_t rb[8 * (MAXL + 1)];
@@ -856,7 +880,7 @@ static int rsa_blinding_new(const fc_rsa_key *k, uint64_t *a, uint64_t *ai,
     rsa_reduce(&k->mn, r, r, nl + 1);
     if (!fc_bn_mod_exp_public(&k->mn, a, r, k->e, k->elimbs))
         goto done;
-    if (k->has_crt) {
+    if (use_crt) {
         /* Two half-size inverses cost about half of one mod n. */
         rsa_reduce(&k->mp, x1, r, nl);
         rsa_reduce(&k->mq, x2, r, nl);
@@ -902,7 +926,7 @@ static int rsa_blinding_take(fc_rsa_key *k, uint64_t *a, uint64_t *ai,
     /* Regenerate without holding the lock (about one private operation). If
      * two threads race here, each uses its own pair and the last one stored
      * wins: both are fresh. */
-    if (!rsa_blinding_new(k, a, ai, rng, rng_arg))
+    if (!rsa_blinding_new(k, a, ai, k->has_crt, rng, rng_arg))
         return 0;
     pthread_mutex_lock(&k->lock);
     mn->ops->sqr(k->bl_a, a, mn->m, mn->m0inv, nl);
@@ -914,13 +938,58 @@ static int rsa_blinding_take(fc_rsa_key *k, uint64_t *a, uint64_t *ai,
     return 1;
 }
 
+/*
+ * One blinded private operation on c (< n) into y, checked: y^e == c.
+ * With |use_crt| the exponentiation and the blinding inverse go through p
+ * and q (the stored blinding pair), else through d alone with a fresh pair
+ * made mod n. Returns 1 if the check passed (y holds the result), else 0
+ * (y zeroed). The outcome is public: it depends on the key or a fault.
+ */
+static int rsa_private_once(fc_rsa_key *key, uint64_t *y, const uint64_t *c,
+                            int use_crt, fc_rand_fn *rng, void *rng_arg)
+{
+    const fc_mont *mn = &key->mn;
+    const size_t nl = mn->n;
+    uint64_t x[MAXL], a[MAXL], ai[MAXL], ok = 0;
+    int got;
+
+    if (use_crt)
+        got = rsa_blinding_take(key, a, ai, rng, rng_arg);
+    else
+        got = rsa_blinding_new(key, a, ai, 0, rng, rng_arg);
+    if (!got)
+        goto done;
+    /* c * A: one kernel call, A is held as A R. */
+    mn->ops->mul(x, c, a, mn->m, mn->m0inv, nl);
+    if (use_crt) {
+        if (!rsa_exp_private(key, y, x))
+            goto done;
+    } else if (!fc_bn_mod_exp(mn, y, x, key->d, nl, key->bits)) {
+        goto done;
+    }
+    mn->ops->mul(y, y, ai, mn->m, mn->m0inv, nl);
+
+    /* Check before release: y^e must give back the input. */
+    if (!fc_bn_mod_exp_public(mn, x, y, key->e, key->elimbs))
+        goto done;
+    ok = bn_eq(x, c, nl);
+done:
+    for (size_t j = 0; j < nl; j++)
+        y[j] &= ok;
+    FC_CT_PUBLIC(&ok, sizeof(ok));
+    bn_wipe(x, nl);
+    bn_wipe(a, nl);
+    bn_wipe(ai, nl);
+    return ok != 0;
+}
+
 /* see fc/rsa.h */
 int fc_rsa_private(fc_rsa_key *key, uint8_t *out, const uint8_t *in,
                    fc_rand_fn *rng, void *rng_arg)
 {
     const fc_mont *mn = &key->mn;
     const size_t nl = mn->n;
-    uint64_t c[MAXL], x[MAXL], y[MAXL], a[MAXL], ai[MAXL], lt, ok;
+    uint64_t c[MAXL], y[MAXL], lt;
     int ret = 0;
 
     if (!fc_rsa_has_private(key))
@@ -930,30 +999,27 @@ int fc_rsa_private(fc_rsa_key *key, uint8_t *out, const uint8_t *in,
     FC_CT_PUBLIC(&lt, sizeof(lt));
     if (!lt)
         goto done;
-    if (!rsa_blinding_take(key, a, ai, rng, rng_arg))
-        goto done;
-    /* c * A: one kernel call, A is held as A R. */
-    mn->ops->mul(x, c, a, mn->m, mn->m0inv, nl);
-    if (!rsa_exp_private(key, y, x))
-        goto done;
-    mn->ops->mul(y, y, ai, mn->m, mn->m0inv, nl);
-
-    /* Check before release: y^e must give back the input. */
-    if (!fc_bn_mod_exp_public(mn, x, y, key->e, key->elimbs))
-        goto done;
-    ok = bn_eq(x, c, nl);
-    for (size_t j = 0; j < nl; j++)
-        y[j] &= ok;
+    ret = rsa_private_once(key, y, c, key->has_crt, rng, rng_arg);
+    /* A CRT value that does not belong to the key (valid p and q, a wrong
+     * dp, dq or qinv) fails every check; so would a one-off fault. With d
+     * at hand, try once more without CRT, as OpenSSL's own code does: the
+     * result is still blinded and checked. */
+    if (!ret && key->has_crt && key->has_d)
+        ret = rsa_private_once(key, y, c, 0, rng, rng_arg);
     fc_bn_to_bytes_be(out, key->size, y, nl);
-    FC_CT_PUBLIC(&ok, sizeof(ok));
-    ret = ok != 0;
 done:
     bn_wipe(c, nl);
-    bn_wipe(x, nl);
     bn_wipe(y, nl);
-    bn_wipe(a, nl);
-    bn_wipe(ai, nl);
     return ret;
+}
+
+/* see fc/rsa.h */
+int fc_rsa_get_d_padded(const fc_rsa_key *key, uint8_t *out)
+{
+    if (!key->has_d)
+        return 0;
+    fc_bn_to_bytes_be(out, key->size, key->d, key->mn.n);
+    return 1;
 }
 
 /* ------------------------------------------------------------------------ */
