@@ -36,8 +36,12 @@
 #define FC_RSA_MAX_BYTES 2048
 #define FC_MDNAME_MAX    50
 #define FC_PROPQ_MAX     256
-/* 3.2+ name; older headers lack the macro. */
+/* 3.2+ names; older headers lack the macros. */
 #define FC_PARAM_IMPLICIT_REJECTION "implicit-rejection"
+/* RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING: PKCS#1 v1.5, explicit rejection. */
+#define FC_PKCS1_NO_IMPLICIT_REJECT 8
+/* OpenSSL_version_num() of the first release that rejects implicitly. */
+#define FC_OPENSSL_3_2 0x30200000UL
 
 typedef struct fc_rsa_enc_ctx {
     fc_prov_ctx *prov;
@@ -50,7 +54,8 @@ typedef struct fc_rsa_enc_ctx {
     size_t label_len;
     unsigned int client_version; /* TLS mode */
     unsigned int alt_version;
-    unsigned int implicit_rejection; /* stored; see the file comment */
+    unsigned int implicit_rejection; /* PKCS#1 v1.5 decryption: nonzero for
+                                      * implicit rejection */
 } fc_rsa_enc_ctx;
 
 FC_DISPATCH(asym_cipher, newctx, fc_rsa_enc_newctx);
@@ -65,6 +70,14 @@ FC_DISPATCH(asym_cipher, gettable_ctx_params, fc_rsa_enc_gettable_ctx_params);
 FC_DISPATCH(asym_cipher, set_ctx_params, fc_rsa_enc_set_ctx_params);
 FC_DISPATCH(asym_cipher, settable_ctx_params, fc_rsa_enc_settable_ctx_params);
 
+/* Implicit rejection is on by default where the running libcrypto's own
+ * provider has it on (3.2 and later): asked at run time, since a module
+ * built on 3.0 headers runs in every later 3.x. */
+static unsigned int fc_rsa_enc_implicit_default(void)
+{
+    return OpenSSL_version_num() >= FC_OPENSSL_3_2;
+}
+
 static void *fc_rsa_enc_newctx(void *provctx)
 {
     fc_prov_ctx *prov = provctx;
@@ -76,6 +89,7 @@ static void *fc_rsa_enc_newctx(void *provctx)
     }
     ctx->prov = prov;
     ctx->pad_mode = RSA_PKCS1_PADDING;
+    ctx->implicit_rejection = fc_rsa_enc_implicit_default();
     return ctx;
 }
 
@@ -169,6 +183,8 @@ static int fc_rsa_enc_init(fc_rsa_enc_ctx *ctx, void *provkey,
     ctx->rsa = obj;
     ctx->operation = operation;
     ctx->pad_mode = RSA_PKCS1_PADDING;
+    /* Like the default provider, every init starts from the default. */
+    ctx->implicit_rejection = fc_rsa_enc_implicit_default();
     return fc_rsa_enc_set_ctx_params(ctx, params);
 }
 
@@ -258,10 +274,11 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
 {
     fc_rsa_enc_ctx *ctx = vctx;
     uint8_t em[FC_RSA_MAX_BYTES], rnd[FC_TLS_PREMASTER_LEN];
+    uint8_t synth[FC_RSA_MAX_BYTES], dbuf[FC_RSA_MAX_BYTES];
     const EVP_MD *md = NULL;
     fc_rsa_key *key;
-    size_t k;
-    int ok = 0, tls;
+    size_t k, synth_len = 0;
+    int ok = 0, tls, implicit = 0;
 
     if (ctx == NULL || ctx->rsa == NULL) {
         FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
@@ -271,7 +288,8 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     k = fc_rsa_size(key);
     tls = ctx->pad_mode == RSA_PKCS1_WITH_TLS_PADDING;
     /* Sizes as OpenSSL's provider reports and requires them: the premaster
-     * length in TLS mode, else the modulus length. */
+     * length in TLS mode, else the modulus length (with implicit rejection
+     * too: the synthetic message is never cut short). */
     if (out == NULL) {
         *outlen = tls ? FC_TLS_PREMASTER_LEN : k;
         return 1;
@@ -288,6 +306,9 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     }
     switch (ctx->pad_mode) {
     case RSA_PKCS1_PADDING:
+        implicit = ctx->implicit_rejection != 0;
+        break;
+    case FC_PKCS1_NO_IMPLICIT_REJECT:
     case RSA_NO_PADDING:
         break;
     case RSA_PKCS1_OAEP_PADDING:
@@ -313,14 +334,35 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
                       "pad mode %d cannot decrypt", ctx->pad_mode);
         return 0;
     }
-    /* A shorter ciphertext is the same integer with leading zeros. */
+    /* A shorter ciphertext is the same integer with leading zeros; an
+     * empty one is refused, as OpenSSL 3.2+ refuses it. */
     if (inlen > k) {
         FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_LARGE,
                       "%zu-byte ciphertext for a %zu-byte key", inlen, k);
         return 0;
     }
+    if (inlen == 0) {
+        FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_SMALL, "empty ciphertext");
+        return 0;
+    }
     memset(em, 0, k - inlen);
     memcpy(em + k - inlen, in, inlen);
+    if (implicit) {
+        /* The synthetic message depends on d and the ciphertext only, so
+         * it is made for every ciphertext, before the padding is seen. A
+         * key without d (CRT values only) cannot make it: refused whatever
+         * the ciphertext, as the default provider refuses it. */
+        if (!fc_rsa_get_d_padded(key, dbuf)) {
+            FC_RAISE_DATA(ctx->prov, FC_R_MISSING_PRIVATE_KEY,
+                          "implicit rejection needs the private exponent d");
+            return 0;
+        }
+        ok = fc_rsa_implicit_synth(ctx->prov, synth, &synth_len, dbuf, em, k);
+        OPENSSL_cleanse(dbuf, k);
+        if (!ok)
+            goto done;
+        ok = 0;
+    }
     fc_stat_add(ctx->prov, FC_STAT_RSA_DEC, 1);
     if (tls)
         fc_stat_add(ctx->prov, FC_STAT_RSA_KEX, 1);
@@ -334,7 +376,14 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     }
     switch (ctx->pad_mode) {
     case RSA_PKCS1_PADDING:
-        ok = fc_rsa_unpad_pkcs1_enc(out, outsize, outlen, em, k);
+    case FC_PKCS1_NO_IMPLICIT_REJECT:
+        if (implicit) {
+            /* Success either way: the real or the synthetic message. */
+            fc_rsa_unpad_pkcs1_implicit(out, outlen, em, k, synth, synth_len);
+            ok = 1;
+        } else {
+            ok = fc_rsa_unpad_pkcs1_enc(out, outsize, outlen, em, k);
+        }
         break;
     case RSA_PKCS1_OAEP_PADDING:
         ok = fc_rsa_unpad_oaep(out, outsize, outlen, em, k, ctx->label,
@@ -357,6 +406,7 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
 done:
     OPENSSL_cleanse(em, sizeof(em));
     OPENSSL_cleanse(rnd, sizeof(rnd));
+    OPENSSL_cleanse(synth, sizeof(synth));
     return ok;
 }
 
@@ -510,6 +560,7 @@ static int fc_rsa_enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         case RSA_PKCS1_PADDING:
         case RSA_NO_PADDING:
         case RSA_PKCS1_WITH_TLS_PADDING:
+        case FC_PKCS1_NO_IMPLICIT_REJECT: /* decryption only */
             break;
         case RSA_PKCS1_OAEP_PADDING:
             if (fc_rsa_enc_oaep_md(ctx) == NULL)

@@ -133,7 +133,7 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_DIGEST_NOT_ALLOWED, "digest not allowed"},
     {FC_R_INVALID_DIGEST_LENGTH, "invalid digest length"},
     {FC_R_INVALID_SALT_LENGTH, "invalid salt length"},
-    {FC_R_KEY_TOO_SMALL, "key too small"},
+    {FC_R_KEY_TOO_SMALL, "key size too small"},
     {FC_R_INVALID_KEY, "invalid key"},
     {FC_R_MISSING_PRIVATE_KEY, "missing private key"},
     {FC_R_MULTIPRIME_UNSUPPORTED, "multi-prime RSA keys are not supported"},
@@ -141,6 +141,8 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_RSA_OPERATION_FAILED, "RSA operation failed"},
     {FC_R_KEYGEN_FAILED, "key generation failed"},
     {FC_R_BAD_TLS_CLIENT_VERSION, "bad TLS client version"},
+    {FC_R_DATA_TOO_SMALL, "data too small"},
+    {FC_R_INVALID_MGF1_MD, "invalid mgf1 md"},
     {0, NULL},
 };
 

@@ -17,7 +17,9 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/core_names.h>
 #include <openssl/obj_mac.h>
+#include <openssl/params.h>
 
 #include "fc/common.h"
 #include "fc/ct.h"
@@ -449,6 +451,118 @@ int fc_rsa_unpad_pkcs1_enc(uint8_t *out, size_t outcap, size_t *outlen,
     *outlen = (size_t)fc_ct_select(good, mlen, *outlen);
     /* The 1/0 answer is all that leaves (explicit rejection). */
     return (int)(fc_ct_barrier(good) & 1);
+}
+
+/* Candidate lengths drawn for the synthetic message: with 128 of them the
+ * chance that none fits (and 0 is used) is below 2^-128. */
+#define FC_IR_LEN_TRIES 128
+
+/* out = PRF(8 * len bits, label) under |kdk| (see fc_rsa_implicit_synth). */
+static int fc_ir_prf(EVP_MAC_CTX *mac, const OSSL_PARAM *params,
+                     const uint8_t kdk[32], uint8_t *out, size_t len,
+                     const char *label)
+{
+    uint8_t h[32], be[2], bl[2];
+    size_t hl;
+    int ok = 1;
+
+    /* The bit length is a 16-bit field: k <= 2048 bytes keeps it there. */
+    bl[0] = (uint8_t)((8 * len) >> 8);
+    bl[1] = (uint8_t)(8 * len);
+    for (size_t pos = 0, i = 0; ok && pos < len; pos += 32, i++) {
+        size_t n = len - pos < 32 ? len - pos : 32;
+
+        be[0] = (uint8_t)(i >> 8);
+        be[1] = (uint8_t)i;
+        ok = EVP_MAC_init(mac, kdk, 32, params) && EVP_MAC_update(mac, be, 2) &&
+             EVP_MAC_update(mac, (const uint8_t *)label, strlen(label)) &&
+             EVP_MAC_update(mac, bl, 2) &&
+             EVP_MAC_final(mac, h, &hl, sizeof(h)) && hl == 32;
+        if (ok)
+            memcpy(out + pos, h, n);
+    }
+    OPENSSL_cleanse(h, sizeof(h));
+    return ok;
+}
+
+/* see rsa_pad.h */
+int fc_rsa_implicit_synth(const fc_prov_ctx *prov, uint8_t *synth,
+                          size_t *synth_len, const uint8_t *d, const uint8_t *c,
+                          size_t k)
+{
+    uint8_t dh[32], kdk[32], lens[2 * FC_IR_LEN_TRIES];
+    EVP_MD *sha256 = EVP_MD_fetch(prov->libctx, "SHA256", NULL);
+    EVP_MAC *hmac = EVP_MAC_fetch(prov->libctx, "HMAC", NULL);
+    EVP_MAC_CTX *mac = hmac != NULL ? EVP_MAC_CTX_new(hmac) : NULL;
+    OSSL_PARAM params[2];
+    uint64_t max, mask, len = 0;
+    size_t hl;
+    int ok = 0;
+
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
+                                                 (char *)"SHA256", 0);
+    params[1] = OSSL_PARAM_construct_end();
+    if (sha256 == NULL || mac == NULL || k < 11 || 8 * k > 0xffff)
+        goto done;
+    /* KDK = HMAC(SHA-256(d), C). */
+    if (!EVP_Digest(d, k, dh, NULL, sha256, NULL) ||
+        !EVP_MAC_init(mac, dh, sizeof(dh), params) ||
+        !EVP_MAC_update(mac, c, k) ||
+        !EVP_MAC_final(mac, kdk, &hl, sizeof(kdk)) || hl != sizeof(kdk))
+        goto done;
+    if (!fc_ir_prf(mac, params, kdk, synth, k, "message") ||
+        !fc_ir_prf(mac, params, kdk, lens, sizeof(lens), "length"))
+        goto done;
+    /* The longest message a block can hold is k - 2 - 8 bytes; candidates
+     * are masked to its bit width and kept only when strictly below it. */
+    max = k - 2 - 8;
+    mask = max;
+    for (unsigned sh = 1; sh < 64; sh <<= 1)
+        mask |= mask >> sh;
+    for (size_t i = 0; i < sizeof(lens); i += 2) {
+        uint64_t cand = (((uint64_t)lens[i] << 8) | lens[i + 1]) & mask;
+        len = fc_ct_select(fc_ct_lt(cand, max), cand, len);
+    }
+    *synth_len = (size_t)len;
+    ok = 1;
+done:
+    if (!ok)
+        FC_RAISE_DATA(prov, FC_R_INTERNAL, "implicit rejection: HMAC-SHA256");
+    OPENSSL_cleanse(dh, sizeof(dh));
+    OPENSSL_cleanse(kdk, sizeof(kdk));
+    OPENSSL_cleanse(lens, sizeof(lens));
+    EVP_MAC_CTX_free(mac);
+    EVP_MAC_free(hmac);
+    EVP_MD_free(sha256);
+    return ok;
+}
+
+/* see rsa_pad.h */
+void fc_rsa_unpad_pkcs1_implicit(uint8_t *out, size_t *outlen, uint8_t *em,
+                                 size_t k, const uint8_t *synth,
+                                 size_t synth_len)
+{
+    uint64_t good, found = 0, zidx = 0, mlen;
+
+    /* The same checks as fc_rsa_unpad_pkcs1_enc; there is no output size
+     * condition, the caller provides k bytes. */
+    good = fc_ct_is_zero(em[0]) & fc_ct_eq(em[1], 2);
+    for (size_t i = 2; i < k; i++) {
+        uint64_t z = fc_ct_is_zero(em[i]);
+        zidx = fc_ct_select(~found & z, i, zidx);
+        found |= z;
+    }
+    good &= found & fc_ct_ge(zidx, 10);
+    mlen = fc_ct_select(good, k - 1 - zidx, synth_len);
+    /* Either message ends the k-byte buffer it is in: pick the buffer byte
+     * by byte, then move the last mlen bytes (at least 11 from the start)
+     * to em + 11 with the masked shifts, as for explicit rejection. */
+    for (size_t i = 0; i < k; i++)
+        em[i] = fc_ct_select8((uint8_t)good, em[i], synth[i]);
+    fc_ct_shift_left(em + 11, k - 11, (size_t)(k - mlen - 11));
+    fc_ct_copy_out(out, em + 11, k - 11, (size_t)mlen, ~(uint64_t)0);
+    FC_CT_PUBLIC(&mlen, sizeof(mlen));
+    *outlen = (size_t)mlen;
 }
 
 /* see rsa_pad.h */

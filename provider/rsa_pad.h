@@ -117,6 +117,41 @@ int fc_rsa_unpad_pkcs1_enc(uint8_t *out, size_t outcap, size_t *outlen,
                            uint8_t *em, size_t k);
 
 /*
+ * fc_rsa_implicit_synth derives the synthetic message that PKCS#1 v1.5
+ * decryption with implicit rejection returns for a bad block, as OpenSSL
+ * 3.2+ does (draft-irtf-cfrg-rsa-guidance "implicit rejection"):
+ *   KDK     = HMAC-SHA256(key = SHA-256(d), C), d and the ciphertext C both
+ *             big-endian in k bytes (C left-padded with zeros);
+ *   PRF(L, label) = the first L bits of the concatenated
+ *             HMAC-SHA256(KDK, be16(i) || label || be16(L)), i = 0, 1, ...;
+ *   |synth| = PRF(8k, "message") (k bytes);
+ *   the length: PRF(2048, "length") read as 128 big-endian 16-bit values,
+ *             each ANDed with the smallest all-ones mask covering k - 10;
+ *             the last one below k - 10 wins (0 if none).
+ * The message is the last |*synth_len| bytes of |synth|. |d| and |c| are k
+ * bytes each. Returns 1, or 0 with an error raised on |prov| (a digest or
+ * MAC failure).
+ * CT: HMAC and SHA-256 run through EVP on secret data; the length is
+ * selected with masks.
+ */
+int fc_rsa_implicit_synth(const fc_prov_ctx *prov, uint8_t *synth,
+                          size_t *synth_len, const uint8_t *d, const uint8_t *c,
+                          size_t k);
+
+/*
+ * fc_rsa_unpad_pkcs1_implicit decodes the type 2 block |em| (k bytes,
+ * destroyed) with implicit rejection: |out| (capacity at least k) receives
+ * the message if the block is well formed, else the synthetic message (the
+ * last |synth_len| bytes of |synth|, from fc_rsa_implicit_synth), and
+ * |*outlen| its length. It cannot fail.
+ * CT: which of the two was chosen reaches no branch or address; the
+ * length of the result is the only output (public once returned).
+ */
+void fc_rsa_unpad_pkcs1_implicit(uint8_t *out, size_t *outlen, uint8_t *em,
+                                 size_t k, const uint8_t *synth,
+                                 size_t synth_len);
+
+/*
  * fc_rsa_unpad_pkcs1_tls decodes the PKCS#1 type 2 block |em| (k bytes) of
  * a TLS RSA key exchange into |out| (48 bytes): if the block is well formed,
  * holds exactly 48 bytes and those start with the version |client_version|
