@@ -31,6 +31,10 @@
 
 /* Largest modulus the raw core accepts, in bytes (16384 bits). */
 #define FC_RSA_MAX_BYTES 2048
+/* Sizes fc_rsa_generate makes: OpenSSL's RSA_MIN_MODULUS_BITS, and the
+ * bignum layer's limit (64 * FC_BN_MAX_LIMBS). */
+#define FC_RSA_GEN_MIN_BITS 512
+#define FC_RSA_GEN_MAX_BITS (64 * FC_BN_MAX_LIMBS)
 
 FC_DISPATCH(keymgmt, new, fc_rsa_km_new);
 FC_DISPATCH(keymgmt, free, fc_rsa_km_free);
@@ -633,14 +637,24 @@ static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
 
         if (!OSSL_PARAM_get_size_t(p, &bits))
             return 0;
-        if (bits < 512) {
+        /* Refused here, at set_params, as the default provider refuses
+         * a small size: "key size too small" is what programs match. */
+        if (bits < FC_RSA_GEN_MIN_BITS) {
             FC_RAISE_DATA(g->prov, FC_R_KEY_TOO_SMALL,
-                          "%zu bits, at least 512 required", bits);
+                          "%zu bits, at least %d required", bits,
+                          FC_RSA_GEN_MIN_BITS);
             return 0;
         }
-        if (bits > 16384) {
-            FC_RAISE_DATA(g->prov, FC_R_INVALID_KEY,
-                          "%zu bits, at most 16384 supported", bits);
+        /* Our bignum layer stops at 8192-bit moduli: refuse a larger size
+         * now rather than fail in gen. The default provider generates
+         * them; a program gets one there with the property query
+         * "provider=default" (see README). */
+        if (bits > FC_RSA_GEN_MAX_BITS) {
+            FC_RAISE_DATA(g->prov, FC_R_INVALID_KEY_LENGTH,
+                          "%zu bits: fastcrypto generates at most %d-bit "
+                          "keys; ask the default provider (propquery "
+                          "\"provider=default\") for larger ones",
+                          bits, FC_RSA_GEN_MAX_BITS);
             return 0;
         }
         g->bits = bits;

@@ -899,9 +899,10 @@ static int fc_rsa_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     }
     p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST);
     if (p != NULL) {
+        /* The default provider's answer, which programs match on. */
         if (pad_mode != RSA_PKCS1_PSS_PADDING) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
-                          "MGF1 digest can only be set with PSS padding");
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_MGF1_MD,
+                          "an MGF1 digest needs PSS padding");
             return 0;
         }
         if (!fc_get_utf8(p, mgf1name, sizeof(mgf1name)))
