@@ -1,0 +1,1753 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_provider_rsa.c - fastcrypto's RSA key management, signatures and
+ * asymmetric cipher driven through EVP and held against OpenSSL's default
+ * provider, which is the specification.
+ *
+ * Deterministic results (PKCS#1 v1.5 signatures, `none` padding, the
+ * implicit-rejection message) must be byte-identical; randomized ones (PSS,
+ * OAEP, PKCS#1 type 2 encryption) must verify or decrypt across providers
+ * both ways. Keys come from test/kat/rsa_keys.txt (made by OpenSSL 3.6.3),
+ * are built by the default provider and moved to fastcrypto through export
+ * and import, as libcrypto moves a key decoded by default; keys generated
+ * by fastcrypto are moved to default the same way.
+ *
+ * Each group loads default and the freshly built fastcrypto.so into its own
+ * OSSL_LIB_CTX from the config named by FC_TEST_CONF, under one CPU mask:
+ * the process's own FASTCRYPTO_CPU_MASK (normally the IFMA engine), "ifma"
+ * (MULX) and "all" (portable C). The RSA engines in use are printed.
+ *
+ * Implicit rejection (PKCS#1 v1.5 decryption returning a synthetic message
+ * for a bad block): fastcrypto's output is checked against the answers of
+ * OpenSSL 3.6.3 in test/kat/rsa_implicit_rejection.txt with the parameter
+ * forced on, on whatever OpenSSL runs the test; where the running default
+ * provider implements it too (3.2+), the two are also compared live, each
+ * in its default state.
+ *
+ * Environment: FC_TEST_CONF (required; ctest sets it), FC_TEST_SEED,
+ * FC_TEST_QUICK=1 (fewer keys, digests and cases, for valgrind).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+#include <openssl/rsa.h>
+
+#include "fc/common.h"
+#include "kat.h"
+
+#define FC_NAME      "fastcrypto"
+#define DF_NAME      "default"
+#define FC_PROPQ     "provider=" FC_NAME
+#define DF_PROPQ     "provider=" DF_NAME
+#define DEFAULT_SEED 0x5eedfc2029ULL
+#define MAXB         1100 /* bytes: an 8200-bit modulus and some */
+#define MAX_KEYS     8
+/* RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING (3.2+ headers). */
+#define PAD_NO_IMPLICIT 8
+
+/* ---------------------------------------------------------------------- */
+/* Reproducible randomness and failure reports                            */
+
+static uint64_t g_seed;
+static int g_quick;
+static uint64_t g_rng;
+static const char *g_test = "";
+static const char *g_group = "";
+static char g_where[512];
+static unsigned long g_ver; /* OpenSSL_version_num() of the running lib */
+
+static uint64_t rnd64(void)
+{
+    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void rnd_bytes(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)rnd64();
+}
+
+static void rng_start(const char *test)
+{
+    uint64_t h = 1469598103934665603ULL;
+
+    for (const char *t = test; *t != '\0'; t++)
+        h = (h ^ (uint8_t)*t) * 1099511628211ULL;
+    g_rng = g_seed ^ h;
+    g_test = test;
+    g_where[0] = '\0';
+}
+
+#define WHERE(...) snprintf(g_where, sizeof(g_where), __VA_ARGS__)
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            print_error("[%s] %s: check failed: %s\n  at: %s\n  ", g_group,    \
+                        g_test, #cond, g_where);                               \
+            print_error(__VA_ARGS__);                                          \
+            print_error("\n  (FC_TEST_SEED=0x%llx)\n",                         \
+                        (unsigned long long)g_seed);                           \
+            ERR_print_errors_fp(stderr);                                       \
+            fail_msg("%s:%d", __FILE__, __LINE__);                             \
+        }                                                                      \
+    } while (0)
+
+static const char *hex(const uint8_t *p, size_t n)
+{
+    static char bufs[4][2 * 40 + 4];
+    static int which;
+    char *b = bufs[which++ & 3];
+    size_t m = n > 40 ? 40 : n;
+
+    for (size_t i = 0; i < m; i++)
+        snprintf(b + 2 * i, 3, "%02x", p[i]);
+    if (m < n)
+        strcpy(b + 2 * m, "..");
+    if (n == 0)
+        strcpy(b, "(empty)");
+    return b;
+}
+
+#define CHECK_BYTES(a, alen, b, blen, what)                                    \
+    CHECK((alen) == (blen) && memcmp((a), (b), (alen)) == 0,                   \
+          "%s: got %zu bytes %s, expected %zu bytes %s", (what),               \
+          (size_t)(alen), hex((a), (alen)), (size_t)(blen), hex((b), (blen)))
+
+/*
+ * Drains the error queue, checking that it holds an error from library
+ * |lib| (its name as ERR_lib_error_string gives it; NULL: any) whose reason
+ * text is |reason| (NULL: any reason, but one must be there).
+ */
+static void expect_error(const char *what, const char *lib, const char *reason)
+{
+    unsigned long e;
+    int found = 0;
+    char last[256] = "(none)";
+
+    while ((e = ERR_get_error()) != 0) {
+        const char *l = ERR_lib_error_string(e);
+        const char *r = ERR_reason_error_string(e);
+
+        if ((lib == NULL || (l != NULL && strcmp(l, lib) == 0)) && r != NULL &&
+            (reason == NULL || strcmp(r, reason) == 0))
+            found = 1;
+        ERR_error_string_n(e, last, sizeof(last));
+    }
+    CHECK(found, "%s: no error from %s with reason \"%s\" (last: %s)", what,
+          lib != NULL ? lib : "any library", reason != NULL ? reason : "(any)",
+          last);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Keys                                                                   */
+
+enum { C_N, C_E, C_D, C_P, C_Q, C_DP, C_DQ, C_QI, NCOMP };
+static const char *const k_comp_field[NCOMP] = {"N", "E",  "D",  "P",
+                                                "Q", "DP", "DQ", "QI"};
+static const char *const k_comp_param[NCOMP] = {
+    OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
+    OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
+    OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
+    OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+};
+
+typedef struct test_key {
+    char name[16];
+    int bits;
+    BIGNUM *c[NCOMP];
+    EVP_PKEY *df; /* held by default, built from the components */
+    EVP_PKEY *fc; /* held by fastcrypto: df exported and imported; NULL if
+                   * fastcrypto refuses it (over 8192 bits) */
+} test_key;
+
+typedef struct env {
+    const char *label;
+    const char *mask; /* FASTCRYPTO_CPU_MASK to load under; NULL: inherit */
+    OSSL_LIB_CTX *lib;
+    test_key keys[MAX_KEYS];
+    size_t nkeys;
+} env;
+
+static env g_env_native = {.label = "native", .mask = NULL};
+static env g_env_mulx = {.label = "mask=ifma", .mask = "ifma"};
+static env g_env_generic = {.label = "mask=all", .mask = "all"};
+
+/* Builds a key from components |c| (NULL entries left out) with the
+ * keymgmt that |propq| selects. */
+static EVP_PKEY *key_from_bns(env *e, BIGNUM *const *c, int selection,
+                              const char *propq)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *pkey = NULL;
+
+    if (bld == NULL)
+        return NULL;
+    for (int i = 0; i < NCOMP; i++)
+        if (c[i] != NULL && !OSSL_PARAM_BLD_push_BN(bld, k_comp_param[i], c[i]))
+            goto done;
+    params = OSSL_PARAM_BLD_to_param(bld);
+    ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", propq);
+    if (params == NULL || ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0)
+        pkey = NULL;
+done:
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    return pkey;
+}
+
+/* Exports |src| (|selection|) and imports the result into the keymgmt that
+ * |propq| selects: how libcrypto moves a key between providers. */
+static EVP_PKEY *move_key(env *e, EVP_PKEY *src, int selection,
+                          const char *propq)
+{
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *pkey = NULL;
+
+    if (EVP_PKEY_todata(src, selection, &params) <= 0)
+        return NULL;
+    ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", propq);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    return pkey;
+}
+
+static const char *key_provider(const EVP_PKEY *pkey)
+{
+    const OSSL_PROVIDER *p = EVP_PKEY_get0_provider(pkey);
+
+    return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(legacy)";
+}
+
+static const test_key *find_key(const env *e, int bits)
+{
+    for (size_t i = 0; i < e->nkeys; i++)
+        if (e->keys[i].bits == bits)
+            return &e->keys[i];
+    fail_msg("no %d-bit key loaded", bits);
+    return NULL;
+}
+
+static const test_key *find_key_name(const env *e, const char *name)
+{
+    for (size_t i = 0; i < e->nkeys; i++)
+        if (strcmp(e->keys[i].name, name) == 0)
+            return &e->keys[i];
+    return NULL;
+}
+
+static void load_keys(env *e)
+{
+    fc_kat *k = fc_kat_open("rsa_keys.txt");
+    static const char *const fields[] = {"Name", "N",  "E",  "D",  "P",
+                                         "Q",    "DP", "DQ", "QI", NULL};
+
+    while (fc_kat_next(k)) {
+        test_key *t;
+        const char *name = fc_kat_str(k, "Name");
+
+        fc_kat_check_fields(k, fields);
+        if (e->nkeys == MAX_KEYS)
+            fc_kat_fail(k, "too many keys");
+        t = &e->keys[e->nkeys];
+        snprintf(t->name, sizeof(t->name), "%s", name);
+        for (int i = 0; i < NCOMP; i++) {
+            size_t len;
+            const uint8_t *b = fc_kat_bytes(k, k_comp_field[i], &len);
+
+            t->c[i] = BN_bin2bn(b, (int)len, NULL);
+            if (t->c[i] == NULL)
+                fc_kat_fail(k, "BN_bin2bn");
+        }
+        t->bits = BN_num_bits(t->c[C_N]);
+        t->df = key_from_bns(e, t->c, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        if (t->df == NULL)
+            fc_kat_fail(k, "default refused the key");
+        t->fc = move_key(e, t->df, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        ERR_clear_error();
+        e->nkeys++;
+    }
+    fc_kat_close(k);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Groups                                                                 */
+
+/* Reads a provider string parameter, declared as a pointer or a string. */
+static int prov_get_str(OSSL_LIB_CTX *lib, const char *key, char *buf,
+                        size_t len)
+{
+    OSSL_PROVIDER *prov = OSSL_PROVIDER_load(lib, FC_NAME);
+    char *ptr = NULL;
+    OSSL_PARAM req[2];
+    int ok;
+
+    if (prov == NULL)
+        return 0;
+    req[0] = OSSL_PARAM_construct_utf8_ptr(key, &ptr, 0);
+    req[1] = OSSL_PARAM_construct_end();
+    ok = OSSL_PROVIDER_get_params(prov, req) && ptr != NULL;
+    if (ok) {
+        snprintf(buf, len, "%s", ptr);
+    } else {
+        req[0] = OSSL_PARAM_construct_utf8_string(key, buf, len);
+        ok = OSSL_PROVIDER_get_params(prov, req) && OSSL_PARAM_modified(req);
+    }
+    OSSL_PROVIDER_unload(prov);
+    ERR_clear_error();
+    return ok;
+}
+
+static int env_setup(env *e)
+{
+    const char *conf = getenv("FC_TEST_CONF");
+    const char *old = getenv("FASTCRYPTO_CPU_MASK");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    char bn[64] = "?", stats[512] = "";
+    int ok;
+
+    if (conf == NULL) {
+        print_error("FC_TEST_CONF is not set (run through ctest)\n");
+        free(saved);
+        return -1;
+    }
+    if (e->mask != NULL)
+        setenv("FASTCRYPTO_CPU_MASK", e->mask, 1);
+    e->lib = OSSL_LIB_CTX_new();
+    ok = e->lib != NULL && OSSL_LIB_CTX_load_config(e->lib, conf);
+    if (e->mask != NULL) {
+        if (saved != NULL)
+            setenv("FASTCRYPTO_CPU_MASK", saved, 1);
+        else
+            unsetenv("FASTCRYPTO_CPU_MASK");
+    }
+    free(saved);
+    if (!ok || !OSSL_PROVIDER_available(e->lib, FC_NAME) ||
+        !OSSL_PROVIDER_available(e->lib, DF_NAME)) {
+        print_error("[%s] loading %s failed\n", e->label, conf);
+        ERR_print_errors_fp(stderr);
+        return -1;
+    }
+    prov_get_str(e->lib, "fastcrypto-bn-impl", bn, sizeof(bn));
+    prov_get_str(e->lib, OSSL_PROV_PARAM_BUILDINFO, stats, sizeof(stats));
+    {
+        /* The build info names the CRT engine: "rsa-crt=...". */
+        const char *crt = strstr(stats, "rsa-crt=");
+        size_t n = crt != NULL ? strcspn(crt, " )") : 0;
+
+        print_message("[%s] fastcrypto RSA engines: bn=%s %.*s (OpenSSL %s)\n",
+                      e->label, bn, (int)n, crt != NULL ? crt : "",
+                      OpenSSL_version(OPENSSL_VERSION));
+    }
+    g_group = e->label;
+    rng_start("load_keys");
+    load_keys(e);
+    ERR_clear_error();
+    return 0;
+}
+
+static int env_teardown(void **state)
+{
+    env *e = *state;
+
+    for (size_t i = 0; i < e->nkeys; i++) {
+        EVP_PKEY_free(e->keys[i].df);
+        EVP_PKEY_free(e->keys[i].fc);
+        for (int j = 0; j < NCOMP; j++)
+            BN_free(e->keys[i].c[j]);
+    }
+    memset(e->keys, 0, sizeof(e->keys));
+    e->nkeys = 0;
+    OSSL_LIB_CTX_free(e->lib);
+    e->lib = NULL;
+    return 0;
+}
+
+static int setup_native(void **state)
+{
+    *state = &g_env_native;
+    return env_setup(&g_env_native);
+}
+
+static int setup_mulx(void **state)
+{
+    *state = &g_env_mulx;
+    return env_setup(&g_env_mulx);
+}
+
+static int setup_generic(void **state)
+{
+    *state = &g_env_generic;
+    return env_setup(&g_env_generic);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Operations                                                             */
+
+/* The parameters of one operation; zero/NULL fields are not set. */
+typedef struct op_spec {
+    int pad;             /* pad-mode (int) */
+    const char *md;      /* signature digest (PKEY_sign) or OAEP digest */
+    const char *mgf1;    /* mgf1-digest */
+    const char *saltlen; /* saltlen (utf8) */
+    const uint8_t *label;
+    size_t label_len;
+    unsigned tls_ver, tls_alt; /* tls-client-version, -negotiated-version */
+    int implicit; /* implicit-rejection: IR_UNSET, IR_OFF (0), IR_ON (1) */
+} op_spec;
+
+enum { IR_UNSET, IR_OFF, IR_ON };
+#define OP(...) ((op_spec){__VA_ARGS__})
+
+static int op_params(OSSL_PARAM *p, const op_spec *s, int cipher, unsigned *tv,
+                     unsigned *ta, unsigned *ir, int *pad)
+{
+    int n = 0;
+
+    *pad = s->pad;
+    if (s->pad != 0)
+        p[n++] = OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_PAD_MODE, pad);
+    if (s->md != NULL)
+        p[n++] = OSSL_PARAM_construct_utf8_string(
+            cipher ? OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST
+                   : OSSL_SIGNATURE_PARAM_DIGEST,
+            (char *)s->md, 0);
+    if (s->mgf1 != NULL)
+        p[n++] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_MGF1_DIGEST,
+                                                  (char *)s->mgf1, 0);
+    if (s->saltlen != NULL)
+        p[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PSS_SALTLEN, (char *)s->saltlen, 0);
+    if (s->label != NULL)
+        p[n++] = OSSL_PARAM_construct_octet_string(
+            OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, (void *)s->label, s->label_len);
+    if (s->tls_ver != 0) {
+        *tv = s->tls_ver;
+        p[n++] = OSSL_PARAM_construct_uint(
+            OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, tv);
+    }
+    if (s->tls_alt != 0) {
+        *ta = s->tls_alt;
+        p[n++] = OSSL_PARAM_construct_uint(
+            OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, ta);
+    }
+    if (s->implicit != IR_UNSET) {
+        *ir = s->implicit == IR_ON;
+        p[n++] = OSSL_PARAM_construct_uint("implicit-rejection", ir);
+    }
+    p[n] = OSSL_PARAM_construct_end();
+    return n;
+}
+
+enum { OP_SIGN, OP_VERIFY, OP_ENCRYPT, OP_DECRYPT };
+
+/*
+ * Runs one EVP_PKEY operation on |pkey| with the provider that |propq|
+ * selects and checks that provider ran it. |*outlen| is the capacity in,
+ * the length out. Returns the EVP return value (1 on success).
+ */
+static int pkey_op(env *e, int op, EVP_PKEY *pkey, const char *propq,
+                   const op_spec *s, const uint8_t *in, size_t inlen,
+                   uint8_t *out, size_t *outlen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
+    OSSL_PARAM p[10];
+    unsigned tv, ta, ir;
+    int pad, ret = -1, cipher = op >= OP_ENCRYPT;
+
+    CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey(%s)", propq);
+    switch (op) {
+    case OP_SIGN:
+        ret = EVP_PKEY_sign_init(ctx);
+        break;
+    case OP_VERIFY:
+        ret = EVP_PKEY_verify_init(ctx);
+        break;
+    case OP_ENCRYPT:
+        ret = EVP_PKEY_encrypt_init(ctx);
+        break;
+    default:
+        ret = EVP_PKEY_decrypt_init(ctx);
+    }
+    CHECK(ret == 1, "init (op %d) with %s", op, propq);
+    {
+        const OSSL_PROVIDER *prov = EVP_PKEY_CTX_get0_provider(ctx);
+        const char *want = strchr(propq, '=') + 1;
+
+        CHECK(prov != NULL && strcmp(OSSL_PROVIDER_get0_name(prov), want) == 0,
+              "operation ran in %s, not %s",
+              prov != NULL ? OSSL_PROVIDER_get0_name(prov) : "(none)", want);
+    }
+    if (op_params(p, s, cipher, &tv, &ta, &ir, &pad) > 0 &&
+        EVP_PKEY_CTX_set_params(ctx, p) <= 0) {
+        EVP_PKEY_CTX_free(ctx);
+        return 0;
+    }
+    switch (op) {
+    case OP_SIGN:
+        ret = EVP_PKEY_sign(ctx, out, outlen, in, inlen);
+        break;
+    case OP_VERIFY:
+        ret = EVP_PKEY_verify(ctx, out, *outlen, in, inlen);
+        break;
+    case OP_ENCRYPT:
+        ret = EVP_PKEY_encrypt(ctx, out, outlen, in, inlen);
+        break;
+    default:
+        ret = EVP_PKEY_decrypt(ctx, out, outlen, in, inlen);
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return ret;
+}
+
+/* EVP_DigestSign / EVP_DigestVerify of |msg| with digest |md| and the
+ * signature parameters of |s| (md ignored). Returns 1 on success. */
+static int digest_op(env *e, int verify, EVP_PKEY *pkey, const char *propq,
+                     const char *md, const op_spec *s, const uint8_t *msg,
+                     size_t msglen, uint8_t *sig, size_t *siglen)
+{
+    EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    op_spec s2 = *s;
+    OSSL_PARAM p[10];
+    unsigned tv, ta, ir;
+    int pad, ret;
+
+    s2.md = NULL;
+    op_params(p, &s2, 0, &tv, &ta, &ir, &pad);
+    CHECK(mctx != NULL, "EVP_MD_CTX_new");
+    if (verify)
+        ret = EVP_DigestVerifyInit_ex(mctx, &pctx, md, e->lib, propq, pkey, p);
+    else
+        ret = EVP_DigestSignInit_ex(mctx, &pctx, md, e->lib, propq, pkey, p);
+    if (ret == 1) {
+        const OSSL_PROVIDER *prov = EVP_PKEY_CTX_get0_provider(pctx);
+        const char *want = strchr(propq, '=') + 1;
+
+        CHECK(prov != NULL && strcmp(OSSL_PROVIDER_get0_name(prov), want) == 0,
+              "digest %s ran in %s, not %s", verify ? "verify" : "sign",
+              prov != NULL ? OSSL_PROVIDER_get0_name(prov) : "(none)", want);
+        if (verify)
+            ret = EVP_DigestVerify(mctx, sig, *siglen, msg, msglen);
+        else
+            ret = EVP_DigestSign(mctx, sig, siglen, msg, msglen);
+    }
+    EVP_MD_CTX_free(mctx);
+    return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Key management                                                         */
+
+/* Every component of |pkey| equals the BIGNUM in |want| (absent where
+ * |want| is NULL). */
+static void check_components(EVP_PKEY *pkey, BIGNUM *const *want,
+                             const char *what)
+{
+    for (int i = 0; i < NCOMP; i++) {
+        BIGNUM *got = NULL;
+        int has = EVP_PKEY_get_bn_param(pkey, k_comp_param[i], &got);
+
+        if (want[i] == NULL) {
+            CHECK(!has, "%s: %s present, expected absent", what,
+                  k_comp_param[i]);
+        } else {
+            CHECK(has && BN_cmp(got, want[i]) == 0, "%s: %s differs", what,
+                  k_comp_param[i]);
+        }
+        BN_free(got);
+    }
+    ERR_clear_error();
+}
+
+/* Signs a fixed message with PKCS#1 v1.5 SHA-256 through both providers and
+ * checks the signatures are identical and verify through both. */
+static void sign_both(env *e, EVP_PKEY *a, EVP_PKEY *b, const char *what)
+{
+    static const uint8_t msg[] = "fastcrypto RSA";
+    uint8_t s1[MAXB], s2[MAXB];
+    size_t l1 = sizeof(s1), l2 = sizeof(s2);
+    const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+
+    CHECK(digest_op(e, 0, a, FC_PROPQ, "SHA256", &s, msg, sizeof(msg), s1,
+                    &l1) == 1,
+          "%s: fastcrypto sign", what);
+    CHECK(digest_op(e, 0, b, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s2,
+                    &l2) == 1,
+          "%s: default sign", what);
+    CHECK_BYTES(s1, l1, s2, l2, what);
+    CHECK(digest_op(e, 1, a, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s1,
+                    &l1) == 1,
+          "%s: default verify", what);
+    CHECK(digest_op(e, 1, b, FC_PROPQ, "SHA256", &s, msg, sizeof(msg), s2,
+                    &l2) == 1,
+          "%s: fastcrypto verify", what);
+}
+
+/* Signs with |kf| through fastcrypto and checks the signature equals the
+ * one default makes with the reference key |ref|; |kd| (the same odd key in
+ * default) must then give it too, where default can use it at all. */
+static void sign_vs_ref(env *e, EVP_PKEY *kf, EVP_PKEY *kd, EVP_PKEY *ref,
+                        const char *what)
+{
+    static const uint8_t msg[] = "fastcrypto RSA";
+    uint8_t s1[MAXB], s2[MAXB], s3[MAXB];
+    size_t l1 = sizeof(s1), l2 = sizeof(s2), l3 = sizeof(s3);
+    const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+
+    CHECK(digest_op(e, 0, kf, FC_PROPQ, "SHA256", &s, msg, sizeof(msg), s1,
+                    &l1) == 1,
+          "%s: fastcrypto sign", what);
+    CHECK(digest_op(e, 0, ref, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s2,
+                    &l2) == 1,
+          "%s: default sign (reference key)", what);
+    CHECK_BYTES(s1, l1, s2, l2, what);
+    if (digest_op(e, 0, kd, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s3,
+                  &l3) == 1)
+        CHECK_BYTES(s3, l3, s2, l2, "default with the same key");
+    else
+        print_message("[%s] %s: %s: the default provider cannot sign\n",
+                      g_group, g_where, what);
+    ERR_clear_error();
+}
+
+static void test_keymgmt_roundtrip(void **state)
+{
+    env *e = *state;
+
+    rng_start("keymgmt_roundtrip");
+    for (size_t i = 0; i < e->nkeys; i++) {
+        const test_key *t = &e->keys[i];
+        BIGNUM *pub[NCOMP] = {t->c[C_N], t->c[C_E]};
+        BIGNUM *donly[NCOMP] = {t->c[C_N], t->c[C_E], t->c[C_D]};
+        EVP_PKEY *k, *k2;
+
+        if (t->bits > 8192)
+            continue; /* test_big_keys */
+        WHERE("%s", t->name);
+        CHECK(t->fc != NULL, "fastcrypto refused %s", t->name);
+        CHECK(strcmp(key_provider(t->fc), FC_NAME) == 0, "held by %s",
+              key_provider(t->fc));
+        /* Private with CRT: export gives back exactly what went in. */
+        check_components(t->fc, t->c, "CRT key through fastcrypto");
+        CHECK(EVP_PKEY_eq(t->fc, t->df) == 1, "EVP_PKEY_eq(fc, df)");
+        k = EVP_PKEY_dup(t->fc);
+        CHECK(k != NULL && strcmp(key_provider(k), FC_NAME) == 0,
+              "EVP_PKEY_dup");
+        CHECK(EVP_PKEY_eq(k, t->fc) == 1, "dup matches");
+        check_components(k, t->c, "dup");
+        EVP_PKEY_free(k);
+        /* Validation through fastcrypto's keymgmt. */
+        {
+            EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(e->lib, t->fc, NULL);
+            CHECK(c != NULL && EVP_PKEY_public_check(c) == 1,
+                  "EVP_PKEY_public_check");
+            CHECK(EVP_PKEY_pairwise_check(c) == 1, "EVP_PKEY_pairwise_check");
+            CHECK(EVP_PKEY_check(c) == 1, "EVP_PKEY_check");
+            EVP_PKEY_CTX_free(c);
+        }
+        /* And back to default: the same key. */
+        k = move_key(e, t->fc, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        CHECK(k != NULL && strcmp(key_provider(k), DF_NAME) == 0,
+              "fastcrypto key to default");
+        check_components(k, t->c, "CRT key back in default");
+        EVP_PKEY_free(k);
+
+        /* Private d-only. */
+        k = key_from_bns(e, donly, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        k2 = key_from_bns(e, donly, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        CHECK(k != NULL && k2 != NULL, "d-only import");
+        check_components(k, donly, "d-only key through fastcrypto");
+        CHECK(EVP_PKEY_eq(k, k2) == 1, "d-only keys match");
+        if (!g_quick || t->bits <= 1024)
+            sign_both(e, k, k2, "d-only key");
+        EVP_PKEY_free(k2);
+        k2 = move_key(e, k, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        CHECK(k2 != NULL, "d-only key to default");
+        check_components(k2, donly, "d-only key back in default");
+        EVP_PKEY_free(k);
+        EVP_PKEY_free(k2);
+
+        /* Public only. */
+        k = key_from_bns(e, pub, EVP_PKEY_PUBLIC_KEY, FC_PROPQ);
+        CHECK(k != NULL, "public import");
+        check_components(k, pub, "public key through fastcrypto");
+        CHECK(EVP_PKEY_eq(k, t->df) == 1, "public key matches the pair");
+        k2 = EVP_PKEY_dup(k);
+        CHECK(k2 != NULL && EVP_PKEY_eq(k, k2) == 1, "public dup");
+        EVP_PKEY_free(k2);
+        k2 = move_key(e, k, EVP_PKEY_PUBLIC_KEY, DF_PROPQ);
+        CHECK(k2 != NULL, "public key to default");
+        check_components(k2, pub, "public key back in default");
+        {
+            /* A public key cannot sign or decrypt. */
+            uint8_t buf[MAXB], in[32] = {1};
+            size_t len = sizeof(buf);
+            const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+
+            CHECK(pkey_op(e, OP_SIGN, k, FC_PROPQ, &s, in, sizeof(in), buf,
+                          &len) <= 0,
+                  "signing with a public key");
+            ERR_clear_error();
+        }
+        EVP_PKEY_free(k);
+        EVP_PKEY_free(k2);
+    }
+}
+
+/* dp + (p - 1), dq + (q - 1), qinv + p: default reduces them; so must we,
+ * and export them as default does (as given). A wrong CRT value with d at
+ * hand: default signs correctly through d, so must we. */
+static void test_keymgmt_crt_values(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {1024, 2048, 3072};
+
+    rng_start("keymgmt_crt_values");
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t;
+        BIGNUM *c[NCOMP], *pm1 = BN_new(), *qm1 = BN_new();
+
+        if (g_quick && sizes[si] != 1024)
+            continue;
+        t = find_key(e, sizes[si]);
+        CHECK(pm1 != NULL && qm1 != NULL &&
+                  BN_sub(pm1, t->c[C_P], BN_value_one()) &&
+                  BN_sub(qm1, t->c[C_Q], BN_value_one()),
+              "BN");
+        for (int which = 0; which < 4; which++) {
+            EVP_PKEY *kf, *kd;
+
+            WHERE("%s, %s", t->name,
+                  (const char *[]){"dp + (p-1)", "dq + (q-1)", "qinv + p",
+                                   "all three"}[which]);
+            for (int i = 0; i < NCOMP; i++)
+                c[i] = BN_dup(t->c[i]);
+            if (which == 0 || which == 3)
+                BN_add(c[C_DP], c[C_DP], pm1);
+            if (which == 1 || which == 3)
+                BN_add(c[C_DQ], c[C_DQ], qm1);
+            if (which == 2 || which == 3)
+                BN_add(c[C_QI], c[C_QI], t->c[C_P]);
+            kd = key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
+            kf = key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+            CHECK(kd != NULL, "default refused it");
+            CHECK(kf != NULL, "fastcrypto refused unreduced CRT values");
+            check_components(kf, c, "exported as imported");
+            /* OpenSSL 3.0's default cannot sign with qinv + p when it is a
+             * limb longer than p: compared with the reduced key there. */
+            sign_vs_ref(e, kf, kd, t->df, "unreduced CRT values");
+            EVP_PKEY_free(kf);
+            EVP_PKEY_free(kd);
+            for (int i = 0; i < NCOMP; i++)
+                BN_free(c[i]);
+        }
+        /* A CRT value that does not belong to the key, d correct. */
+        for (int which = C_DP; which <= C_QI; which++) {
+            EVP_PKEY *kf, *kd;
+
+            WHERE("%s, wrong %s", t->name, k_comp_field[which]);
+            for (int i = 0; i < NCOMP; i++)
+                c[i] = BN_dup(t->c[i]);
+            BN_add_word(c[which], 2);
+            kd = key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
+            kf = key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+            CHECK(kd != NULL && kf != NULL, "import");
+            sign_vs_ref(e, kf, kd, t->df, "inconsistent CRT value");
+            {
+                /* Decryption goes the same way. */
+                uint8_t m[16], ct[MAXB], pt[MAXB];
+                size_t cl = sizeof(ct), pl = sizeof(pt);
+                const op_spec s = OP(.pad = RSA_PKCS1_OAEP_PADDING);
+
+                rnd_bytes(m, sizeof(m));
+                CHECK(pkey_op(e, OP_ENCRYPT, kd, DF_PROPQ, &s, m, sizeof(m), ct,
+                              &cl) == 1,
+                      "encrypt");
+                CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &s, ct, cl, pt,
+                              &pl) == 1,
+                      "fastcrypto decrypt");
+                CHECK_BYTES(pt, pl, m, sizeof(m), "decrypted");
+            }
+            EVP_PKEY_free(kf);
+            EVP_PKEY_free(kd);
+            for (int i = 0; i < NCOMP; i++)
+                BN_free(c[i]);
+        }
+        BN_free(pm1);
+        BN_free(qm1);
+    }
+}
+
+/* Keys over fastcrypto's 8192 bits stay with their own provider: import is
+ * refused, and operations asked of fastcrypto first still succeed through
+ * default. */
+static void test_big_keys(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key_name(e, "rsa8200");
+    static const uint8_t msg[] = "big key";
+    uint8_t sig[MAXB], ct[MAXB], pt[MAXB];
+    size_t sl = sizeof(sig), cl = sizeof(ct), pl = sizeof(pt);
+    const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+    EVP_PKEY_CTX *ctx;
+    EVP_MD_CTX *mctx;
+
+    rng_start("big_keys");
+    CHECK(t != NULL, "rsa8200 in rsa_keys.txt");
+    CHECK(t->fc == NULL, "fastcrypto accepted an 8200-bit key");
+    {
+        EVP_PKEY *k = move_key(e, t->df, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        CHECK(k == NULL, "import");
+        expect_error("8200-bit import", FC_NAME, "invalid key");
+    }
+    if (g_quick)
+        return;
+    /* Sign preferring fastcrypto, as a server with default_properties =
+     * ?provider=fastcrypto does: default serves it. */
+    mctx = EVP_MD_CTX_new();
+    CHECK(mctx != NULL &&
+              EVP_DigestSignInit_ex(mctx, NULL, "SHA256", e->lib, "?" FC_PROPQ,
+                                    t->df, NULL) == 1 &&
+              EVP_DigestSign(mctx, sig, &sl, msg, sizeof(msg)) == 1,
+          "8200-bit sign with fastcrypto preferred");
+    EVP_MD_CTX_free(mctx);
+    CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), sig,
+                    &sl) == 1,
+          "verify");
+    ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
+    CHECK(ctx != NULL && EVP_PKEY_encrypt_init(ctx) == 1 &&
+              EVP_PKEY_encrypt(ctx, ct, &cl, msg, sizeof(msg)) == 1,
+          "encrypt with fastcrypto preferred");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
+    CHECK(ctx != NULL && EVP_PKEY_decrypt_init(ctx) == 1 &&
+              EVP_PKEY_decrypt(ctx, pt, &pl, ct, cl) == 1,
+          "decrypt with fastcrypto preferred");
+    EVP_PKEY_CTX_free(ctx);
+    CHECK_BYTES(pt, pl, msg, sizeof(msg), "8200-bit round trip");
+    ERR_clear_error();
+}
+
+/* Key generation: ours moves to default and works there; the size limits
+ * fail where default's do, with the same reason. */
+static void test_keygen(void **state)
+{
+    env *e = *state;
+    static const unsigned bits[] = {1024, 2048, 2049};
+
+    rng_start("keygen");
+    for (size_t i = 0; i < FC_ARRAY_LEN(bits); i++) {
+        EVP_PKEY_CTX *ctx;
+        EVP_PKEY *k = NULL, *kd;
+
+        if (g_quick && bits[i] != 1024)
+            continue;
+        WHERE("%u bits", bits[i]);
+        ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", FC_PROPQ);
+        CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1 &&
+                  EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits[i]) == 1 &&
+                  EVP_PKEY_generate(ctx, &k) == 1,
+              "fastcrypto keygen");
+        EVP_PKEY_CTX_free(ctx);
+        CHECK(strcmp(key_provider(k), FC_NAME) == 0, "held by %s",
+              key_provider(k));
+        CHECK(EVP_PKEY_get_bits(k) == (int)bits[i], "%d bits",
+              EVP_PKEY_get_bits(k));
+        kd = move_key(e, k, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        CHECK(kd != NULL, "our key to default");
+        {
+            EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(e->lib, kd, NULL);
+            CHECK(c != NULL && EVP_PKEY_check(c) == 1,
+                  "default's check of our key");
+            EVP_PKEY_CTX_free(c);
+        }
+        sign_both(e, k, kd, "generated key");
+        EVP_PKEY_free(k);
+        EVP_PKEY_free(kd);
+    }
+    /* Too small: both refuse at set_params with "key size too small". */
+    {
+        static const char *const props[] = {FC_PROPQ, DF_PROPQ};
+        for (int j = 0; j < 2; j++) {
+            EVP_PKEY_CTX *ctx =
+                EVP_PKEY_CTX_new_from_name(e->lib, "RSA", props[j]);
+            WHERE("511 bits, %s", props[j]);
+            CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "init");
+            CHECK(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, 511) <= 0,
+                  "511 bits accepted");
+            expect_error("511 bits", j == 0 ? FC_NAME : NULL,
+                         "key size too small");
+            EVP_PKEY_CTX_free(ctx);
+        }
+    }
+    /* Over 8192 bits: fastcrypto refuses at set_params; default takes the
+     * size (a program gets such a key from default with its propquery). */
+    {
+        static const int big[] = {8193, 12288, 16384};
+        for (size_t j = 0; j < FC_ARRAY_LEN(big); j++) {
+            EVP_PKEY_CTX *ctx =
+                EVP_PKEY_CTX_new_from_name(e->lib, "RSA", FC_PROPQ);
+            WHERE("%d bits", big[j]);
+            CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "init");
+            CHECK(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, big[j]) <= 0,
+                  "fastcrypto accepted %d bits", big[j]);
+            expect_error("big keygen", FC_NAME, "invalid key length");
+            EVP_PKEY_CTX_free(ctx);
+            ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", DF_PROPQ);
+            CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1 &&
+                      EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, big[j]) == 1,
+                  "default refused %d bits", big[j]);
+            EVP_PKEY_CTX_free(ctx);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Signatures                                                             */
+
+static const char *const k_digests[] = {
+    "SHA1",       "SHA224",     "SHA256",    "SHA384",   "SHA512",
+    "SHA512-224", "SHA512-256", "SHA3-224",  "SHA3-256", "SHA3-384",
+    "SHA3-512",   "MD5",        "RIPEMD160", "MD5-SHA1",
+};
+
+static void test_pkcs1_signatures(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {512, 1024, 2049, 3072};
+    uint8_t msg[100];
+
+    rng_start("pkcs1_signatures");
+    rnd_bytes(msg, sizeof(msg));
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+
+        if (g_quick && sizes[si] > 1024)
+            continue;
+        for (size_t di = 0; di < FC_ARRAY_LEN(k_digests); di++) {
+            const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+            uint8_t s1[MAXB], s2[MAXB];
+            size_t l1 = sizeof(s1), l2 = sizeof(s2);
+            int r1, r2;
+
+            if (g_quick && di % 3 != 0)
+                continue;
+            WHERE("%s, %s", t->name, k_digests[di]);
+            r1 = digest_op(e, 0, t->fc, FC_PROPQ, k_digests[di], &s, msg,
+                           sizeof(msg), s1, &l1);
+            r2 = digest_op(e, 0, t->df, DF_PROPQ, k_digests[di], &s, msg,
+                           sizeof(msg), s2, &l2);
+            /* SHA-512 and friends do not fit a 512-bit key: both fail. */
+            CHECK((r1 == 1) == (r2 == 1), "fastcrypto %d, default %d", r1, r2);
+            if (r1 != 1) {
+                expect_error("too big for the key", FC_NAME, NULL);
+                continue;
+            }
+            CHECK_BYTES(s1, l1, s2, l2, "signature");
+            CHECK(digest_op(e, 1, t->fc, DF_PROPQ, k_digests[di], &s, msg,
+                            sizeof(msg), s1, &l1) == 1,
+                  "default verifies ours");
+            CHECK(digest_op(e, 1, t->df, FC_PROPQ, k_digests[di], &s, msg,
+                            sizeof(msg), s2, &l2) == 1,
+                  "we verify default's");
+            s1[l1 / 2] ^= 1;
+            CHECK(digest_op(e, 1, t->df, FC_PROPQ, k_digests[di], &s, msg,
+                            sizeof(msg), s1, &l1) != 1,
+                  "a bad signature verified");
+            ERR_clear_error();
+        }
+        /* EVP_PKEY_sign of a hash value (DigestInfo added) and of raw
+         * bytes without a digest (MD5-SHA1 style, 36 bytes). */
+        {
+            uint8_t h[36], s1[MAXB], s2[MAXB];
+            size_t l1 = sizeof(s1), l2 = sizeof(s2);
+            const op_spec sh = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
+            const op_spec raw = OP(.pad = RSA_PKCS1_PADDING);
+
+            rnd_bytes(h, sizeof(h));
+            WHERE("%s, EVP_PKEY_sign SHA256", t->name);
+            CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &sh, h, 32, s1, &l1) ==
+                          1 &&
+                      pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &sh, h, 32, s2,
+                              &l2) == 1,
+                  "sign");
+            CHECK_BYTES(s1, l1, s2, l2, "EVP_PKEY_sign with a digest");
+            CHECK(pkey_op(e, OP_VERIFY, t->df, FC_PROPQ, &sh, h, 32, s2, &l2) ==
+                      1,
+                  "verify");
+            WHERE("%s, EVP_PKEY_sign raw", t->name);
+            l1 = sizeof(s1), l2 = sizeof(s2);
+            CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &raw, h, 36, s1, &l1) ==
+                          1 &&
+                      pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &raw, h, 36, s2,
+                              &l2) == 1,
+                  "sign");
+            CHECK_BYTES(s1, l1, s2, l2, "EVP_PKEY_sign raw");
+            CHECK(pkey_op(e, OP_VERIFY, t->fc, DF_PROPQ, &raw, h, 36, s1,
+                          &l1) == 1,
+                  "default verifies ours");
+        }
+    }
+}
+
+static void test_pss(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {1024, 2049, 3073};
+    static const char *const salts[] = {
+        "digest", "max", "auto", "auto-digestmax", "0", "10", "32"};
+    static const struct {
+        const char *md, *mgf1;
+    } mds[] = {{"SHA256", NULL},
+               {"SHA1", NULL},
+               {"SHA256", "SHA1"},
+               {"SHA512", "SHA256"},
+               {"SHA384", "SHA512"}};
+    uint8_t msg[64];
+
+    rng_start("pss");
+    rnd_bytes(msg, sizeof(msg));
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+
+        if (g_quick && sizes[si] > 1024)
+            continue;
+        for (size_t mi = 0; mi < FC_ARRAY_LEN(mds); mi++) {
+            for (size_t sa = 0; sa < FC_ARRAY_LEN(salts); sa++) {
+                const op_spec s =
+                    OP(.pad = RSA_PKCS1_PSS_PADDING, .mgf1 = mds[mi].mgf1,
+                       .saltlen = salts[sa]);
+                /* The verifier recovers the salt length ("auto"), or is
+                 * told the same form. */
+                const op_spec sv =
+                    OP(.pad = RSA_PKCS1_PSS_PADDING, .mgf1 = mds[mi].mgf1,
+                       .saltlen = (sa % 2) ? "auto" : salts[sa]);
+                uint8_t s1[MAXB], s2[MAXB];
+                size_t l1 = sizeof(s1), l2 = sizeof(s2);
+                int r1, r2;
+
+                /* auto-digestmax is 3.1+ in default. */
+                if (strcmp(salts[sa], "auto-digestmax") == 0 &&
+                    g_ver < 0x30100000UL)
+                    continue;
+                if (g_quick && (mi + sa) % 3 != 0)
+                    continue;
+                WHERE("%s, %s/%s, saltlen %s", t->name, mds[mi].md,
+                      mds[mi].mgf1 != NULL ? mds[mi].mgf1 : "=", salts[sa]);
+                r1 = digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md, &s, msg,
+                               sizeof(msg), s1, &l1);
+                r2 = digest_op(e, 0, t->df, DF_PROPQ, mds[mi].md, &s, msg,
+                               sizeof(msg), s2, &l2);
+                CHECK((r1 == 1) == (r2 == 1), "fastcrypto %d, default %d", r1,
+                      r2);
+                if (r1 != 1) {
+                    expect_error("PSS too big", FC_NAME, NULL);
+                    continue;
+                }
+                CHECK(l1 == l2, "lengths %zu, %zu", l1, l2);
+                CHECK(digest_op(e, 1, t->fc, DF_PROPQ, mds[mi].md, &sv, msg,
+                                sizeof(msg), s1, &l1) == 1,
+                      "default verifies ours");
+                CHECK(digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &sv, msg,
+                                sizeof(msg), s2, &l2) == 1,
+                      "we verify default's");
+                CHECK(digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &s, msg,
+                                sizeof(msg), s2, &l2) == 1,
+                      "we verify default's with the signer's saltlen");
+                msg[0] ^= 1;
+                CHECK(digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &sv, msg,
+                                sizeof(msg), s2, &l2) != 1,
+                      "a signature of another message verified");
+                CHECK(digest_op(e, 1, t->df, DF_PROPQ, mds[mi].md, &sv, msg,
+                                sizeof(msg), s2, &l2) != 1,
+                      "(default) a signature of another message verified");
+                msg[0] ^= 1;
+                ERR_clear_error();
+            }
+        }
+        /* A salt length the verifier does not expect fails for both. */
+        {
+            const op_spec s10 =
+                OP(.pad = RSA_PKCS1_PSS_PADDING, .saltlen = "10");
+            const op_spec s11 =
+                OP(.pad = RSA_PKCS1_PSS_PADDING, .saltlen = "11");
+            uint8_t sig[MAXB];
+            size_t l = sizeof(sig);
+
+            WHERE("%s, saltlen 10 verified as 11", t->name);
+            CHECK(digest_op(e, 0, t->fc, FC_PROPQ, "SHA256", &s10, msg,
+                            sizeof(msg), sig, &l) == 1,
+                  "sign");
+            CHECK(digest_op(e, 1, t->df, FC_PROPQ, "SHA256", &s11, msg,
+                            sizeof(msg), sig, &l) != 1,
+                  "fastcrypto accepted");
+            CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s11, msg,
+                            sizeof(msg), sig, &l) != 1,
+                  "default accepted");
+            ERR_clear_error();
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Encryption                                                             */
+
+/* Encrypts |m| with provider |pe| and decrypts with |pd| under |s|. */
+static void enc_dec(env *e, const test_key *t, const char *pe, const char *pd,
+                    const op_spec *s, const uint8_t *m, size_t mlen)
+{
+    uint8_t ct[MAXB], pt[MAXB];
+    size_t cl = sizeof(ct), pl = sizeof(pt);
+
+    CHECK(pkey_op(e, OP_ENCRYPT, strcmp(pe, FC_PROPQ) == 0 ? t->fc : t->df, pe,
+                  s, m, mlen, ct, &cl) == 1,
+          "encrypt (%s)", pe);
+    CHECK(cl == (size_t)(t->bits + 7) / 8, "ciphertext %zu bytes", cl);
+    CHECK(pkey_op(e, OP_DECRYPT, strcmp(pd, FC_PROPQ) == 0 ? t->fc : t->df, pd,
+                  s, ct, cl, pt, &pl) == 1,
+          "decrypt (%s)", pd);
+    CHECK_BYTES(pt, pl, m, mlen, "decrypted");
+}
+
+static void test_oaep(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {1024, 2049, 4096};
+    static const uint8_t label[] = "fastcrypto label";
+    static const struct {
+        const char *md, *mgf1;
+        int label;
+    } v[] = {{NULL, NULL, 0},
+             {"SHA256", NULL, 1},
+             {"SHA256", "SHA1", 1},
+             {"SHA512", "SHA256", 0},
+             {"SHA1", "SHA384", 1}};
+    uint8_t m[MAXB];
+
+    rng_start("oaep");
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+        const size_t k = (size_t)(t->bits + 7) / 8;
+
+        if (g_quick && sizes[si] > 1024)
+            continue;
+        for (size_t i = 0; i < FC_ARRAY_LEN(v); i++) {
+            const op_spec s =
+                OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = v[i].md,
+                   .mgf1 = v[i].mgf1, .label = v[i].label ? label : NULL,
+                   .label_len = v[i].label ? sizeof(label) : 0);
+            const size_t h = v[i].md == NULL                  ? 20
+                             : strcmp(v[i].md, "SHA1") == 0   ? 20
+                             : strcmp(v[i].md, "SHA256") == 0 ? 32
+                                                              : 64;
+            const size_t lens[] = {0, 1, 31, k - 2 * h - 2};
+
+            if (k < 2 * h + 2)
+                continue; /* the hash does not fit this key */
+
+            for (size_t li = 0; li < FC_ARRAY_LEN(lens); li++) {
+                WHERE("%s, %s/%s label %d, %zu bytes", t->name,
+                      v[i].md != NULL ? v[i].md : "(SHA1)",
+                      v[i].mgf1 != NULL ? v[i].mgf1 : "=", v[i].label,
+                      lens[li]);
+                rnd_bytes(m, lens[li]);
+                enc_dec(e, t, FC_PROPQ, DF_PROPQ, &s, m, lens[li]);
+                enc_dec(e, t, DF_PROPQ, FC_PROPQ, &s, m, lens[li]);
+            }
+            /* One byte too many: both refuse. */
+            {
+                uint8_t ct[MAXB];
+                size_t cl = sizeof(ct);
+
+                WHERE("%s, %zu bytes (too long)", t->name, k - 2 * h - 1);
+                CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m,
+                              k - 2 * h - 1, ct, &cl) <= 0,
+                      "fastcrypto accepted");
+                expect_error("OAEP too long", FC_NAME,
+                             "data too large for key size");
+                cl = sizeof(ct);
+                CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m,
+                              k - 2 * h - 1, ct, &cl) <= 0,
+                      "default accepted");
+                ERR_clear_error();
+            }
+        }
+        /* A wrong label or digest fails on both sides. */
+        {
+            const op_spec s1 = OP(.pad = RSA_PKCS1_OAEP_PADDING, .label = label,
+                                  .label_len = 5);
+            const op_spec s2 = OP(.pad = RSA_PKCS1_OAEP_PADDING, .label = label,
+                                  .label_len = 6);
+            uint8_t ct[MAXB], pt[MAXB];
+            size_t cl = sizeof(ct), pl = sizeof(pt);
+
+            WHERE("%s, wrong label", t->name);
+            rnd_bytes(m, 16);
+            CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s1, m, 16, ct,
+                          &cl) == 1,
+                  "encrypt");
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s2, ct, cl, pt,
+                          &pl) <= 0,
+                  "fastcrypto accepted");
+            expect_error("OAEP wrong label", FC_NAME, "bad decrypt");
+            pl = sizeof(pt);
+            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s2, ct, cl, pt,
+                          &pl) <= 0,
+                  "default accepted");
+            ERR_clear_error();
+        }
+    }
+}
+
+static void test_pkcs1_encryption(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {512, 1024, 2049, 3072};
+    uint8_t m[MAXB];
+
+    rng_start("pkcs1_encryption");
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+        const size_t k = (size_t)(t->bits + 7) / 8;
+        const size_t lens[] = {0, 1, 48, k - 11};
+        const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+
+        if (g_quick && sizes[si] > 1024)
+            continue;
+        for (size_t li = 0; li < FC_ARRAY_LEN(lens); li++) {
+            WHERE("%s, %zu bytes", t->name, lens[li]);
+            rnd_bytes(m, lens[li]);
+            enc_dec(e, t, FC_PROPQ, DF_PROPQ, &s, m, lens[li]);
+            enc_dec(e, t, DF_PROPQ, FC_PROPQ, &s, m, lens[li]);
+        }
+        {
+            uint8_t ct[MAXB];
+            size_t cl = sizeof(ct);
+
+            WHERE("%s, %zu bytes (too long)", t->name, k - 10);
+            CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m, k - 10, ct,
+                          &cl) <= 0,
+                  "fastcrypto accepted");
+            expect_error("PKCS#1 too long", FC_NAME,
+                         "data too large for key size");
+            cl = sizeof(ct);
+            CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m, k - 10, ct,
+                          &cl) <= 0,
+                  "default accepted");
+            ERR_clear_error();
+        }
+    }
+}
+
+/* `none` padding: the raw operation, byte-identical both ways. */
+static void test_no_padding(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {512, 2048, 3073};
+    const op_spec s = OP(.pad = RSA_NO_PADDING);
+
+    rng_start("no_padding");
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+        const size_t k = (size_t)(t->bits + 7) / 8;
+        uint8_t m[MAXB], c1[MAXB], c2[MAXB], p1[MAXB], p2[MAXB];
+        size_t l1 = sizeof(c1), l2 = sizeof(c2), q1 = sizeof(p1),
+               q2 = sizeof(p2);
+
+        if (g_quick && sizes[si] > 512)
+            continue;
+        WHERE("%s", t->name);
+        rnd_bytes(m, k);
+        m[0] = 0; /* below n */
+        CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m, k, c1, &l1) == 1 &&
+                  pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m, k, c2, &l2) ==
+                      1,
+              "encrypt");
+        CHECK_BYTES(c1, l1, c2, l2, "raw public operation");
+        CHECK(
+            pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, c1, l1, p1, &q1) == 1 &&
+                pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, c1, l1, p2, &q2) ==
+                    1,
+            "decrypt");
+        CHECK_BYTES(p1, q1, p2, q2, "raw private operation");
+        CHECK_BYTES(p1, q1, m, k, "round trip");
+        /* Signing with no padding is the same private operation. */
+        l1 = sizeof(c1), l2 = sizeof(c2);
+        CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &s, m, k, c1, &l1) == 1 &&
+                  pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &s, m, k, c2, &l2) == 1,
+              "sign");
+        CHECK_BYTES(c1, l1, c2, l2, "raw signature");
+        /* An input of the wrong length fails for both. */
+        l1 = sizeof(c1), l2 = sizeof(c2);
+        CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m, k - 1, c1, &l1) <=
+                  0,
+              "fastcrypto took k - 1 bytes");
+        expect_error("none, k - 1 bytes", FC_NAME, NULL);
+        CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m, k - 1, c2, &l2) <=
+                  0,
+              "default took k - 1 bytes");
+        ERR_clear_error();
+    }
+}
+
+/* TLS RSA key exchange (pad mode 7): a good premaster comes out as it went
+ * in; a wrong version or bad padding gives 48 random bytes and success,
+ * as with default. The selection is constant-time (rsa_pad.c); here the
+ * results are checked. */
+static void test_tls_kex(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {1024, 2048};
+
+    rng_start("tls_kex");
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+        uint8_t pms[48], ct[MAXB], o1[MAXB], o2[MAXB], o3[MAXB];
+        size_t cl = sizeof(ct);
+        const op_spec enc = OP(.pad = RSA_PKCS1_PADDING);
+        static const struct {
+            const char *what;
+            unsigned ver, alt; /* the server's parameters */
+            uint8_t sv;        /* minor version in the secret (3.x) */
+            size_t len;
+            int good;
+        } v[] = {
+            {"good premaster", 0x0303, 0, 3, 48, 1},
+            {"negotiated version accepted as alt", 0x0303, 0x0302, 2, 48, 1},
+            {"wrong version", 0x0302, 0, 3, 48, 0},
+            {"wrong version, wrong alt", 0x0302, 0x0301, 3, 48, 0},
+            {"47-byte secret", 0x0303, 0, 3, 47, 0},
+            {"49-byte secret", 0x0303, 0, 3, 49, 0},
+        };
+
+        if (g_quick && sizes[si] > 1024)
+            continue;
+        for (size_t i = 0; i < FC_ARRAY_LEN(v); i++) {
+            uint8_t secret[64];
+            const op_spec dec = OP(.pad = RSA_PKCS1_WITH_TLS_PADDING,
+                                   .tls_ver = v[i].ver, .tls_alt = v[i].alt);
+            size_t l1 = sizeof(o1), l2 = sizeof(o2), l3 = sizeof(o3);
+
+            WHERE("%s, %s", t->name, v[i].what);
+            rnd_bytes(secret, sizeof(secret));
+            /* The client puts its offered version first (a buggy one the
+             * negotiated version). */
+            secret[0] = 0x03;
+            secret[1] = v[i].sv;
+            memcpy(pms, secret, 48);
+            cl = sizeof(ct);
+            CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &enc, secret,
+                          v[i].len, ct, &cl) == 1,
+                  "encrypt");
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dec, ct, cl, o1,
+                          &l1) == 1,
+                  "fastcrypto decrypt");
+            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &dec, ct, cl, o2,
+                          &l2) == 1,
+                  "default decrypt");
+            CHECK(l1 == 48 && l2 == 48, "lengths %zu, %zu", l1, l2);
+            if (v[i].good) {
+                CHECK_BYTES(o1, l1, pms, (size_t)48, "premaster");
+                CHECK_BYTES(o2, l2, pms, (size_t)48, "default's premaster");
+            } else {
+                /* Random: not the secret, and new every time. */
+                CHECK(memcmp(o1, pms, 48) != 0, "the bad secret came out");
+                CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dec, ct, cl, o3,
+                              &l3) == 1 &&
+                          l3 == 48 && memcmp(o1, o3, 48) != 0,
+                      "the same random bytes twice");
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Implicit rejection                                                     */
+
+static unsigned get_implicit(EVP_PKEY_CTX *ctx, int *known)
+{
+    unsigned v = 12345;
+    OSSL_PARAM p[2] = {OSSL_PARAM_construct_uint("implicit-rejection", &v),
+                       OSSL_PARAM_construct_end()};
+
+    *known = EVP_PKEY_CTX_get_params(ctx, p) > 0 && OSSL_PARAM_modified(p);
+    return v;
+}
+
+/* The answers of OpenSSL 3.6.3 (rsa_implicit_rejection.txt). */
+static void test_implicit_rejection_kat(void **state)
+{
+    env *e = *state;
+    fc_kat *k = fc_kat_open("rsa_implicit_rejection.txt");
+    static const char *const fields[] = {"Key", "Valid", "C", "M", NULL};
+    const int df_implicit = g_ver >= 0x30200000UL;
+    size_t n = 0;
+
+    rng_start("implicit_rejection_kat");
+    while (fc_kat_next(k)) {
+        const test_key *t;
+        const uint8_t *c, *m;
+        size_t clen, mlen, ol;
+        uint8_t out[MAXB];
+        int valid;
+        const op_spec on = OP(.pad = RSA_PKCS1_PADDING, .implicit = IR_ON);
+        const op_spec off = OP(.pad = RSA_PKCS1_PADDING, .implicit = IR_OFF);
+        const op_spec mode8 = OP(.pad = PAD_NO_IMPLICIT);
+
+        fc_kat_check_fields(k, fields);
+        t = find_key_name(e, fc_kat_str(k, "Key"));
+        if (t == NULL)
+            fc_kat_fail(k, "unknown key");
+        if (g_quick && t->bits > 1024)
+            continue;
+        valid = strcmp(fc_kat_str(k, "Valid"), "yes") == 0;
+        c = fc_kat_bytes(k, "C", &clen);
+        m = fc_kat_bytes(k, "M", &mlen);
+        WHERE("%s", fc_kat_where(k));
+        ol = sizeof(out);
+        CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &on, c, clen, out, &ol) ==
+                  1,
+              "fastcrypto, implicit rejection on");
+        CHECK_BYTES(out, ol, m, mlen, "message (implicit rejection)");
+        if (df_implicit) {
+            ol = sizeof(out);
+            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &on, c, clen, out,
+                          &ol) == 1,
+                  "default, implicit rejection on");
+            CHECK_BYTES(out, ol, m, mlen, "default's message");
+        }
+        /* Explicit rejection: the message, or the error. */
+        ol = sizeof(out);
+        if (valid) {
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &off, c, clen, out,
+                          &ol) == 1,
+                  "explicit rejection of a valid block");
+            CHECK_BYTES(out, ol, m, mlen, "message (explicit rejection)");
+        } else {
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &off, c, clen, out,
+                          &ol) <= 0,
+                  "implicit-rejection=0 returned a message");
+            expect_error("explicit rejection", FC_NAME, "bad decrypt");
+            ol = sizeof(out);
+            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &off, c, clen, out,
+                          &ol) <= 0,
+                  "default returned a message with implicit-rejection=0");
+            ERR_clear_error();
+            ol = sizeof(out);
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &mode8, c, clen, out,
+                          &ol) <= 0,
+                  "pad mode 8 returned a message");
+            expect_error("pad mode 8", FC_NAME, "bad decrypt");
+            if (df_implicit) {
+                ol = sizeof(out);
+                CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &mode8, c, clen,
+                              out, &ol) <= 0,
+                      "default returned a message in pad mode 8");
+                ERR_clear_error();
+            }
+        }
+        n++;
+    }
+    fc_kat_close(k);
+    CHECK(n >= (g_quick ? 10u : 60u), "only %zu cases", n);
+    print_message("[%s] %zu implicit-rejection answers of OpenSSL 3.6.3 "
+                  "matched%s\n",
+                  g_group, n,
+                  df_implicit ? " (and by the running default)" : "");
+}
+
+/* Makes a ciphertext whose block is |kind|: 0 random, 1 a good message of
+ * |len| bytes, 2 wrong type, 3 no separator, 4 short PS. */
+static size_t make_ct(env *e, const test_key *t, int kind, size_t len,
+                      uint8_t *ct)
+{
+    const size_t k = (size_t)(t->bits + 7) / 8;
+    uint8_t em[MAXB];
+    size_t cl = MAXB;
+    const op_spec none = OP(.pad = RSA_NO_PADDING);
+
+    rnd_bytes(em, k);
+    for (size_t i = 2; i < k; i++)
+        em[i] |= (uint8_t)(em[i] == 0);
+    em[0] = 0;
+    em[1] = 2;
+    switch (kind) {
+    case 0:
+        em[1] = (uint8_t)rnd64();
+        break;
+    case 1:
+        em[k - len - 1] = 0;
+        break;
+    case 2:
+        em[1] = 1;
+        em[k - 20] = 0;
+        break;
+    case 3:
+        break;
+    default:
+        em[2 + (rnd64() % 8)] = 0;
+    }
+    CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &none, em, k, ct, &cl) == 1,
+          "raw encrypt");
+    return cl;
+}
+
+/* Live against the running default, each side in its default state, and
+ * the default following the running version. */
+static void test_implicit_rejection_live(void **state)
+{
+    env *e = *state;
+    static const int sizes[] = {1024, 2049, 3073, 4096};
+    const unsigned expect_on = g_ver >= 0x30200000UL;
+
+    rng_start("implicit_rejection_live");
+    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
+        const test_key *t = find_key(e, sizes[si]);
+        const size_t k = (size_t)(t->bits + 7) / 8;
+        const op_spec dflt = OP(.pad = RSA_PKCS1_PADDING);
+        int rounds = g_quick ? 3 : 12;
+
+        if (g_quick && sizes[si] > 1024)
+            continue;
+        /* What each reports after init. */
+        {
+            EVP_PKEY_CTX *c =
+                EVP_PKEY_CTX_new_from_pkey(e->lib, t->fc, FC_PROPQ);
+            int known;
+            unsigned v;
+            unsigned zero = 0;
+            OSSL_PARAM p[2] = {
+                OSSL_PARAM_construct_uint("implicit-rejection", &zero),
+                OSSL_PARAM_construct_end()};
+
+            WHERE("%s, reported state", t->name);
+            CHECK(c != NULL && EVP_PKEY_decrypt_init(c) == 1, "init");
+            v = get_implicit(c, &known);
+            CHECK(known && v == expect_on,
+                  "fastcrypto reports %u (known %d) on OpenSSL %lx", v, known,
+                  g_ver);
+            CHECK(EVP_PKEY_CTX_set_params(c, p) == 1, "set 0");
+            v = get_implicit(c, &known);
+            CHECK(known && v == 0, "after setting 0: %u", v);
+            /* A new init starts from the default again. */
+            CHECK(EVP_PKEY_decrypt_init(c) == 1, "re-init");
+            v = get_implicit(c, &known);
+            CHECK(known && v == expect_on, "after re-init: %u", v);
+            EVP_PKEY_CTX_free(c);
+            if (expect_on) {
+                c = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, DF_PROPQ);
+                CHECK(c != NULL && EVP_PKEY_decrypt_init(c) == 1, "init");
+                v = get_implicit(c, &known);
+                CHECK(known && v == 1, "default reports %u", v);
+                EVP_PKEY_CTX_free(c);
+            }
+        }
+        for (int r = 0; r < rounds; r++) {
+            const int kind = r % 5;
+            uint8_t ct[MAXB], o1[MAXB], o2[MAXB];
+            size_t cl, l1 = sizeof(o1), l2 = sizeof(o2), len;
+            int r1, r2;
+
+            len = (size_t)(rnd64() % (k - 10));
+            cl = make_ct(e, t, kind, len, ct);
+            WHERE("%s, kind %d, round %d", t->name, kind, r);
+            r1 =
+                pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dflt, ct, cl, o1, &l1);
+            r2 =
+                pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &dflt, ct, cl, o2, &l2);
+            /* Same verdict (on 3.0 both reject explicitly), and where both
+             * return, the same bytes. */
+            CHECK((r1 == 1) == (r2 == 1), "fastcrypto %d, default %d", r1, r2);
+            if (r1 == 1)
+                CHECK_BYTES(o1, l1, o2, l2, "message");
+            else
+                expect_error("explicit rejection", FC_NAME, "bad decrypt");
+            CHECK(r1 == 1 || (!expect_on && kind != 1),
+                  "failed with implicit rejection in force");
+            ERR_clear_error();
+        }
+        /* Publicly invalid input fails however rejection is set: a
+         * ciphertext >= n, longer than k, or empty; an output buffer
+         * shorter than k. */
+        for (int ir = 0; ir <= 1; ir++) {
+            const op_spec s =
+                OP(.pad = RSA_PKCS1_PADDING, .implicit = ir ? IR_ON : IR_OFF);
+            uint8_t ct[MAXB], out[MAXB];
+            size_t ol = sizeof(out);
+
+            WHERE("%s, implicit %d, bad sizes", t->name, ir);
+            memset(ct, 0xff, k + 1);
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, k, out,
+                          &ol) <= 0,
+                  "ciphertext >= n");
+            expect_error("ciphertext >= n", FC_NAME, NULL);
+            ol = sizeof(out);
+            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, ct, k, out,
+                          &ol) <= 0,
+                  "default: ciphertext >= n");
+            ERR_clear_error();
+            ol = sizeof(out);
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, k + 1, out,
+                          &ol) <= 0,
+                  "ciphertext longer than k");
+            expect_error("ciphertext > k", FC_NAME,
+                         "data too large for key size");
+            ol = sizeof(out);
+            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, 0, out,
+                          &ol) <= 0,
+                  "empty ciphertext");
+            expect_error("empty ciphertext", FC_NAME, "data too small");
+            ol = k - 1;
+            {
+                size_t cl = make_ct(e, t, 1, 5, ct);
+                CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, cl, out,
+                              &ol) <= 0,
+                      "output buffer of k - 1 bytes");
+                expect_error("k - 1 output", FC_NAME,
+                             "output buffer too small");
+                ol = k - 1;
+                CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, ct, cl, out,
+                              &ol) <= 0,
+                      "default: output buffer of k - 1 bytes");
+                ERR_clear_error();
+            }
+        }
+    }
+    /* A key without d (CRT values only): fastcrypto holds it, but cannot
+     * derive the synthetic message; refused for every ciphertext, while
+     * explicit rejection works. */
+    {
+        const test_key *t = find_key(e, 1024);
+        BIGNUM *c[NCOMP];
+        EVP_PKEY *kf;
+        uint8_t ct[MAXB], out[MAXB];
+        size_t cl, ol = sizeof(out);
+        const op_spec on = OP(.pad = RSA_PKCS1_PADDING, .implicit = IR_ON);
+        const op_spec off = OP(.pad = RSA_PKCS1_PADDING, .implicit = IR_OFF);
+
+        memcpy(c, t->c, sizeof(c));
+        c[C_D] = NULL;
+        kf = key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        CHECK(kf != NULL, "CRT-only import");
+        cl = make_ct(e, t, 1, 16, ct);
+        WHERE("CRT-only key");
+        CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &on, ct, cl, out, &ol) <= 0,
+              "implicit rejection without d");
+        expect_error("no d", FC_NAME, "missing private key");
+        ol = sizeof(out);
+        CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &off, ct, cl, out, &ol) ==
+                      1 &&
+                  ol == 16,
+              "explicit rejection without d");
+        EVP_PKEY_free(kf);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Misuse: the failures default has, with the reasons programs match on    */
+
+static void test_misuse_reasons(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key(e, 2048);
+    static const char *const props[] = {FC_PROPQ, DF_PROPQ};
+
+    rng_start("misuse_reasons");
+    for (int j = 0; j < 2; j++) {
+        EVP_PKEY *key = j == 0 ? t->fc : t->df;
+        EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+        EVP_PKEY_CTX *pctx = NULL;
+        EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
+
+        WHERE("%s: MGF1 digest on a PKCS#1 v1.5 signature", props[j]);
+        CHECK(mctx != NULL && sha256 != NULL &&
+                  EVP_DigestSignInit_ex(mctx, &pctx, "SHA256", e->lib, props[j],
+                                        key, NULL) == 1,
+              "init");
+        CHECK(EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, sha256) <= 0,
+              "set_rsa_mgf1_md accepted");
+        expect_error("mgf1 on pkcs1", j == 0 ? FC_NAME : NULL,
+                     "invalid mgf1 md");
+        EVP_MD_free(sha256);
+        EVP_MD_CTX_free(mctx);
+        /* The same with the parameter name, on verify. */
+        {
+            const op_spec s = OP(.pad = RSA_PKCS1_PADDING, .mgf1 = "SHA256");
+            uint8_t sig[MAXB] = {0};
+            size_t sl = 256;
+
+            CHECK(digest_op(e, 1, key, props[j], "SHA256", &s,
+                            (const uint8_t *)"x", 1, sig, &sl) <= 0,
+                  "mgf1-digest on a PKCS#1 verify accepted");
+            expect_error("mgf1 param on pkcs1", j == 0 ? FC_NAME : NULL,
+                         "invalid mgf1 md");
+        }
+    }
+}
+
+int main(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_keymgmt_roundtrip),
+        cmocka_unit_test(test_keymgmt_crt_values),
+        cmocka_unit_test(test_big_keys),
+        cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_pkcs1_signatures),
+        cmocka_unit_test(test_pss),
+        cmocka_unit_test(test_oaep),
+        cmocka_unit_test(test_pkcs1_encryption),
+        cmocka_unit_test(test_no_padding),
+        cmocka_unit_test(test_tls_kex),
+        cmocka_unit_test(test_implicit_rejection_kat),
+        cmocka_unit_test(test_implicit_rejection_live),
+        cmocka_unit_test(test_misuse_reasons),
+    };
+    const char *seed = getenv("FC_TEST_SEED");
+    const char *quick = getenv("FC_TEST_QUICK");
+    int fails = 0;
+
+    g_seed = seed != NULL ? strtoull(seed, NULL, 0) : DEFAULT_SEED;
+    g_quick = quick != NULL && strcmp(quick, "0") != 0 && quick[0] != '\0';
+    g_ver = OpenSSL_version_num();
+    printf("test_provider_rsa: seed 0x%llx (set FC_TEST_SEED to change)%s, "
+           "%s\n",
+           (unsigned long long)g_seed, g_quick ? ", quick" : "",
+           OpenSSL_version(OPENSSL_VERSION));
+    fflush(stdout);
+    fails += cmocka_run_group_tests_name("provider_rsa (native engines)", tests,
+                                         setup_native, env_teardown);
+    fails +=
+        cmocka_run_group_tests_name("provider_rsa (FASTCRYPTO_CPU_MASK=ifma)",
+                                    tests, setup_mulx, env_teardown);
+    fails +=
+        cmocka_run_group_tests_name("provider_rsa (FASTCRYPTO_CPU_MASK=all)",
+                                    tests, setup_generic, env_teardown);
+    return fails;
+}
