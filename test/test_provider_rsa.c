@@ -724,12 +724,13 @@ static void test_keymgmt_roundtrip(void **state)
 /* dp + (p - 1), dq + (q - 1), qinv + p: default reduces them; so must we,
  * and export them as default does (as given). A wrong CRT value with d at
  * hand: default signs correctly through d, so must we. */
-static void test_keymgmt_crt_values(void **state)
+static void crt_values(void **state, int inconsistent)
 {
     env *e = *state;
     static const int sizes[] = {1024, 2048, 3072};
 
-    rng_start("keymgmt_crt_values");
+    rng_start(inconsistent ? "keymgmt_crt_inconsistent"
+                           : "keymgmt_crt_unreduced");
     for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
         const test_key *t;
         BIGNUM *c[NCOMP], *pm1 = BN_new(), *qm1 = BN_new();
@@ -741,7 +742,7 @@ static void test_keymgmt_crt_values(void **state)
                   BN_sub(pm1, t->c[C_P], BN_value_one()) &&
                   BN_sub(qm1, t->c[C_Q], BN_value_one()),
               "BN");
-        for (int which = 0; which < 4; which++) {
+        for (int which = 0; !inconsistent && which < 4; which++) {
             EVP_PKEY *kf, *kd;
 
             WHERE("%s, %s", t->name,
@@ -769,7 +770,7 @@ static void test_keymgmt_crt_values(void **state)
                 BN_free(c[i]);
         }
         /* A CRT value that does not belong to the key, d correct. */
-        for (int which = C_DP; which <= C_QI; which++) {
+        for (int which = C_DP; inconsistent && which <= C_QI; which++) {
             EVP_PKEY *kf, *kd;
 
             WHERE("%s, wrong %s", t->name, k_comp_field[which]);
@@ -803,6 +804,16 @@ static void test_keymgmt_crt_values(void **state)
         BN_free(pm1);
         BN_free(qm1);
     }
+}
+
+static void test_keymgmt_crt_unreduced(void **state)
+{
+    crt_values(state, 0);
+}
+
+static void test_keymgmt_crt_inconsistent(void **state)
+{
+    crt_values(state, 1);
 }
 
 /* Keys over fastcrypto's 8192 bits stay with their own provider: import is
@@ -892,7 +903,14 @@ static void test_keygen(void **state)
         EVP_PKEY_free(k);
         EVP_PKEY_free(kd);
     }
-    /* Too small: both refuse at set_params with "key size too small". */
+}
+
+/* Too small: both refuse at set_params with "key size too small". */
+static void test_keygen_too_small(void **state)
+{
+    env *e = *state;
+
+    rng_start("keygen_too_small");
     {
         static const char *const props[] = {FC_PROPQ, DF_PROPQ};
         for (int j = 0; j < 2; j++) {
@@ -907,8 +925,15 @@ static void test_keygen(void **state)
             EVP_PKEY_CTX_free(ctx);
         }
     }
-    /* Over 8192 bits: fastcrypto refuses at set_params; default takes the
-     * size (a program gets such a key from default with its propquery). */
+}
+
+/* Over 8192 bits: fastcrypto refuses at set_params; default takes the size
+ * (a program gets such a key from default with its propquery). */
+static void test_keygen_too_big(void **state)
+{
+    env *e = *state;
+
+    rng_start("keygen_too_big");
     {
         static const int big[] = {8193, 12288, 16384};
         for (size_t j = 0; j < FC_ARRAY_LEN(big); j++) {
@@ -1716,9 +1741,12 @@ int main(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keymgmt_roundtrip),
-        cmocka_unit_test(test_keymgmt_crt_values),
+        cmocka_unit_test(test_keymgmt_crt_unreduced),
+        cmocka_unit_test(test_keymgmt_crt_inconsistent),
         cmocka_unit_test(test_big_keys),
         cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_keygen_too_small),
+        cmocka_unit_test(test_keygen_too_big),
         cmocka_unit_test(test_pkcs1_signatures),
         cmocka_unit_test(test_pss),
         cmocka_unit_test(test_oaep),
