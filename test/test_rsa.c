@@ -14,7 +14,9 @@
  *               EVP_PKEY_encrypt bit for bit, with and without the CRT
  *               parts, and an unbalanced key (p of 200 bits) against BN;
  *   rsa_edge    in >= n refused, corrupted CRT parts and d caught by the
- *               check before release (zeros out), refused imports, component
+ *               check before release (zeros out), a corrupted CRT part
+ *               next to a good d retried through d, unreduced dp, dq, qinv
+ *               taken (and exported as given), refused imports, component
  *               round trip, duplication, aliasing, RNG failure, blinding
  *               refresh, 4 threads on one key, a forked child;
  *   rsa_keygen  fc_rsa_generate output checked by OpenSSL
@@ -691,6 +693,89 @@ static void test_edge_fault_check(void **state)
     }
 }
 
+/*
+ * CRT values that are valid but unreduced (dp + (p - 1), dq + (q - 1),
+ * qinv + p) are taken and give OpenSSL's result, and come back out as
+ * given; a CRT value that does not belong to the key, with d present, is
+ * retried through d and gives the right result too.
+ */
+static void test_edge_crt_unreduced_retry(void **state)
+{
+    const tkey *k0 = ossl_key(1);
+    const size_t len = k0->len[C_N];
+    uint8_t in[MAXB], out[MAXB], want[MAXB], comp[MAXB];
+    BIGNUM *p = BN_bin2bn(k0->c[C_P], (int)k0->len[C_P], NULL);
+    BIGNUM *q = BN_bin2bn(k0->c[C_Q], (int)k0->len[C_Q], NULL);
+
+    (void)state;
+    assert_non_null(p);
+    assert_non_null(q);
+    for (int which = 0; which < 4; which++) {
+        tkey k = *k0; /* shallow: the changed parts are replaced */
+        BIGNUM *v[3];
+        fc_rsa_key *key;
+
+        v[0] = BN_bin2bn(k0->c[C_DP], (int)k0->len[C_DP], NULL);
+        v[1] = BN_bin2bn(k0->c[C_DQ], (int)k0->len[C_DQ], NULL);
+        v[2] = BN_bin2bn(k0->c[C_QI], (int)k0->len[C_QI], NULL);
+        if (which == 0 || which == 3)
+            assert_true(BN_add(v[0], v[0], p) && BN_sub_word(v[0], 1));
+        if (which == 1 || which == 3)
+            assert_true(BN_add(v[1], v[1], q) && BN_sub_word(v[1], 1));
+        if (which == 2 || which == 3)
+            assert_true(BN_add(v[2], v[2], p));
+        tkey_set_bn(&k, C_DP, v[0]);
+        tkey_set_bn(&k, C_DQ, v[1]);
+        tkey_set_bn(&k, C_QI, v[2]);
+        for (int with_d = 0; with_d <= 1; with_d++) {
+            size_t clen;
+            key = import(&k, with_d, 1, selected_ops());
+            for (int j = 0; j < 3; j++) {
+                make_input(in, &k, j);
+                ossl_raw(k0->pkey, 1, want, in, len);
+                assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL),
+                                 1);
+                expect_bytes("unreduced CRT values", out, want, len);
+            }
+            for (int c = C_DP; c <= C_QI; c++) {
+                assert_int_equal(fc_rsa_get_component(key, comp_letter[c], comp,
+                                                      sizeof(comp), &clen),
+                                 1);
+                expect_bytes("component as imported", comp, k.c[c], clen);
+                assert_int_equal(clen, k.len[c]);
+            }
+            fc_rsa_key_free(key);
+        }
+        for (int i = 0; i < 3; i++)
+            BN_free(v[i]);
+        free(k.c[C_DP]);
+        free(k.c[C_DQ]);
+        free(k.c[C_QI]);
+    }
+    /* A wrong dp, dq or qinv next to a correct d. */
+    for (int part = C_DP; part <= C_QI; part++) {
+        tkey k = *k0;
+        uint8_t *bad = malloc(k.len[part]);
+        fc_rsa_key *key;
+
+        assert_non_null(bad);
+        memcpy(bad, k.c[part], k.len[part]);
+        bad[k.len[part] / 2] ^= 0x10;
+        k.c[part] = bad;
+        key = import(&k, 1, 1, selected_ops());
+        for (int j = 0; j < 3; j++) {
+            make_input(in, &k, j == 0 ? 0 : 5);
+            ossl_raw(k0->pkey, 1, want, in, len);
+            assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 1);
+            expect_bytes("retried through d", out, want, len);
+        }
+        fc_rsa_key_free(key);
+        free(bad);
+    }
+    BN_free(p);
+    BN_free(q);
+}
+
 static void expect_refused(const char *what, const fc_rsa_components *c)
 {
     const char *why = NULL;
@@ -1307,6 +1392,7 @@ int main(void)
     const struct CMUnitTest edge[] = {
         cmocka_unit_test(test_edge_input_range),
         cmocka_unit_test(test_edge_fault_check),
+        cmocka_unit_test(test_edge_crt_unreduced_retry),
         cmocka_unit_test(test_edge_bad_imports),
         cmocka_unit_test(test_edge_components_dup),
         cmocka_unit_test(test_edge_rng_blinding),
