@@ -5,16 +5,36 @@
  * RSA_PKCS1_WITH_TLS_PADDING) libssl uses on the server side.
  *
  * Decryption is constant-time past the RSA operation: the padding checks
- * and the message length are masks (rsa_pad.c), a bad block gives the one
- * error FC_R_BAD_DECRYPT whatever failed and writes nothing, and in TLS mode
- * a bad block yields 48 random bytes with success, indistinguishable from a
- * good one (RFC 5246 7.4.7.1).
+ * and the message length are masks (rsa_pad.c), and in TLS mode a bad block
+ * yields 48 random bytes with success, indistinguishable from a good one
+ * (RFC 5246 7.4.7.1).
  *
- * Implicit rejection (the OpenSSL 3.2+ "implicit-rejection" parameter,
- * returning a synthetic message instead of an error for PKCS#1 v1.5) is
- * accepted and reported but not implemented: decryption always rejects
- * explicitly, which is OpenSSL 3.0's behaviour. Not supported: X9.31 and
- * SSLv23 padding.
+ * PKCS#1 v1.5 decryption, as OpenSSL 3.2+'s default provider does it:
+ *   - implicit rejection (the "implicit-rejection" parameter, nonzero): a
+ *     bad block gives success and a synthetic message instead of an error,
+ *     the same bytes default 3.2+ returns for the same key and ciphertext
+ *     (KDK = HMAC-SHA256(SHA-256(d), C), then the HMAC PRF; rsa_pad.h). The
+ *     synthetic message is made for every ciphertext before the padding is
+ *     looked at, and the choice between it and the real message is masks
+ *     only, so the verdict reaches no branch, address or return value;
+ *   - explicit rejection (the parameter 0, or pad mode 8,
+ *     RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING): a bad block gives the one error
+ *     FC_R_BAD_DECRYPT whatever failed and writes nothing (OpenSSL 3.0's
+ *     behaviour).
+ *   Every init starts from the running libcrypto's default: implicit from
+ *   3.2 on (OpenSSL_version_num() at run time, not the headers we were
+ *   built with), explicit before; the parameter selects either on any
+ *   version and get_ctx_params reports the value in force. Implicit
+ *   rejection needs d: a key held with CRT values only is refused
+ *   (FC_R_MISSING_PRIVATE_KEY), as default cannot hold one at all.
+ *   Publicly invalid input fails either way, before any padding is seen: a
+ *   ciphertext longer than the modulus (FC_R_DATA_TOO_LARGE) or empty
+ *   (FC_R_DATA_TOO_SMALL), or not below n (FC_R_RSA_OPERATION_FAILED); an
+ *   output buffer shorter than the modulus (FC_R_OUTPUT_TOO_SMALL). A
+ *   ciphertext shorter than the modulus is the same integer with leading
+ *   zeros, also for the KDK.
+ * OAEP and TLS mode are not affected by the parameter. Pad mode 8 cannot
+ * encrypt. Not supported: X9.31 and SSLv23 padding.
  */
 #include <string.h>
 

@@ -12,6 +12,25 @@
  * refused at import with FC_R_MULTIPRIME_UNSUPPORTED, and libcrypto then
  * uses the key's own provider. A private key without the five CRT values
  * (or with only some of them) is used through d alone.
+ *
+ * What import takes, next to the default provider:
+ *   - moduli of 512..8192 bits (the bignum layer's limit). A larger key
+ *     (default takes up to 16384 bits) is refused with FC_R_INVALID_KEY,
+ *     and libcrypto keeps using it through the provider that holds it:
+ *     operations asked of fastcrypto first still succeed, on default;
+ *   - CRT values that are valid but unreduced (dp + (p - 1), dq + (q - 1),
+ *     qinv + p, up to the modulus length): reduced for use by the core
+ *     without a secret-dependent branch, exported as given (what default
+ *     exports);
+ *   - a CRT value that does not belong to the key: taken (default takes it
+ *     too); with d present a private operation whose CRT result fails the
+ *     check is redone once through d, blinded and checked, so it signs as
+ *     default does (default falls back to d the same way).
+ * Generation: 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS),
+ * checked at gen_set_params: below 512 "key size too small"
+ * (FC_R_KEY_TOO_SMALL, default's reason), above 8192 FC_R_INVALID_KEY_LENGTH
+ * with a pointer to the default provider, which a program names in its
+ * property query to get such a key (README, RSA).
  */
 #include <stdint.h>
 #include <string.h>
