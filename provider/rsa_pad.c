@@ -312,15 +312,25 @@ static void fc_ct_shift_left(uint8_t *buf, size_t len, size_t shift)
     }
 }
 
+/*
+ * fc_ct_keep returns |new| where |take| is all-ones, else |old|, as
+ * (new & take) | (old & ~take) with both masks behind the barrier: the
+ * compiler cannot fold it into ((new ^ old) & take) ^ old, a form that
+ * carries the undefinedness of |old| (a caller's uninitialised buffer or
+ * length) into the result for valgrind's memcheck.
+ */
+static inline uint64_t fc_ct_keep(uint64_t take, uint64_t new_, uint64_t old)
+{
+    return (new_ & fc_ct_barrier(take)) | (old & fc_ct_barrier(~take));
+}
+
 /* out[i] = src[i] for i < mlen when |good|, for every i < n; leaves the rest
  * of |out| as it was. */
 static void fc_ct_copy_out(uint8_t *out, const uint8_t *src, size_t n,
                            size_t mlen, uint64_t good)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint8_t m = (uint8_t)(good & fc_ct_lt(i, mlen));
-        out[i] = fc_ct_select8(m, src[i], out[i]);
-    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint8_t)fc_ct_keep(good & fc_ct_lt(i, mlen), src[i], out[i]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -448,7 +458,7 @@ int fc_rsa_unpad_pkcs1_enc(uint8_t *out, size_t outcap, size_t *outlen,
     good &= fc_ct_ge(outcap, mlen);
     fc_ct_shift_left(em + 11, region, (size_t)fc_ct_select(good, zidx - 10, 0));
     fc_ct_copy_out(out, em + 11, region < outcap ? region : outcap, mlen, good);
-    *outlen = (size_t)fc_ct_select(good, mlen, *outlen);
+    *outlen = (size_t)fc_ct_keep(good, mlen, *outlen);
     /* The 1/0 answer is all that leaves (explicit rejection). */
     return (int)(fc_ct_barrier(good) & 1);
 }
@@ -691,7 +701,7 @@ int fc_rsa_unpad_oaep(uint8_t *out, size_t outcap, size_t *outlen, uint8_t *em,
                      (size_t)fc_ct_select(good, oidx - hlen, 0));
     fc_ct_copy_out(out, db + hlen + 1, region < outcap ? region : outcap, mlen,
                    good);
-    *outlen = (size_t)fc_ct_select(good, mlen, *outlen);
+    *outlen = (size_t)fc_ct_keep(good, mlen, *outlen);
     return (int)(fc_ct_barrier(good) & 1);
 }
 
