@@ -733,11 +733,13 @@ static void crt_values(void **state, int inconsistent)
                            : "keymgmt_crt_unreduced");
     for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
         const test_key *t;
-        BIGNUM *c[NCOMP], *pm1 = BN_new(), *qm1 = BN_new();
+        BIGNUM *c[NCOMP], *pm1, *qm1;
 
         if (g_quick && sizes[si] != 1024)
             continue;
         t = find_key(e, sizes[si]);
+        pm1 = BN_new();
+        qm1 = BN_new();
         CHECK(pm1 != NULL && qm1 != NULL &&
                   BN_sub(pm1, t->c[C_P], BN_value_one()) &&
                   BN_sub(qm1, t->c[C_Q], BN_value_one()),
