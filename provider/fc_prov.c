@@ -21,7 +21,17 @@
 #define FC_VERSION_STR "0.0.0"
 #endif
 
-#define FC_PROPS "provider=fastcrypto"
+/*
+ * Every algorithm carries two properties. "provider=fastcrypto" is for
+ * programs that ask for us by name. "fastcrypto.preferred=yes" is what
+ * fastcrypto.cnf prefers ("?fastcrypto.preferred=yes"): a program's own
+ * query replaces a global clause of the same name, so a preference spelled
+ * "?provider=fastcrypto" is dropped by any query that names "provider"
+ * ("provider!=fips"), and default wins the tie. A name of our own is never
+ * replaced that way; "provider=default" still gets default, and
+ * "?provider=default" ties and goes to the provider activated first.
+ */
+#define FC_PROPS "provider=fastcrypto,fastcrypto.preferred=yes"
 
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
 #define FC_PARAM_CPU_CAPS  "fastcrypto-cpu-caps"

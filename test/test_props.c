@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_props.c - the shipped fastcrypto.cnf keeps fastcrypto preferred
+ * under the property queries programs pass themselves.
+ *
+ * A program's query is merged with the config's default_properties, and a
+ * clause of the program's replaces a global clause of the same name
+ * (ossl_property_merge, the same in 3.0 and 3.6). stunnel, for one, makes
+ * its SSL_CTX with "provider!=fips": against "?provider=fastcrypto" that
+ * dropped the preference, and default won the tie. fastcrypto.cnf prefers
+ * "?fastcrypto.preferred=yes", a property only fastcrypto defines, instead.
+ *
+ * The tests load the shipped config (FC_TEST_SHIPPED_CONF: fastcrypto.cnf
+ * with the module path of this build) into a library context and check
+ *   - which provider each algorithm fastcrypto offers resolves to under the
+ *     common program queries, and that a program naming default gets
+ *     default;
+ *   - a TLS 1.3 and two TLS 1.2 handshakes and data transfers between an
+ *     SSL_CTX_new_ex(libctx, "provider!=fips", ...) server and client over
+ *     a memory BIO pair, with fastcrypto's own counters proving that it
+ *     encrypted and decrypted every record, signed, and unwrapped the RSA
+ *     key exchange; and that with "provider=default" it did none of that.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#define FC_NAME "fastcrypto"
+
+static OSSL_LIB_CTX *g_lib;
+static EVP_PKEY *g_key;
+static X509 *g_cert;
+
+/* ---------------------------------------------------------------------- */
+/* Helpers                                                                */
+
+/* The provider an algorithm of |op| named |name| resolves to under |q|,
+ * or "(none)". */
+static const char *resolve(int op, const char *name, const char *q)
+{
+    const OSSL_PROVIDER *p = NULL;
+    const char *who;
+
+    switch (op) {
+    case OSSL_OP_CIPHER: {
+        EVP_CIPHER *c = EVP_CIPHER_fetch(g_lib, name, q);
+        p = c != NULL ? EVP_CIPHER_get0_provider(c) : NULL;
+        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+        EVP_CIPHER_free(c);
+        break;
+    }
+    case OSSL_OP_SIGNATURE: {
+        EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(g_lib, name, q);
+        p = s != NULL ? EVP_SIGNATURE_get0_provider(s) : NULL;
+        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+        EVP_SIGNATURE_free(s);
+        break;
+    }
+    case OSSL_OP_ASYM_CIPHER: {
+        EVP_ASYM_CIPHER *a = EVP_ASYM_CIPHER_fetch(g_lib, name, q);
+        p = a != NULL ? EVP_ASYM_CIPHER_get0_provider(a) : NULL;
+        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+        EVP_ASYM_CIPHER_free(a);
+        break;
+    }
+    case OSSL_OP_KEYMGMT: {
+        EVP_KEYMGMT *k = EVP_KEYMGMT_fetch(g_lib, name, q);
+        p = k != NULL ? EVP_KEYMGMT_get0_provider(k) : NULL;
+        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+        EVP_KEYMGMT_free(k);
+        break;
+    }
+    case OSSL_OP_RAND: {
+        EVP_RAND *r = EVP_RAND_fetch(g_lib, name, q);
+        p = r != NULL ? EVP_RAND_get0_provider(r) : NULL;
+        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+        EVP_RAND_free(r);
+        break;
+    }
+    default:
+        return "(bad op)";
+    }
+    ERR_clear_error();
+    /* Provider names outlive the fetched object (the store holds them). */
+    return who;
+}
+
+/* Counter |name| of fastcrypto in g_lib, from "fastcrypto-stats". */
+static uint64_t fc_counter(const char *name)
+{
+    OSSL_PROVIDER *p = OSSL_PROVIDER_load(g_lib, FC_NAME);
+    char buf[1024] = "";
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_string("fastcrypto-stats", buf, sizeof(buf)),
+        OSSL_PARAM_END,
+    };
+    size_t nl = strlen(name);
+    const char *s;
+
+    assert_non_null(p);
+    assert_true(OSSL_PROVIDER_get_params(p, params));
+    OSSL_PROVIDER_unload(p);
+    for (s = buf; (s = strstr(s, name)) != NULL; s += nl)
+        if ((s == buf || s[-1] == ' ') && s[nl] == '=')
+            return strtoull(s + nl + 1, NULL, 10);
+    fail_msg("no counter %s in \"%s\"", name, buf);
+    return 0;
+}
+
+enum {
+    C_GCM_ENC,
+    C_GCM_DEC,
+    C_GCM_TLS,
+    C_CBC_ENC,
+    C_RSA_SIGN,
+    C_RSA_VERIFY,
+    C_RSA_DEC,
+    C_RSA_KEX,
+    NC
+};
+static const char *const c_names[NC] = {
+    "aes-gcm-enc", "aes-gcm-dec", "aes-gcm-tls", "aes-cbc-enc",
+    "rsa-sign",    "rsa-verify",  "rsa-decrypt", "rsa-tls-kex",
+};
+
+static void counters(uint64_t v[NC])
+{
+    for (int i = 0; i < NC; i++)
+        v[i] = fc_counter(c_names[i]);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Setup: the shipped config, a server key and certificate                */
+
+static int setup(void **state)
+{
+    const char *conf = getenv("FC_TEST_SHIPPED_CONF");
+    X509_NAME *nm;
+    EVP_MD_CTX *md;
+    int ok;
+
+    if (conf == NULL) {
+        print_error("FC_TEST_SHIPPED_CONF is not set (run through ctest)\n");
+        return -1;
+    }
+    g_lib = OSSL_LIB_CTX_new();
+    if (g_lib == NULL || !OSSL_LIB_CTX_load_config(g_lib, conf) ||
+        !OSSL_PROVIDER_available(g_lib, FC_NAME) ||
+        !OSSL_PROVIDER_available(g_lib, "default")) {
+        print_error("%s does not load fastcrypto and default\n", conf);
+        ERR_print_errors_fp(stderr);
+        return -1;
+    }
+    /* The key and certificate are made by default: they only need to
+     * exist; what matters is who uses them in the handshake. */
+    g_key = EVP_PKEY_Q_keygen(g_lib, "provider=default", "RSA", (size_t)2048);
+    g_cert = X509_new_ex(g_lib, NULL);
+    md = EVP_MD_CTX_new();
+    ok = g_key != NULL && g_cert != NULL && md != NULL &&
+         X509_set_version(g_cert, X509_VERSION_3) &&
+         ASN1_INTEGER_set(X509_get_serialNumber(g_cert), 1) &&
+         X509_gmtime_adj(X509_getm_notBefore(g_cert), -60) &&
+         X509_gmtime_adj(X509_getm_notAfter(g_cert), 3600) &&
+         X509_set_pubkey(g_cert, g_key) &&
+         (nm = X509_get_subject_name(g_cert)) != NULL &&
+         X509_NAME_add_entry_by_txt(nm, "CN", MBSTRING_ASC,
+                                    (const unsigned char *)"localhost", -1, -1,
+                                    0) &&
+         X509_set_issuer_name(g_cert, nm) &&
+         EVP_DigestSignInit_ex(md, NULL, "SHA256", g_lib, "provider=default",
+                               g_key, NULL) &&
+         X509_sign_ctx(g_cert, md) > 0;
+    EVP_MD_CTX_free(md);
+    if (!ok) {
+        print_error("cannot make the test certificate\n");
+        ERR_print_errors_fp(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    X509_free(g_cert);
+    EVP_PKEY_free(g_key);
+    OSSL_LIB_CTX_free(g_lib);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Fetches under program queries                                          */
+
+static const struct {
+    int op;
+    const char *name;
+} k_algs[] = {
+    {OSSL_OP_CIPHER, "AES-128-GCM"}, {OSSL_OP_CIPHER, "id-aes256-GCM"},
+    {OSSL_OP_CIPHER, "AES-128-CBC"}, {OSSL_OP_CIPHER, "AES-256-CBC"},
+    {OSSL_OP_SIGNATURE, "RSA"},      {OSSL_OP_ASYM_CIPHER, "RSA"},
+    {OSSL_OP_KEYMGMT, "RSA"},        {OSSL_OP_KEYMGMT, "rsaEncryption"},
+    {OSSL_OP_RAND, "CTR-DRBG"},      {OSSL_OP_RAND, "SEED-SRC"},
+};
+
+static void check_queries(const char *const *qs, size_t nq, const char *want)
+{
+    int bad = 0;
+
+    for (size_t i = 0; i < nq; i++) {
+        for (size_t a = 0; a < sizeof(k_algs) / sizeof(k_algs[0]); a++) {
+            const char *who = resolve(k_algs[a].op, k_algs[a].name, qs[i]);
+            if (strcmp(who, want) != 0) {
+                print_error("query \"%s\": op %d %s resolves to %s, want %s\n",
+                            qs[i] != NULL ? qs[i] : "(none)", k_algs[a].op,
+                            k_algs[a].name, who, want);
+                bad = 1;
+            }
+        }
+    }
+    assert_false(bad);
+}
+
+/* Queries that say nothing for or against fastcrypto keep it. */
+static void test_fetch_keeps_fastcrypto(void **state)
+{
+    static const char *const qs[] = {
+        NULL,
+        "",
+        "provider!=fips",
+        "provider!=legacy",
+        "fips=no",
+        "fips!=yes",
+        "?fips=yes",
+        "-provider",
+        "-fips",
+        "provider=fastcrypto",
+        "?provider=fastcrypto",
+        "provider!=default,?provider=fastcrypto",
+    };
+
+    check_queries(qs, sizeof(qs) / sizeof(qs[0]), FC_NAME);
+}
+
+/* A program that asks for default by name gets default. The optional form
+ * ties with our preference, and a tie goes to the provider activated
+ * first: default, in fastcrypto.cnf. */
+static void test_fetch_default_by_name(void **state)
+{
+    static const char *const qs[] = {
+        "provider=default",
+        "?provider=default",
+        "provider!=fastcrypto",
+        "provider=default,fips=no",
+    };
+
+    check_queries(qs, sizeof(qs) / sizeof(qs[0]), "default");
+}
+
+/* Nothing matches a hard query for FIPS-approved implementations: neither
+ * fastcrypto nor default claims "fips=yes". */
+static void test_fetch_fips_yes(void **state)
+{
+    assert_string_equal(resolve(OSSL_OP_CIPHER, "AES-128-GCM", "fips=yes"),
+                        "(none)");
+    assert_string_equal(resolve(OSSL_OP_SIGNATURE, "RSA", "fips=yes"),
+                        "(none)");
+}
+
+/* ---------------------------------------------------------------------- */
+/* TLS over a memory BIO pair with an SSL_CTX query of its own            */
+
+/* Moves data between the two ends until both handshakes are done. */
+static int handshake(SSL *srv, SSL *cli)
+{
+    int sdone = 0, cdone = 0;
+
+    for (int i = 0; i < 100 && !(sdone && cdone); i++) {
+        if (!cdone) {
+            int r = SSL_connect(cli);
+            if (r == 1)
+                cdone = 1;
+            else if (SSL_get_error(cli, r) != SSL_ERROR_WANT_READ)
+                return 0;
+        }
+        if (!sdone) {
+            int r = SSL_accept(srv);
+            if (r == 1)
+                sdone = 1;
+            else if (SSL_get_error(srv, r) != SSL_ERROR_WANT_READ)
+                return 0;
+        }
+    }
+    return sdone && cdone;
+}
+
+/* |n| records of |len| bytes from |from| to |to|, checked byte for byte. */
+static int transfer(SSL *from, SSL *to, int n, size_t len)
+{
+    static unsigned char out[4096], in[4096];
+
+    for (int i = 0; i < n; i++) {
+        size_t got = 0;
+
+        if (RAND_bytes_ex(g_lib, out, len, 0) != 1 ||
+            SSL_write(from, out, (int)len) != (int)len)
+            return 0;
+        while (got < len) {
+            int r = SSL_read(to, in + got, (int)(len - got));
+            if (r <= 0)
+                return 0;
+            got += (size_t)r;
+        }
+        if (memcmp(in, out, len) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * One connection between a server and a client made with
+ * SSL_CTX_new_ex(g_lib, |propq|, ...), limited to |version| and |suite|,
+ * with |n| records each way. Returns the negotiated cipher's name in |got|.
+ */
+static void tls_run(const char *propq, int version, const char *suite, int n,
+                    char *got, size_t gotlen)
+{
+    SSL_CTX *sctx = SSL_CTX_new_ex(g_lib, propq, TLS_server_method());
+    SSL_CTX *cctx = SSL_CTX_new_ex(g_lib, propq, TLS_client_method());
+    SSL *srv = NULL, *cli = NULL;
+    BIO *sb = NULL, *cb = NULL;
+
+    assert_non_null(sctx);
+    assert_non_null(cctx);
+    assert_true(SSL_CTX_use_certificate(sctx, g_cert) == 1 &&
+                SSL_CTX_use_PrivateKey(sctx, g_key) == 1);
+    assert_true(X509_STORE_add_cert(SSL_CTX_get_cert_store(cctx), g_cert));
+    SSL_CTX_set_verify(cctx, SSL_VERIFY_PEER, NULL);
+    for (int i = 0; i < 2; i++) {
+        SSL_CTX *c = i == 0 ? sctx : cctx;
+        assert_true(SSL_CTX_set_min_proto_version(c, version) &&
+                    SSL_CTX_set_max_proto_version(c, version));
+        if (version == TLS1_3_VERSION)
+            assert_true(SSL_CTX_set_ciphersuites(c, suite));
+        else
+            assert_true(SSL_CTX_set_cipher_list(c, suite));
+    }
+    srv = SSL_new(sctx);
+    cli = SSL_new(cctx);
+    assert_non_null(srv);
+    assert_non_null(cli);
+    assert_true(BIO_new_bio_pair(&sb, 0, &cb, 0));
+    SSL_set_bio(srv, sb, sb);
+    SSL_set_bio(cli, cb, cb);
+    if (!handshake(srv, cli)) {
+        ERR_print_errors_fp(stderr);
+        fail_msg("handshake (%s) failed", suite);
+    }
+    assert_int_equal(SSL_get_verify_result(cli), X509_V_OK);
+    snprintf(got, gotlen, "%s",
+             SSL_CIPHER_get_name(SSL_get_current_cipher(cli)));
+    assert_true(transfer(cli, srv, n, 1000));
+    assert_true(transfer(srv, cli, n, 3000));
+    SSL_free(srv);
+    SSL_free(cli);
+    SSL_CTX_free(sctx);
+    SSL_CTX_free(cctx);
+    ERR_clear_error();
+}
+
+#define NREC 8
+
+static void test_tls13_provider_not_fips(void **state)
+{
+    uint64_t a[NC], b[NC];
+    char got[64];
+
+    counters(a);
+    tls_run("provider!=fips", TLS1_3_VERSION, "TLS_AES_128_GCM_SHA256", NREC,
+            got, sizeof(got));
+    counters(b);
+    assert_string_equal(got, "TLS_AES_128_GCM_SHA256");
+    print_message("TLS 1.3 under \"provider!=fips\": aes-gcm-enc +%llu, "
+                  "aes-gcm-dec +%llu, rsa-sign +%llu, aes-cbc-enc +%llu\n",
+                  (unsigned long long)(b[C_GCM_ENC] - a[C_GCM_ENC]),
+                  (unsigned long long)(b[C_GCM_DEC] - a[C_GCM_DEC]),
+                  (unsigned long long)(b[C_RSA_SIGN] - a[C_RSA_SIGN]),
+                  (unsigned long long)(b[C_CBC_ENC] - a[C_CBC_ENC]));
+    /* Both ends run here: every record one sealed, the other opened. */
+    assert_true(b[C_GCM_ENC] - a[C_GCM_ENC] >= 2 * NREC);
+    assert_int_equal(b[C_GCM_ENC] - a[C_GCM_ENC], b[C_GCM_DEC] - a[C_GCM_DEC]);
+    /* The server's CertificateVerify, checked by the client. */
+    assert_int_equal(b[C_RSA_SIGN] - a[C_RSA_SIGN], 1);
+    assert_true(b[C_RSA_VERIFY] - a[C_RSA_VERIFY] >= 1);
+    /* Session tickets (AES-256-CBC). */
+    assert_true(b[C_CBC_ENC] - a[C_CBC_ENC] >= 1);
+}
+
+static void test_tls12_provider_not_fips(void **state)
+{
+    uint64_t a[NC], b[NC];
+    char got[64];
+
+    counters(a);
+    tls_run("provider!=fips", TLS1_2_VERSION, "ECDHE-RSA-AES128-GCM-SHA256",
+            NREC, got, sizeof(got));
+    counters(b);
+    assert_string_equal(got, "ECDHE-RSA-AES128-GCM-SHA256");
+    /* One count per record per end: an even number. */
+    assert_true(b[C_GCM_TLS] - a[C_GCM_TLS] >= 4 * NREC);
+    assert_int_equal((b[C_GCM_TLS] - a[C_GCM_TLS]) % 2, 0);
+    assert_int_equal(b[C_RSA_SIGN] - a[C_RSA_SIGN], 1);
+    assert_true(b[C_RSA_VERIFY] - a[C_RSA_VERIFY] >= 1);
+
+    /* RSA key exchange: the premaster secret unwrapped by fastcrypto. */
+    counters(a);
+    tls_run("fips=no", TLS1_2_VERSION, "AES128-GCM-SHA256", NREC, got,
+            sizeof(got));
+    counters(b);
+    assert_string_equal(got, "AES128-GCM-SHA256");
+    assert_int_equal(b[C_RSA_DEC] - a[C_RSA_DEC], 1);
+    assert_int_equal(b[C_RSA_KEX] - a[C_RSA_KEX], 1);
+    assert_true(b[C_GCM_TLS] - a[C_GCM_TLS] >= 4 * NREC);
+}
+
+/* The counters can tell: a program asking for default gets none of ours. */
+static void test_tls_provider_default(void **state)
+{
+    uint64_t a[NC], b[NC];
+    char got[64];
+
+    counters(a);
+    tls_run("provider=default", TLS1_3_VERSION, "TLS_AES_128_GCM_SHA256", NREC,
+            got, sizeof(got));
+    tls_run("provider=default", TLS1_2_VERSION, "AES128-GCM-SHA256", NREC, got,
+            sizeof(got));
+    counters(b);
+    for (int i = 0; i < NC; i++)
+        if (b[i] != a[i])
+            fail_msg("\"provider=default\": %s moved by %llu", c_names[i],
+                     (unsigned long long)(b[i] - a[i]));
+}
+
+int main(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fetch_keeps_fastcrypto),
+        cmocka_unit_test(test_fetch_default_by_name),
+        cmocka_unit_test(test_fetch_fips_yes),
+        cmocka_unit_test(test_tls13_provider_not_fips),
+        cmocka_unit_test(test_tls12_provider_not_fips),
+        cmocka_unit_test(test_tls_provider_default),
+    };
+
+    printf("test_props: %s\n", OpenSSL_version(OPENSSL_VERSION));
+    fflush(stdout);
+    return cmocka_run_group_tests_name("property queries (shipped config)",
+                                       tests, setup, teardown);
+}
