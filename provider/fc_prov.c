@@ -3,6 +3,7 @@
  * fc_prov.c - the provider entry point, its parameters and reason strings,
  * and the algorithm tables. Algorithms live in one file per family.
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,10 @@
 #define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
 #define FC_PARAM_CPU_CLASS "fastcrypto-cpu-class"
 #define FC_PARAM_STATS     "fastcrypto-stats"
+#define FC_PARAM_STATSFILE "fastcrypto-stats-file"
 
 /* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
-static const char *const fc_stat_names[FC_STAT_COUNT] = {
+const char *const fc_stat_names[FC_STAT_COUNT] = {
     [FC_STAT_CBC_ENC] = "aes-cbc-enc",   [FC_STAT_CBC_DEC] = "aes-cbc-dec",
     [FC_STAT_CBC_TLS] = "aes-cbc-tls",   [FC_STAT_GCM_ENC] = "aes-gcm-enc",
     [FC_STAT_GCM_DEC] = "aes-gcm-dec",   [FC_STAT_GCM_TLS] = "aes-gcm-tls",
@@ -52,8 +54,8 @@ static const char *const fc_stat_names[FC_STAT_COUNT] = {
     [FC_STAT_RSA_KEYGEN] = "rsa-keygen", [FC_STAT_DRBG_BYTES] = "drbg-bytes",
 };
 
-/* "aes-cbc-enc=3 aes-cbc-dec=0 ..." into |buf|. */
-static void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
+/* see fc_prov.h */
+void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
 {
     size_t used = 0;
 
@@ -201,6 +203,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CPU_CLASS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
+        OSSL_PARAM_utf8_string(FC_PARAM_STATSFILE, NULL, 0),
         OSSL_PARAM_END,
     };
     return params;
@@ -249,6 +252,10 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         if (!OSSL_PARAM_set_utf8_string(p, stats))
             return 0;
     }
+    p = OSSL_PARAM_locate(params, FC_PARAM_STATSFILE);
+    if (p != NULL && !OSSL_PARAM_set_utf8_string(
+                         p, prov->stats_file != NULL ? prov->stats_path : ""))
+        return 0;
     return 1;
 }
 
@@ -282,14 +289,7 @@ static void fc_prov_teardown(void *provctx)
 
     if (prov == NULL)
         return;
-    /* FASTCRYPTO_STATS: one line per provider instance, at unload. */
-    const char *want = getenv("FASTCRYPTO_STATS");
-    if (want != NULL && *want != '\0' && strcmp(want, "0") != 0) {
-        char stats[512];
-        fc_stats_format(prov, stats, sizeof(stats));
-        fprintf(stderr, "fastcrypto: stats pid=%ld %s %s\n", (long)getpid(),
-                prov->buildinfo, stats);
-    }
+    fc_stats_detach(prov);
     OSSL_LIB_CTX_free(prov->libctx);
     OPENSSL_free(prov);
 }
@@ -315,27 +315,36 @@ static int fc_cfg_true(const char *v)
 }
 
 /*
- * The provider's config section: "cpu_mask" (added to FASTCRYPTO_CPU_MASK)
- * and "strict". Returns 0 if a mask does not parse: a mistyped mask must
- * not silently test the wrong kernels. |why| receives the reason.
+ * The provider's config section: "cpu_mask" (added to FASTCRYPTO_CPU_MASK),
+ * "strict", "cpu_class" and "stats_dir" (FASTCRYPTO_STATS_DIR wins; *dir
+ * points into the core's or the environment's storage). Returns 0 if a mask
+ * does not parse: a mistyped mask must not silently test the wrong
+ * kernels. |why| receives the reason.
  */
 static int fc_prov_config(fc_prov_ctx *prov,
                           OSSL_FUNC_core_get_params_fn *get_params,
-                          uint32_t *mask, int *strict, char *why, size_t whylen)
+                          uint32_t *mask, int *strict, const char **dir,
+                          char *why, size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
     const char *cls = getenv(FC_CPU_CLASS_ENV);
+    /* Not for set-user-ID programs: a caller must not choose where they
+     * create files. */
+    const char *env_dir = secure_getenv("FASTCRYPTO_STATS_DIR");
     char *cfg_mask = NULL, *cfg_strict = NULL, *cfg_class = NULL;
+    char *cfg_dir = NULL;
     uint32_t m_env = 0, m_cfg = 0;
     OSSL_PARAM req[] = {
         OSSL_PARAM_utf8_ptr("cpu_mask", &cfg_mask, 0),
         OSSL_PARAM_utf8_ptr("strict", &cfg_strict, 0),
         OSSL_PARAM_utf8_ptr("cpu_class", &cfg_class, 0),
+        OSSL_PARAM_utf8_ptr("stats_dir", &cfg_dir, 0),
         OSSL_PARAM_END,
     };
 
     if (get_params != NULL && !get_params(prov->handle, req))
-        cfg_mask = cfg_strict = cfg_class = NULL;
+        cfg_mask = cfg_strict = cfg_class = cfg_dir = NULL;
+    *dir = env_dir != NULL && *env_dir != '\0' ? env_dir : cfg_dir;
     *strict =
         fc_cfg_true(cfg_strict) || fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
     if (env != NULL && !fc_cpu_parse_mask(env, &m_env)) {
@@ -377,6 +386,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     fc_prov_ctx *prov;
     uint32_t mask = 0;
     int strict = 0;
+    const char *stats_dir = NULL;
     char why[160] = "out of memory";
     const OSSL_DISPATCH *f;
 
@@ -404,7 +414,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         prov->vset_error == NULL)
         prov->new_error = NULL; /* no error reporting without all three */
 
-    if (!fc_prov_config(prov, core_get_params, &mask, &strict, why,
+    if (!fc_prov_config(prov, core_get_params, &mask, &strict, &stats_dir, why,
                         sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
@@ -430,6 +440,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         snprintf(why, sizeof(why), "cannot create a child library context");
         goto err;
     }
+    /* Last: nothing fails after it, so err never has a file to undo. */
+    fc_stats_attach(prov, stats_dir);
 
     *out = fc_prov_dispatch;
     *provctx = prov;

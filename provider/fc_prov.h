@@ -68,10 +68,13 @@ enum {
 
 /*
  * Operation counters: the proof that fastcrypto served a program. Read
- * through the provider parameter "fastcrypto-stats", and printed to stderr
- * when the provider unloads if FASTCRYPTO_STATS is set in the environment.
- * Cipher counters count messages (a final, a one-shot call) and TLS
- * records; RSA counters count operations.
+ * through the provider parameter "fastcrypto-stats", printed to stderr
+ * when the provider unloads if FASTCRYPTO_STATS is set in the environment,
+ * and, with a stats directory configured, kept live in a shared file that
+ * `fastcrypto-stats` reads (provider/stats.c, fc/stats_file.h). Counts are
+ * per process: a forked child starts from zero. Cipher counters count
+ * messages (a final, a one-shot call) and TLS records; RSA counters count
+ * operations. A new counter needs a name in fc_stat_names (fc_prov.c).
  */
 enum fc_stat {
     FC_STAT_CBC_ENC,  /* AES-CBC messages encrypted */
@@ -99,9 +102,17 @@ typedef struct fc_prov_ctx {
     const fc_tuning *tuning; /* per-CPU choices (fc/tuning.h) */
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
-    const fc_bn_ops *bn;           /* Montgomery kernels for RSA */
-    char buildinfo[160];           /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
-    uint64_t stats[FC_STAT_COUNT]; /* updated with relaxed atomics */
+    const fc_bn_ops *bn; /* Montgomery kernels for RSA */
+    char buildinfo[160]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    /* Counters, updated with relaxed atomics: the live stats file's, or
+     * stats_local when there is none (provider/stats.c). */
+    uint64_t *stats;
+    uint64_t stats_local[FC_STAT_COUNT];
+    struct fc_stats_file *stats_file; /* mapped, or NULL */
+    char *stats_dir;                  /* where files are made, or NULL */
+    char stats_path[256];             /* stats_file's path, or "" */
+    int stats_owner;                  /* this process made stats_file */
+    struct fc_prov_ctx *stats_next;   /* live instances (fork handling) */
     /* Core upcalls for errors. */
     OSSL_FUNC_core_new_error_fn *new_error;
     OSSL_FUNC_core_set_error_debug_fn *set_error_debug;
@@ -124,6 +135,25 @@ static inline void fc_stat_add(fc_prov_ctx *prov, enum fc_stat s, uint64_t n)
     if (prov != NULL)
         __atomic_fetch_add(&prov->stats[s], n, __ATOMIC_RELAXED);
 }
+
+/* Counter names, as printed and stored in stats files (fc_prov.c). */
+extern const char *const fc_stat_names[FC_STAT_COUNT];
+
+/* fc_stats_format writes "aes-cbc-enc=3 aes-cbc-dec=0 ..." into |buf|. */
+void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len);
+
+/*
+ * fc_stats_attach points |prov|'s counters at a new stats file in |dir|
+ * (NULL or "": none) or, failing that, at its private array, and registers
+ * |prov| for fork handling. Needs prov->buildinfo. Never fails.
+ */
+void fc_stats_attach(fc_prov_ctx *prov, const char *dir);
+
+/*
+ * fc_stats_detach prints the FASTCRYPTO_STATS line if it can do so
+ * harmlessly, marks |prov|'s stats file exited and unmaps it.
+ */
+void fc_stats_detach(fc_prov_ctx *prov);
 
 /*
  * fc_raise_error files an error with reason |reason| (FC_R_*) on the

@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_stats.c - live stats files, per-process counts across fork, and
+ * the FASTCRYPTO_STATS line made harmless.
+ *
+ * Each test loads fastcrypto (FC_TEST_CONF) into a library context of its
+ * own with FASTCRYPTO_STATS_DIR pointing at a scratch directory, runs
+ * AES-128-GCM messages (one "aes-gcm-enc" each), and reads the stats
+ * files directly (fc/stats_file.h) and through fastcrypto-stats
+ * (FC_TEST_STATS_TOOL). Children do what servers do: count after fork,
+ * leave through _exit(), run with RLIMIT_FSIZE = 0 (OpenSSH's sandbox),
+ * or have stderr on a pipe nobody reads. A child reports failure through
+ * its exit status; a signal that kills it fails the test.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#include "fc/stats_file.h"
+
+#define FC_NAME "fastcrypto"
+
+static char g_root[64]; /* scratch directory for the whole run */
+static int g_ndir;
+
+/* ---------------------------------------------------------------------- */
+/* Helpers (usable in children: no cmocka there)                          */
+
+/* A fresh directory under g_root. */
+static void new_dir(char *out, size_t len)
+{
+    snprintf(out, len, "%s/d%d", g_root, g_ndir++);
+    assert_int_equal(mkdir(out, 0700), 0);
+}
+
+static OSSL_LIB_CTX *load(void)
+{
+    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+
+    if (lib == NULL || !OSSL_LIB_CTX_load_config(lib, getenv("FC_TEST_CONF")) ||
+        !OSSL_PROVIDER_available(lib, FC_NAME)) {
+        ERR_print_errors_fp(stderr);
+        OSSL_LIB_CTX_free(lib);
+        return NULL;
+    }
+    return lib;
+}
+
+/* |n| AES-128-GCM messages through fastcrypto; 1 on success. */
+static int gcm_messages(OSSL_LIB_CTX *lib, int n)
+{
+    static const unsigned char key[16], iv[12];
+    unsigned char in[64] = {1}, out[64 + 16];
+    EVP_CIPHER *c = EVP_CIPHER_fetch(lib, "AES-128-GCM", "provider=" FC_NAME);
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    int ok = c != NULL && x != NULL, l;
+
+    for (int i = 0; ok && i < n; i++)
+        ok = EVP_EncryptInit_ex2(x, c, key, iv, NULL) &&
+             EVP_EncryptUpdate(x, out, &l, in, sizeof(in)) &&
+             EVP_EncryptFinal_ex(x, out + l, &l);
+    EVP_CIPHER_CTX_free(x);
+    EVP_CIPHER_free(c);
+    return ok;
+}
+
+/* Provider parameter |key| (a string) of fastcrypto in |lib|. */
+static int prov_str(OSSL_LIB_CTX *lib, const char *key, char *buf, size_t len)
+{
+    OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, FC_NAME);
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_utf8_string(key, buf, len),
+        OSSL_PARAM_END,
+    };
+    int ok = p != NULL && OSSL_PROVIDER_get_params(p, params);
+
+    OSSL_PROVIDER_unload(p);
+    return ok;
+}
+
+/* Counter |name| in a "k=v k=v" string, or -1. */
+static long long counter_in(const char *s, const char *name)
+{
+    size_t nl = strlen(name);
+
+    for (const char *p = s; (p = strstr(p, name)) != NULL; p += nl)
+        if ((p == s || p[-1] == ' ') && p[nl] == '=')
+            return strtoll(p + nl + 1, NULL, 10);
+    return -1;
+}
+
+static long long param_counter(OSSL_LIB_CTX *lib, const char *name)
+{
+    char buf[1024] = "";
+
+    return prov_str(lib, "fastcrypto-stats", buf, sizeof(buf))
+               ? counter_in(buf, name)
+               : -1;
+}
+
+/* Reads a stats file; 1 if it is one. */
+static int read_stats(const char *path, fc_stats_file *f)
+{
+    int fd = open(path, O_RDONLY);
+    ssize_t n = fd >= 0 ? read(fd, f, sizeof(*f)) : -1;
+
+    if (fd >= 0)
+        close(fd);
+    return n == (ssize_t)sizeof(*f) &&
+           memcmp(f->magic, FC_STATS_MAGIC, sizeof(FC_STATS_MAGIC)) == 0 &&
+           f->version == FC_STATS_VERSION && f->ncounters <= FC_STATS_MAX;
+}
+
+/* Counter |name| of a stats file, by the names stored in it, or -1. */
+static long long file_counter(const fc_stats_file *f, const char *name)
+{
+    for (uint32_t i = 0; i < f->ncounters; i++)
+        if (strcmp(f->names[i], name) == 0)
+            return (long long)f->counters[i];
+    return -1;
+}
+
+/* How many stats files of process |pid| are in |dir| (any pid if 0); the
+ * last one's path in |path| if not NULL. */
+static int files_of(const char *dir, long pid, char *path, size_t len)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    if (d == NULL)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        char p[512];
+        fc_stats_file f;
+
+        if (strstr(e->d_name, FC_STATS_SUFFIX) == NULL)
+            continue;
+        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+        if (!read_stats(p, &f) || (pid != 0 && f.pid != pid))
+            continue;
+        n++;
+        if (path != NULL)
+            snprintf(path, len, "%s", p);
+    }
+    closedir(d);
+    return n;
+}
+
+/* The line fastcrypto-stats -a -r prints for |pid| in |dir|, or "". */
+static void tool_line(const char *dir, long pid, char *out, size_t len)
+{
+    const char *tool = getenv("FC_TEST_STATS_TOOL");
+    char cmd[1024];
+    FILE *p;
+
+    out[0] = '\0';
+    assert_non_null(tool);
+    snprintf(cmd, sizeof(cmd), "'%s' -d '%s' -a -r -p %ld", tool, dir, pid);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    if (fgets(out, (int)len, p) == NULL)
+        out[0] = '\0';
+    pclose(p);
+}
+
+/* Runs |fn| in a child, returns its wait status. */
+static int in_child(int (*fn)(void *), void *arg)
+{
+    int st = 0;
+    pid_t pid;
+
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(fn(arg));
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return st;
+}
+
+#define assert_child_ok(st)                                                    \
+    do {                                                                       \
+        int st_ = (st);                                                        \
+        if (WIFSIGNALED(st_))                                                  \
+            fail_msg("child killed by signal %d (%s)", WTERMSIG(st_),          \
+                     strsignal(WTERMSIG(st_)));                                \
+        if (WEXITSTATUS(st_) != 0)                                             \
+            fail_msg("child failed check %d", WEXITSTATUS(st_));               \
+    } while (0)
+
+static void set_dir(const char *dir)
+{
+    if (dir != NULL)
+        setenv("FASTCRYPTO_STATS_DIR", dir, 1);
+    else
+        unsetenv("FASTCRYPTO_STATS_DIR");
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* A live file: counts while the program runs, marked exited at unload. */
+static void test_live_file(void **state)
+{
+    char dir[128], path[512] = "", line[2048];
+    fc_stats_file f;
+    OSSL_LIB_CTX *lib;
+
+    new_dir(dir, sizeof(dir));
+    set_dir(dir);
+    lib = load();
+    set_dir(NULL);
+    assert_non_null(lib);
+    assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
+    assert_true(strncmp(path, dir, strlen(dir)) == 0);
+    assert_true(gcm_messages(lib, 3));
+
+    assert_true(read_stats(path, &f));
+    assert_int_equal(f.pid, getpid());
+    assert_int_equal(f.state, FC_STATS_RUNNING);
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 3);
+    assert_int_equal(file_counter(&f, "aes-cbc-enc"), 0);
+    assert_true(strncmp(f.buildinfo, "fastcrypto ", 11) == 0);
+    assert_int_equal(param_counter(lib, "aes-gcm-enc"), 3);
+    tool_line(dir, (long)getpid(), line, sizeof(line));
+    assert_non_null(strstr(line, " state=running "));
+    assert_non_null(strstr(line, " aes-gcm-enc=3 "));
+
+    OSSL_LIB_CTX_free(lib);
+    assert_true(read_stats(path, &f));
+    assert_int_equal(f.state, FC_STATS_EXITED);
+    assert_true(f.exited >= f.created && f.created > 0);
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 3);
+    tool_line(dir, (long)getpid(), line, sizeof(line));
+    assert_non_null(strstr(line, " state=exited "));
+}
+
+/* The config key works too, and the environment wins over it. */
+static void test_config_key(void **state)
+{
+    char dir_cfg[128], dir_env[128], conf[256], path[512] = "";
+    FILE *in = fopen(getenv("FC_TEST_CONF"), "r"), *out;
+    OSSL_LIB_CTX *lib;
+    int c;
+
+    new_dir(dir_cfg, sizeof(dir_cfg));
+    new_dir(dir_env, sizeof(dir_env));
+    snprintf(conf, sizeof(conf), "%s/stats.cnf", g_root);
+    assert_non_null(in);
+    out = fopen(conf, "w");
+    assert_non_null(out);
+    while ((c = fgetc(in)) != EOF)
+        fputc(c, out);
+    /* The test config ends with the fastcrypto section. */
+    fprintf(out, "\nstats_dir = %s\n", dir_cfg);
+    fclose(in);
+    fclose(out);
+
+    for (int env = 0; env < 2; env++) {
+        set_dir(env ? dir_env : NULL);
+        lib = OSSL_LIB_CTX_new();
+        assert_true(lib != NULL && OSSL_LIB_CTX_load_config(lib, conf));
+        set_dir(NULL);
+        assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
+        assert_true(strncmp(path, env ? dir_env : dir_cfg,
+                            strlen(env ? dir_env : dir_cfg)) == 0);
+        OSSL_LIB_CTX_free(lib);
+    }
+}
+
+/* Forked children get files of their own and start from zero; one that
+ * leaves through _exit() leaves its counts, and shows as gone. */
+struct fork_arg {
+    OSSL_LIB_CTX *lib;
+    int fd; /* the child writes its stats file path here */
+};
+
+static int child_count_and_exit(void *p)
+{
+    struct fork_arg *a = p;
+    char path[512] = "";
+
+    if (!gcm_messages(a->lib, 2))
+        return 1;
+    if (param_counter(a->lib, "aes-gcm-enc") != 2)
+        return 2;
+    if (!prov_str(a->lib, "fastcrypto-stats-file", path, sizeof(path)))
+        return 3;
+    if (write(a->fd, path, strlen(path) + 1) < 0)
+        return 4;
+    _exit(0); /* no unload: as sshd's children, or a crash */
+}
+
+static void test_fork_own_file(void **state)
+{
+    char dir[128], ppath[512] = "", cpath[512] = "", line[2048];
+    struct fork_arg a;
+    fc_stats_file f;
+    int fds[2];
+
+    new_dir(dir, sizeof(dir));
+    set_dir(dir);
+    a.lib = load();
+    set_dir(NULL);
+    assert_non_null(a.lib);
+    assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
+    assert_true(gcm_messages(a.lib, 1));
+    assert_int_equal(pipe(fds), 0);
+    a.fd = fds[1];
+    assert_child_ok(in_child(child_count_and_exit, &a));
+    close(fds[1]);
+    assert_true(read(fds[0], cpath, sizeof(cpath) - 1) > 0);
+    close(fds[0]);
+
+    assert_string_not_equal(cpath, ppath);
+    assert_true(read_stats(cpath, &f));
+    assert_int_equal(f.ppid, getpid());
+    assert_int_equal(f.state, FC_STATS_RUNNING); /* never unloaded */
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 2);
+    tool_line(dir, (long)f.pid, line, sizeof(line));
+    assert_non_null(strstr(line, " state=gone "));
+    assert_non_null(strstr(line, " aes-gcm-enc=2 "));
+
+    /* The parent's count is its own. */
+    assert_true(read_stats(ppath, &f));
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 1);
+    assert_int_equal(f.inherited, 0);
+    assert_int_equal(param_counter(a.lib, "aes-gcm-enc"), 1);
+    OSSL_LIB_CTX_free(a.lib);
+}
+
+/* A child that cannot make a file (here: the directory has moved) counts
+ * into its parent's, and says so. */
+static int child_count(void *p)
+{
+    struct fork_arg *a = p;
+    char path[512] = "x";
+
+    if (!gcm_messages(a->lib, 4))
+        return 1;
+    if (!prov_str(a->lib, "fastcrypto-stats-file", path, sizeof(path)))
+        return 2;
+    OSSL_LIB_CTX_free(a->lib); /* unload: must not mark the parent's file */
+    return 0;
+}
+
+static void test_fork_fallback(void **state)
+{
+    char dir[128], moved[160], ppath[512] = "", mpath[600];
+    struct fork_arg a = {NULL, -1};
+    fc_stats_file f;
+
+    new_dir(dir, sizeof(dir));
+    set_dir(dir);
+    a.lib = load();
+    set_dir(NULL);
+    assert_non_null(a.lib);
+    assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
+    snprintf(moved, sizeof(moved), "%s.moved", dir);
+    assert_int_equal(rename(dir, moved), 0);
+    assert_child_ok(in_child(child_count, &a));
+    assert_int_equal(rename(moved, dir), 0);
+    assert_int_equal(files_of(dir, 0, NULL, 0), 1);
+    snprintf(mpath, sizeof(mpath), "%s", ppath);
+    assert_true(read_stats(mpath, &f));
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 4);
+    assert_int_equal(f.inherited, 1);
+    assert_int_equal(f.state, FC_STATS_RUNNING);
+    OSSL_LIB_CTX_free(a.lib);
+    assert_true(read_stats(mpath, &f));
+    assert_int_equal(f.state, FC_STATS_EXITED);
+}
+
+/*
+ * RLIMIT_FSIZE = 0 after fork, stderr on a regular file, FASTCRYPTO_STATS
+ * set: the child counts into the file it got at fork, a provider loaded
+ * under the limit makes no file, and neither unload writes the line (it
+ * would raise SIGXFSZ and kill the child, as it did sshd's pre-auth one).
+ */
+struct fsize_arg {
+    OSSL_LIB_CTX *lib;
+    const char *errfile;
+};
+
+static int child_fsize_zero(void *p)
+{
+    struct fsize_arg *a = p;
+    struct rlimit zero = {0, 0};
+    char path[512] = "x";
+    OSSL_LIB_CTX *lib2;
+    int nofile;
+    int fd = open(a->errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+    if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+        return 1;
+    close(fd);
+    setenv("FASTCRYPTO_STATS", "1", 1);
+    if (setrlimit(RLIMIT_FSIZE, &zero) != 0)
+        return 2;
+    if (!gcm_messages(a->lib, 2))
+        return 3;
+    lib2 = load();
+    if (lib2 == NULL || !gcm_messages(lib2, 1))
+        return 4;
+    nofile = prov_str(lib2, "fastcrypto-stats-file", path, sizeof(path)) &&
+             path[0] == '\0';
+    /* Unload both (the lines must not be written) before reporting. */
+    OSSL_LIB_CTX_free(lib2);
+    OSSL_LIB_CTX_free(a->lib);
+    return nofile ? 0 : 5;
+}
+
+static void test_fsize_zero(void **state)
+{
+    char dir[128], errfile[200], path[512];
+    struct fsize_arg a;
+    fc_stats_file f;
+    struct stat st;
+    int st_child;
+    pid_t pid;
+
+    new_dir(dir, sizeof(dir));
+    snprintf(errfile, sizeof(errfile), "%s/stderr", dir);
+    a.errfile = errfile;
+    set_dir(dir);
+    a.lib = load();
+    assert_non_null(a.lib);
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(child_fsize_zero(&a));
+    assert_int_equal(waitpid(pid, &st_child, 0), pid);
+    set_dir(NULL);
+    assert_child_ok(st_child);
+    assert_int_equal(stat(errfile, &st), 0);
+    assert_int_equal(st.st_size, 0);
+    /* One file for the child: the one from fork, not one under the limit. */
+    assert_int_equal(files_of(dir, (long)pid, path, sizeof(path)), 1);
+    assert_true(read_stats(path, &f));
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 2);
+    assert_int_equal(f.state, FC_STATS_EXITED);
+    OSSL_LIB_CTX_free(a.lib);
+}
+
+/* The line still comes where it can be written. */
+static int child_line_to_file(void *p)
+{
+    const char *errfile = p;
+    OSSL_LIB_CTX *lib = load();
+    int fd = open(errfile, O_WRONLY | O_CREAT | O_APPEND, 0600);
+
+    if (lib == NULL || fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+        !gcm_messages(lib, 5))
+        return 1;
+    setenv("FASTCRYPTO_STATS", "1", 1);
+    OSSL_LIB_CTX_free(lib);
+    return 0;
+}
+
+static void test_line_written(void **state)
+{
+    char dir[128], errfile[200], buf[2048] = "", want[64];
+    FILE *fp;
+    pid_t pid;
+    int st;
+
+    new_dir(dir, sizeof(dir));
+    snprintf(errfile, sizeof(errfile), "%s/stderr", dir);
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(child_line_to_file(errfile));
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_child_ok(st);
+    fp = fopen(errfile, "r");
+    assert_non_null(fp);
+    assert_non_null(fgets(buf, sizeof(buf), fp));
+    fclose(fp);
+    snprintf(want, sizeof(want), "fastcrypto: stats pid=%ld fastcrypto ",
+             (long)pid);
+    assert_true(strncmp(buf, want, strlen(want)) == 0);
+    assert_int_equal(counter_in(buf, "aes-gcm-enc"), 5);
+    assert_true(buf[strlen(buf) - 1] == '\n');
+}
+
+/* stderr on a pipe whose reader has gone (SIGPIPE), or one that is full
+ * and never read (a write would block): the child must neither die nor
+ * hang; alarm() turns a hang into a failure. */
+static int child_pipe(void *p)
+{
+    int full = *(int *)p, fds[2];
+    OSSL_LIB_CTX *lib = load();
+
+    if (lib == NULL || !gcm_messages(lib, 1) || pipe(fds) != 0)
+        return 1;
+    if (full) {
+        char junk[4096] = {0};
+        int fl = fcntl(fds[1], F_GETFL);
+
+        fcntl(fds[1], F_SETFL, fl | O_NONBLOCK);
+        while (write(fds[1], junk, sizeof(junk)) > 0)
+            ;
+        fcntl(fds[1], F_SETFL, fl);
+    } else {
+        close(fds[0]);
+    }
+    if (dup2(fds[1], STDERR_FILENO) < 0)
+        return 2;
+    setenv("FASTCRYPTO_STATS", "1", 1);
+    alarm(10);
+    OSSL_LIB_CTX_free(lib);
+    return 0;
+}
+
+static void test_line_pipe(void **state)
+{
+    for (int full = 0; full < 2; full++) {
+        print_message("stderr: a pipe %s\n",
+                      full ? "that is full" : "without a reader");
+        assert_child_ok(in_child(child_pipe, &full));
+    }
+}
+
+/* A directory that cannot be used is ignored: the provider works, counts
+ * privately, and makes no file. */
+static int child_unwritable(void *p)
+{
+    const char *dir = p;
+    char path[512] = "x";
+    OSSL_LIB_CTX *lib;
+
+    if (geteuid() == 0 && strstr(dir, "/ro") != NULL &&
+        (setgid(65534) != 0 || setuid(65534) != 0))
+        return 1;
+    set_dir(dir);
+    lib = load();
+    if (lib == NULL || !gcm_messages(lib, 3))
+        return 2;
+    if (!prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)) ||
+        path[0] != '\0')
+        return 3;
+    if (param_counter(lib, "aes-gcm-enc") != 3)
+        return 4;
+    OSSL_LIB_CTX_free(lib);
+    return 0;
+}
+
+static void test_unwritable_dir(void **state)
+{
+    char base[128], ro[160], notdir[160], missing[160];
+    const char *dirs[3] = {ro, notdir, missing};
+    int fd;
+
+    new_dir(base, sizeof(base));
+    /* Searchable but not writable for the child (root drops to nobody:
+     * root itself writes anywhere). */
+    snprintf(ro, sizeof(ro), "%s/ro", base);
+    assert_int_equal(mkdir(ro, 0555), 0);
+    assert_int_equal(chmod(base, 0755), 0);
+    assert_int_equal(chmod(g_root, 0755), 0);
+    snprintf(notdir, sizeof(notdir), "%s/file", base);
+    fd = open(notdir, O_WRONLY | O_CREAT, 0644);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(missing, sizeof(missing), "%s/missing/dir", base);
+    for (int i = 0; i < 3; i++) {
+        print_message("stats dir %s\n", dirs[i]);
+        assert_child_ok(in_child(child_unwritable, (void *)dirs[i]));
+    }
+    assert_int_equal(files_of(ro, 0, NULL, 0), 0);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static int group_setup(void **state)
+{
+    if (getenv("FC_TEST_CONF") == NULL ||
+        getenv("FC_TEST_STATS_TOOL") == NULL) {
+        print_error("FC_TEST_CONF / FC_TEST_STATS_TOOL not set (use ctest)\n");
+        return -1;
+    }
+    snprintf(g_root, sizeof(g_root), "/tmp/fc-test-stats.XXXXXX");
+    if (mkdtemp(g_root) == NULL)
+        return -1;
+    unsetenv("FASTCRYPTO_STATS");
+    unsetenv("FASTCRYPTO_STATS_DIR");
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    char cmd[128];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_live_file),
+        cmocka_unit_test(test_config_key),
+        cmocka_unit_test(test_fork_own_file),
+        cmocka_unit_test(test_fork_fallback),
+        cmocka_unit_test(test_fsize_zero),
+        cmocka_unit_test(test_line_written),
+        cmocka_unit_test(test_line_pipe),
+        cmocka_unit_test(test_unwritable_dir),
+    };
+
+    return cmocka_run_group_tests_name("stats files", tests, group_setup,
+                                       group_teardown);
+}
