@@ -1,29 +1,172 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# fastcrypto-check - exit 0 only if the OpenSSL configuration in force
-# (OPENSSL_CONF, or the system openssl.cnf) loads fastcrypto AND makes
-# programs prefer it. It asks `openssl list` whether the provider is active,
-# then encrypts one block through a stock `openssl enc` with
-# FASTCRYPTO_STATS=1 and requires fastcrypto's own counter to show it did
-# the work: a provider that is loaded but not preferred fails too.
+# fastcrypto-check [--propq QUERY]... - exit 0 only if the OpenSSL
+# configuration in force (OPENSSL_CONF, or the system openssl.cnf) loads
+# fastcrypto AND makes programs prefer it, also for programs that pass a
+# property query of their own.
+#
+# It asks `openssl list` whether the provider is active, then, for each
+# query, encrypts one block with a stock `openssl enc -propquery QUERY` and
+# signs with `openssl pkeyutl -propquery QUERY` (FASTCRYPTO_STATS=1), and
+# requires fastcrypto's own counters to show it did the work: a provider
+# that is loaded but not preferred fails too.
+#
+# Without --propq it checks no query and the ones programs commonly pass
+# ("provider!=fips" as stunnel does, "fips=no", "-provider"); with --propq
+# only the queries given (repeatable), e.g.
+#     fastcrypto-check --propq "provider!=fips"
+# A query naming default ("provider=default") is reported as such: the
+# program asked for default, and gets it.
 set -eu
 OPENSSL=${OPENSSL:-openssl}
+queries=""
+nq=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --propq)
+        [ $# -ge 2 ] || { echo "usage: $0 [--propq QUERY]..." >&2; exit 2; }
+        # One query a line: a query has no newline.
+        queries="$queries$2
+"
+        nq=$((nq + 1))
+        shift 2
+        ;;
+    --propq=*)
+        queries="$queries${1#--propq=}
+"
+        nq=$((nq + 1))
+        shift
+        ;;
+    -h | --help)
+        sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "usage: $0 [--propq QUERY]..." >&2
+        exit 2
+        ;;
+    esac
+done
+if [ "$nq" -eq 0 ]; then
+    queries="
+provider!=fips
+fips=no
+-provider
+"
+fi
 
-if ! "$OPENSSL" list -providers 2>/dev/null | grep -A3 '^  fastcrypto' |
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fastcrypto-check.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/stats"
+# openssl, with the stats files of our own runs (if any) in $tmp.
+ossl() { FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" "$@"; }
+
+if ! ossl list -providers 2>/dev/null | grep -A3 '^  fastcrypto' |
     grep -q 'status: active'; then
     echo "fastcrypto-check: FAIL: fastcrypto is not loaded (openssl list -providers)" >&2
     exit 1
 fi
-line=$(FASTCRYPTO_STATS=1 "$OPENSSL" enc -aes-256-cbc \
-    -K 0000000000000000000000000000000000000000000000000000000000000000 \
-    -iv 00000000000000000000000000000000 </dev/null 2>&1 >/dev/null |
-    grep 'fastcrypto: stats' || true)
-case "$line" in
-*" aes-cbc-enc=0 "* | "")
-    echo "fastcrypto-check: FAIL: fastcrypto is loaded but not preferred" \
-        "(set default_properties = ?provider=fastcrypto)" >&2
+
+# The key is made by default, quickly; only who signs with it matters.
+if ! ossl genpkey -propquery provider=default -algorithm RSA \
+    -pkeyopt rsa_keygen_bits:2048 -out "$tmp/key.pem" >/dev/null 2>&1; then
+    echo "fastcrypto-check: FAIL: cannot make an RSA test key" >&2
     exit 1
-    ;;
-esac
+fi
+head -c 32 /dev/zero >"$tmp/digest"
+zero_key=$(printf '%064d' 0)
+zero_iv=$(printf '%032d' 0)
+
+# counter NAME LINE: NAME=<n> from a stats line, or 0.
+counter() {
+    echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1 | grep . || echo 0
+}
+
+# who QUERY CMD...: sets $res to "fastcrypto" if the stats line of CMD,
+# run with -propquery QUERY (none if empty), shows the counter $want > 0,
+# to "default" otherwise, and $line to that stats line.
+who() {
+    q=$1
+    shift
+    if [ -n "$q" ]; then set -- "$@" -propquery "$q"; fi
+    if FASTCRYPTO_STATS=1 ossl "$@" >/dev/null 2>"$tmp/err"; then rc=0; else rc=1; fi
+    line=$(grep 'fastcrypto: stats' "$tmp/err" | tail -1 || true)
+    if [ "$(counter "$want" "$line")" -gt 0 ]; then
+        res=fastcrypto
+    elif [ "$rc" -ne 0 ]; then
+        res=n/a # the command itself failed (see the RSA note below)
+    else
+        res=default
+    fi
+}
+
+bad=0
+stale=0
+cipher_line=""
+echo "$queries" | sed '$d' >"$tmp/queries"
+while IFS= read -r q; do
+    want=aes-cbc-enc
+    who "$q" enc -aes-256-cbc -K "$zero_key" -iv "$zero_iv" -in /dev/null
+    c=$res
+    [ -n "$cipher_line" ] || cipher_line=$line
+    want=rsa-sign
+    who "$q" pkeyutl -sign -inkey "$tmp/key.pem" -in "$tmp/digest"
+    s=$res
+    label=${q:-(no query)}
+    [ -n "$q" ] && label="\"$q\""
+    if [ "$c" = fastcrypto ] && [ "$s" = fastcrypto ]; then
+        printf '  ok    %-24s AES-256-CBC: fastcrypto, RSA sign: fastcrypto\n' "$label"
+        continue
+    fi
+    # Under "fips=no" the openssl command cannot open a key file at all:
+    # OpenSSL's file store loader and key decoders are tagged fips=yes.
+    # Nothing to do with fastcrypto; the cipher still says who is preferred.
+    if [ "$c" = fastcrypto ] && [ "$s" = n/a ]; then
+        printf '  ok    %-24s AES-256-CBC: fastcrypto, RSA sign: not checked (openssl loads no key file under this query)\n' "$label"
+        continue
+    fi
+    case "$q" in
+    *provider=default* | *provider!=fastcrypto*)
+        printf '  note  %-24s AES-256-CBC: %s, RSA sign: %s (the query asks for default)\n' \
+            "$label" "$c" "$s"
+        ;;
+    *)
+        printf '  FAIL  %-24s AES-256-CBC: %s, RSA sign: %s\n' "$label" "$c" "$s"
+        case "$q" in *provider*) stale=1 ;; esac
+        ;;
+    esac
+    bad=1
+done <"$tmp/queries"
+
+if [ "$bad" -ne 0 ]; then
+    echo "fastcrypto-check: FAIL: fastcrypto is loaded but not preferred under every query above" >&2
+    if [ "$stale" -eq 1 ]; then
+        echo "  A program's query replaces the config's clause of the same name: with" \
+            "default_properties = ?provider=fastcrypto, any query naming provider" \
+            "drops the preference. Use default_properties = ?fastcrypto.preferred=yes" \
+            "(as the shipped fastcrypto.cnf does)." | fold -s -w 76 | sed '2,$s/^/  /' >&2
+    else
+        echo "  (set default_properties = ?fastcrypto.preferred=yes)" >&2
+    fi
+    exit 1
+fi
 echo "fastcrypto-check: ok: fastcrypto is loaded and preferred"
-echo "  ${line#fastcrypto: stats }" | cut -c1-200
+echo "  ${cipher_line#fastcrypto: stats }" | cut -c1-200
+# Live counters: does a run with the configuration as it is leave a stats
+# file? (That one file is removed again.)
+stats=$(dirname "$0")/fastcrypto-stats
+[ -x "$stats" ] || stats=fastcrypto-stats
+if command -v "$stats" >/dev/null 2>&1; then
+    line=$(FASTCRYPTO_STATS=1 "$OPENSSL" enc -aes-256-cbc -K "$zero_key" \
+        -iv "$zero_iv" -in /dev/null 2>&1 >/dev/null | grep 'fastcrypto: stats' || true)
+    pid=$(echo "$line" | sed -n 's/^fastcrypto: stats pid=\([0-9]*\) .*/\1/p')
+    f=""
+    [ -z "$pid" ] ||
+        f=$("$stats" -a -r -p "$pid" 2>/dev/null | sed -n 's/^file=\([^ ]*\) .*/\1/p' | head -1)
+    if [ -n "$f" ]; then
+        echo "  live counters: on, in $(dirname "$f") (fastcrypto-stats lists them)"
+        rm -f "$f"
+    else
+        echo "  live counters: off (stats_dir in the fastcrypto section, or FASTCRYPTO_STATS_DIR)"
+    fi
+fi
