@@ -246,13 +246,26 @@ static void print_entry(const entry *e)
     printf("\n");
 }
 
+static int all_zero(const fc_stats_file *f)
+{
+    for (uint32_t i = 0; i < f->ncounters; i++)
+        if (f->counters[i] != 0)
+            return 0;
+    return 1;
+}
+
 static int selected(const entry *e)
 {
     if (opt.pid != 0 && e->f.pid != opt.pid)
         return 0;
     if (opt.name != NULL && strcmp(e->f.comm, opt.name) != 0)
         return 0;
-    return opt.all || e->state == ST_RUNNING;
+    if (e->state == ST_RUNNING)
+        return 1;
+    /* A process that ended having done nothing is not worth a line (a
+     * forked child that exec'd another program leaves such a file);
+     * -z or -p shows it anyway. */
+    return opt.all && (opt.zeros || opt.pid != 0 || !all_zero(&e->f));
 }
 
 static void usage(FILE *to)
@@ -266,7 +279,8 @@ static void usage(FILE *to)
             "else stats_dir\n"
             "              in the OpenSSL config, else " DEFAULT_DIR ")\n"
             "  -a          also processes that exited or are gone (_exit, "
-            "killed, exec'd)\n"
+            "killed, exec'd),\n"
+            "              if they did anything (-z: also those)\n"
             "  -p PID      this process only\n"
             "  -n PROGRAM  this program only (its name as in ps -o comm)\n"
             "  -s          per-program totals only\n"
