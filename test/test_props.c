@@ -15,8 +15,9 @@
  *   - which provider each algorithm fastcrypto offers resolves to under the
  *     common program queries, and that a program naming default gets
  *     default;
- *   - a TLS 1.3 and two TLS 1.2 handshakes and data transfers between an
- *     SSL_CTX_new_ex(libctx, "provider!=fips", ...) server and client over
+ *   - TLS 1.3 and TLS 1.2 (ECDHE and RSA key exchange) handshakes and data
+ *     transfers between SSL_CTX_new_ex(libctx, "provider!=fips" or
+ *     "fips=no", ...) servers and clients over
  *     a memory BIO pair, with fastcrypto's own counters proving that it
  *     encrypted and decrypted every record, signed, and unwrapped the RSA
  *     key exchange; and that with "provider=default" it did none of that.
@@ -331,15 +332,15 @@ static int transfer(SSL *from, SSL *to, int n, size_t len)
 }
 
 /*
- * One connection between a server and a client made with
- * SSL_CTX_new_ex(g_lib, |propq|, ...), limited to |version| and |suite|,
- * with |n| records each way. Returns the negotiated cipher's name in |got|.
+ * One connection between a server made with SSL_CTX_new_ex(g_lib, |sq|,
+ * ...) and a client made with |cq|, limited to |version| and |suite|, with
+ * |n| records each way. Returns the negotiated cipher's name in |got|.
  */
-static void tls_run(const char *propq, int version, const char *suite, int n,
-                    char *got, size_t gotlen)
+static void tls_run2(const char *sq, const char *cq, int version,
+                     const char *suite, int n, char *got, size_t gotlen)
 {
-    SSL_CTX *sctx = SSL_CTX_new_ex(g_lib, propq, TLS_server_method());
-    SSL_CTX *cctx = SSL_CTX_new_ex(g_lib, propq, TLS_client_method());
+    SSL_CTX *sctx = SSL_CTX_new_ex(g_lib, sq, TLS_server_method());
+    SSL_CTX *cctx = SSL_CTX_new_ex(g_lib, cq, TLS_client_method());
     SSL *srv = NULL, *cli = NULL;
     BIO *sb = NULL, *cb = NULL;
 
@@ -381,6 +382,13 @@ static void tls_run(const char *propq, int version, const char *suite, int n,
     ERR_clear_error();
 }
 
+/* Both ends with |propq|. */
+static void tls_run(const char *propq, int version, const char *suite, int n,
+                    char *got, size_t gotlen)
+{
+    tls_run2(propq, propq, version, suite, n, got, gotlen);
+}
+
 #define NREC 8
 
 static void test_tls13_provider_not_fips(void **state)
@@ -407,6 +415,18 @@ static void test_tls13_provider_not_fips(void **state)
     assert_true(b[C_RSA_VERIFY] - a[C_RSA_VERIFY] >= 1);
     /* Session tickets (AES-256-CBC). */
     assert_true(b[C_CBC_ENC] - a[C_CBC_ENC] >= 1);
+
+    /* The other common query, on the server. (Not on the client: there
+     * OpenSSL 3.6, default alone as well, cannot decode the server's
+     * certificate key under "fips=no".) */
+    counters(a);
+    tls_run2("fips=no", NULL, TLS1_3_VERSION, "TLS_AES_256_GCM_SHA384", NREC,
+             got, sizeof(got));
+    counters(b);
+    assert_string_equal(got, "TLS_AES_256_GCM_SHA384");
+    assert_true(b[C_GCM_ENC] - a[C_GCM_ENC] >= 2 * NREC);
+    assert_int_equal(b[C_GCM_ENC] - a[C_GCM_ENC], b[C_GCM_DEC] - a[C_GCM_DEC]);
+    assert_int_equal(b[C_RSA_SIGN] - a[C_RSA_SIGN], 1);
 }
 
 static void test_tls12_provider_not_fips(void **state)
@@ -427,7 +447,7 @@ static void test_tls12_provider_not_fips(void **state)
 
     /* RSA key exchange: the premaster secret unwrapped by fastcrypto. */
     counters(a);
-    tls_run("fips=no", TLS1_2_VERSION, "AES128-GCM-SHA256", NREC, got,
+    tls_run("provider!=fips", TLS1_2_VERSION, "AES128-GCM-SHA256", NREC, got,
             sizeof(got));
     counters(b);
     assert_string_equal(got, "AES128-GCM-SHA256");
