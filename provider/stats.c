@@ -133,24 +133,14 @@ static void fc_self_comm(char out[16])
     out[j] = '\0';
 }
 
-/* Field 22 of /proc/self/stat (start time in clock ticks), which tells a
- * process from a later one with the same pid; 0 if unknown. */
+/* This process's start time; see fc/stats_file.h. */
 static uint64_t fc_self_start_ticks(void)
 {
     char buf[1024];
-    const char *p;
-    uint64_t v = 0;
-    int field = 2; /* the last ')' ends field 2, the command */
 
-    if (fc_read_small("/proc/self/stat", buf, sizeof(buf)) == 0 ||
-        (p = strrchr(buf, ')')) == NULL)
+    if (fc_read_small("/proc/self/stat", buf, sizeof(buf)) == 0)
         return 0;
-    for (p++; *p != '\0' && field < 22; p++)
-        if (*p == ' ')
-            field++;
-    for (; *p >= '0' && *p <= '9'; p++)
-        v = v * 10 + (uint64_t)(*p - '0');
-    return v;
+    return fc_stats_start_ticks(buf);
 }
 
 /*

@@ -68,16 +68,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-fails=0
-ok() { echo "ok    $*"; }
-bad() { echo "FAIL  $*"; fails=$((fails + 1)); }
-skip() { echo "skip  $*"; }
-info() { echo "info  $*"; }
-check() { # check LABEL COND...
-    local label=$1
-    shift
-    if "$@"; then ok "$label"; else bad "$label"; fi
-}
+# shellcheck source=scripts/e2e_lib.sh
+. "$here/scripts/e2e_lib.sh"
 
 # --- optional installation ------------------------------------------------------
 if [ "$install" -eq 1 ]; then
@@ -124,32 +116,8 @@ head -c 100000 /dev/urandom >"$tmp/body"
 head -c 10000 "$tmp/body" >"$tmp/hbody"
 echo "== $(openssl version); fastcrypto from $bdir"
 
-# raw: every stats file, one line each; sum NAME FILTER: counter NAME summed
-# over the lines matching FILTER (grep -E); procs FILTER: how many lines.
-raw() { "$tool" -d "$stats" -a -z -r; }
-sum() {
-    raw | grep -E -- "$2" | awk -v k="$1" '
-        { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) s += kv[2] } }
-        END { print s + 0 }'
-}
 show() { "$tool" -d "$stats" -a "$@" | sed 's/^/      /'; }
 
-pick_port() {
-    local p _
-    for _ in $(seq 30); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>/dev/tcp/127.0.0.1/"$p") 2>/dev/null; then echo "$p"; return 0; fi
-    done
-    return 1
-}
-wait_port() {
-    local _
-    for _ in $(seq 100); do
-        (exec 3<>/dev/tcp/127.0.0.1/"$1") 2>/dev/null && return 0
-        sleep 0.05
-    done
-    return 1
-}
 # https_get N PORT [CURL ARGS]: N separate curl runs (N full handshakes),
 # each body compared with $expect.
 expect=$tmp/body

@@ -46,14 +46,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-fails=0
-ok() { echo "ok    $*"; }
-bad() { echo "FAIL  $*"; fails=$((fails + 1)); }
-check() { # check LABEL COND...
-    local label=$1
-    shift
-    if "$@"; then ok "$label"; else bad "$label"; fi
-}
+# shellcheck source=scripts/e2e_lib.sh
+. "$here/scripts/e2e_lib.sh"
 
 stats=$tmp/stats
 mkdir -m 0755 "$stats"
@@ -67,30 +61,12 @@ other=(env FASTCRYPTO_STATS_DIR="$tmp/other")
 mkdir "$tmp/other"
 echo "== $(nginx -v 2>&1), $(openssl version)"
 
-# sum NAME FILTER: the sum of counter NAME over `fastcrypto-stats -r` lines
-# matching FILTER (a grep -E pattern).
-raw() { "$tool" -d "$stats" -a -r; }
-sum() {
-    raw | grep -E -- "$2" | awk -v k="$1" '
-        { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) s += kv[2] } }
-        END { print s + 0 }'
-}
-
 # --- 1. nginx ------------------------------------------------------------------
 "${other[@]}" openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=localhost -days 2 \
     -addext "subjectAltName=IP:127.0.0.1" -propquery provider=default \
     -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
 mkdir -p "$tmp/www"
 head -c 200000 /dev/urandom >"$tmp/www/f"
-
-pick_port() {
-    local p _
-    for _ in $(seq 20); do
-        p=$((20000 + RANDOM % 40000))
-        if ! (exec 3<>/dev/tcp/127.0.0.1/"$p") 2>/dev/null; then echo "$p"; return 0; fi
-    done
-    return 1
-}
 
 # nginx_start DIR: master + 2 workers in prefix DIR; sets nginx_pid, port.
 nginx_start() {

@@ -50,54 +50,41 @@ static X509 *g_cert;
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                */
 
+/* Fetches NAME of type T under Q and sets WHO to its provider's name. */
+#define RESOLVE(T, WHO, NAME, Q)                                               \
+    do {                                                                       \
+        EVP_##T *m_ = EVP_##T##_fetch(g_lib, (NAME), (Q));                     \
+        const OSSL_PROVIDER *p_ =                                              \
+            m_ != NULL ? EVP_##T##_get0_provider(m_) : NULL;                   \
+        (WHO) = p_ != NULL ? OSSL_PROVIDER_get0_name(p_) : "(none)";           \
+        EVP_##T##_free(m_);                                                    \
+    } while (0)
+
 /* The provider an algorithm of |op| named |name| resolves to under |q|,
- * or "(none)". */
+ * or "(none)". Provider names outlive the fetched object (the store holds
+ * them). */
 static const char *resolve(int op, const char *name, const char *q)
 {
-    const OSSL_PROVIDER *p = NULL;
-    const char *who;
+    const char *who = "(bad op)";
 
     switch (op) {
-    case OSSL_OP_CIPHER: {
-        EVP_CIPHER *c = EVP_CIPHER_fetch(g_lib, name, q);
-        p = c != NULL ? EVP_CIPHER_get0_provider(c) : NULL;
-        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-        EVP_CIPHER_free(c);
+    case OSSL_OP_CIPHER:
+        RESOLVE(CIPHER, who, name, q);
         break;
-    }
-    case OSSL_OP_SIGNATURE: {
-        EVP_SIGNATURE *s = EVP_SIGNATURE_fetch(g_lib, name, q);
-        p = s != NULL ? EVP_SIGNATURE_get0_provider(s) : NULL;
-        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-        EVP_SIGNATURE_free(s);
+    case OSSL_OP_SIGNATURE:
+        RESOLVE(SIGNATURE, who, name, q);
         break;
-    }
-    case OSSL_OP_ASYM_CIPHER: {
-        EVP_ASYM_CIPHER *a = EVP_ASYM_CIPHER_fetch(g_lib, name, q);
-        p = a != NULL ? EVP_ASYM_CIPHER_get0_provider(a) : NULL;
-        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-        EVP_ASYM_CIPHER_free(a);
+    case OSSL_OP_ASYM_CIPHER:
+        RESOLVE(ASYM_CIPHER, who, name, q);
         break;
-    }
-    case OSSL_OP_KEYMGMT: {
-        EVP_KEYMGMT *k = EVP_KEYMGMT_fetch(g_lib, name, q);
-        p = k != NULL ? EVP_KEYMGMT_get0_provider(k) : NULL;
-        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-        EVP_KEYMGMT_free(k);
+    case OSSL_OP_KEYMGMT:
+        RESOLVE(KEYMGMT, who, name, q);
         break;
-    }
-    case OSSL_OP_RAND: {
-        EVP_RAND *r = EVP_RAND_fetch(g_lib, name, q);
-        p = r != NULL ? EVP_RAND_get0_provider(r) : NULL;
-        who = p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-        EVP_RAND_free(r);
+    case OSSL_OP_RAND:
+        RESOLVE(RAND, who, name, q);
         break;
-    }
-    default:
-        return "(bad op)";
     }
     ERR_clear_error();
-    /* Provider names outlive the fetched object (the store holds them). */
     return who;
 }
 

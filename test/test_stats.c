@@ -184,8 +184,9 @@ static void tool_line(const char *dir, long pid, char *out, size_t len)
     pclose(p);
 }
 
-/* Runs |fn| in a child, returns its wait status. */
-static int in_child(int (*fn)(void *), void *arg)
+/* Runs |fn| in a child, returns its wait status (its pid in |*pid_out|
+ * if not NULL). */
+static int in_child_pid(int (*fn)(void *), void *arg, pid_t *pid_out)
 {
     int st = 0;
     pid_t pid;
@@ -196,7 +197,14 @@ static int in_child(int (*fn)(void *), void *arg)
     if (pid == 0)
         _exit(fn(arg));
     assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (pid_out != NULL)
+        *pid_out = pid;
     return st;
+}
+
+static int in_child(int (*fn)(void *), void *arg)
+{
+    return in_child_pid(fn, arg, NULL);
 }
 
 #define assert_child_ok(st)                                                    \
@@ -445,12 +453,7 @@ static void test_fsize_zero(void **state)
     set_dir(dir);
     a.lib = load();
     assert_non_null(a.lib);
-    fflush(NULL);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0)
-        _exit(child_fsize_zero(&a));
-    assert_int_equal(waitpid(pid, &st_child, 0), pid);
+    st_child = in_child_pid(child_fsize_zero, &a, &pid);
     set_dir(NULL);
     assert_child_ok(st_child);
     assert_int_equal(stat(errfile, &st), 0);
@@ -483,17 +486,10 @@ static void test_line_written(void **state)
     char dir[128], errfile[200], buf[2048] = "", want[64];
     FILE *fp;
     pid_t pid;
-    int st;
 
     new_dir(dir, sizeof(dir));
     snprintf(errfile, sizeof(errfile), "%s/stderr", dir);
-    fflush(NULL);
-    pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0)
-        _exit(child_line_to_file(errfile));
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    assert_child_ok(st);
+    assert_child_ok(in_child_pid(child_line_to_file, errfile, &pid));
     fp = fopen(errfile, "r");
     assert_non_null(fp);
     assert_non_null(fgets(buf, sizeof(buf), fp));

@@ -100,9 +100,6 @@ done:
 static uint64_t start_ticks(long pid)
 {
     char path[64], buf[1024];
-    const char *p;
-    uint64_t v = 0;
-    int field = 2;
     FILE *fp;
     size_t n;
 
@@ -112,14 +109,7 @@ static uint64_t start_ticks(long pid)
     n = fread(buf, 1, sizeof(buf) - 1, fp);
     fclose(fp);
     buf[n] = '\0';
-    if ((p = strrchr(buf, ')')) == NULL)
-        return 0;
-    for (p++; *p != '\0' && field < 22; p++)
-        if (*p == ' ')
-            field++;
-    for (; *p >= '0' && *p <= '9'; p++)
-        v = v * 10 + (uint64_t)(*p - '0');
-    return v;
+    return fc_stats_start_ticks(buf);
 }
 
 /* ST_RUNNING, ST_GONE, or -1 if /proc/PID/maps cannot tell. */

@@ -60,4 +60,28 @@ typedef struct fc_stats_file {
 _Static_assert(sizeof(fc_stats_file) <= FC_STATS_FILE_SIZE,
                "a stats file is one page");
 
+/*
+ * fc_stats_start_ticks returns the start time (field 22, in clock ticks)
+ * from the text of a /proc/<pid>/stat file, or 0 if it has none. With the
+ * pid it tells a process from a later one that reuses the pid.
+ */
+static inline uint64_t fc_stats_start_ticks(const char *stat)
+{
+    const char *p = stat, *q;
+    uint64_t v = 0;
+    int field = 2; /* the last ')' ends field 2, the command name */
+
+    for (q = stat; *q != '\0'; q++)
+        if (*q == ')')
+            p = q;
+    if (*p != ')')
+        return 0;
+    for (p++; *p != '\0' && field < 22; p++)
+        if (*p == ' ')
+            field++;
+    for (; *p >= '0' && *p <= '9'; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    return v;
+}
+
 #endif /* FC_STATS_FILE_H */
