@@ -48,3 +48,14 @@ sum() {
         { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) s += kv[2] } }
         END { print s + 0 }'
 }
+
+# kill_tree PID: SIGKILL PID and its children, if PID is still a child of
+# this script (a pid already waited for may belong to someone else by
+# now). PID is stopped first, so that it cannot fork a child (an nginx
+# worker starting late) between the listing and the kill.
+kill_tree() {
+    [ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$$" ] || return 0
+    kill -STOP "$1" 2>/dev/null || return 0
+    # shellcheck disable=SC2046 # the pid list is meant to split
+    kill -KILL $(pgrep -P "$1") "$1" 2>/dev/null || true
+}

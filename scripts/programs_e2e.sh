@@ -57,8 +57,7 @@ pids=()
 cleanup() {
     local p
     for p in "${pids[@]}"; do
-        # shellcheck disable=SC2046 # the pid list is meant to split
-        kill -KILL $(pgrep -P "$p" 2>/dev/null) "$p" 2>/dev/null || true
+        kill_tree "$p"
     done
     if [ -n "${pgdata:-}" ] && [ -f "$pgdata/postmaster.pid" ]; then
         su postgres -s /bin/sh -c "$pgbin/pg_ctl -D '$pgdata' stop -m immediate" >/dev/null 2>&1 || true

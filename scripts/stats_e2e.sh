@@ -8,7 +8,8 @@
 #      `fastcrypto-stats` reads the counters of the running processes:
 #      three nginx processes, the workers children of the master, one RSA
 #      signature per full handshake, the GCM counters growing between two
-#      reads. After SIGTERM the files say "exited"; a second nginx killed
+#      reads. After a graceful stop (SIGQUIT; SIGTERM may escalate to
+#      SIGKILL under load) the files say "exited"; a second nginx killed
 #      with SIGKILL leaves its counts, "gone"; --clean removes both.
 #   2. A Python program (python3-cryptography) that leaves through
 #      os._exit(): its counts stay readable.
@@ -38,8 +39,7 @@ chmod 0755 "$tmp"
 nginx_pid=""
 cleanup() {
     if [ -n "$nginx_pid" ]; then
-        # shellcheck disable=SC2046 # the pid list is meant to split
-        kill -KILL $(pgrep -P "$nginx_pid") "$nginx_pid" 2>/dev/null || true
+        kill_tree "$nginx_pid"
     fi
     if [ -n "${FC_KEEP_TMP:-}" ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi
 }
@@ -152,22 +152,21 @@ check "nginx: counters grow while it runs (aes-gcm-enc $g13 -> $g13b, rsa-sign $
 echo "-- fastcrypto-stats -s (totals)"
 "$tool" -d "$stats" -s | sed 's/^/   /'
 
-kill -TERM "$m"
+kill -QUIT "$m"
 wait "$m" 2>/dev/null || true
 nginx_pid=""
-nex=$("$tool" -d "$stats" -a -n nginx -r | grep -c ' state=exited ' || true)
-check "nginx: after SIGTERM, 3 files marked exited ($nex), counts kept" \
+nex=$(raw | grep " program=nginx " | grep -c ' state=exited ' || true)
+check "nginx: after SIGQUIT, 3 files marked exited ($nex), counts kept" \
     test "$nex" -eq 3 -a "$(sum rsa-sign "program=nginx ")" -eq 13
 
 nginx_start "$tmp/ng2"
 m2=$nginx_pid
 get 2 --tlsv1.3 || bad "nginx 2: downloads"
-# shellcheck disable=SC2046 # the pid list is meant to split
-kill -KILL $(pgrep -P "$m2") "$m2" 2>/dev/null || true
+kill_tree "$m2"
 wait "$m2" 2>/dev/null || true
 nginx_pid=""
 sleep 0.2
-ngone=$("$tool" -d "$stats" -a -n nginx -r | grep -c ' state=gone ' || true)
+ngone=$(raw | grep " program=nginx " | grep -c ' state=gone ' || true)
 s=$(sum rsa-sign "program=nginx .* state=gone ")
 check "nginx: after SIGKILL, 3 files gone ($ngone) keeping their counts (rsa-sign $s)" \
     test "$ngone" -eq 3 -a "$s" -eq 2
