@@ -394,6 +394,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (prov == NULL)
         goto err;
     prov->handle = handle;
+    prov->stats = prov->stats_local; /* a stats file comes last */
     for (f = in; f->function_id != 0; f++) {
         switch (f->function_id) {
         case OSSL_FUNC_CORE_GET_PARAMS:

@@ -10,7 +10,8 @@
  *   private array in the provider context.
  * - Stats file (fc/stats_file.h): created at provider init in the stats
  *   directory (config key `stats_dir`, or FASTCRYPTO_STATS_DIR, which wins),
- *   mode 0600, O_EXCL|O_NOFOLLOW, named <program>.<pid>.<seq>.fcstats; the
+ *   mode 0600, O_EXCL|O_NOFOLLOW, named <program>.<pid>.<start>.<seq>.fcstats
+ *   (start: the process's start time in clock ticks); the
  *   page is written with write(2), then mapped MAP_SHARED. Anything that
  *   fails (no such directory, no permission, full, a file-size limit below
  *   one page, a seccomp sandbox that refuses open) leaves the instance on
@@ -162,7 +163,12 @@ static fc_stats_file *fc_stats_create(const char *dir, const char *buildinfo,
     size_t done = 0;
     int fd = -1;
 
+    uint64_t start = fc_self_start_ticks();
+
     fc_self_comm(comm);
+    /* The start time keeps a later process with the same pid from
+     * meeting this one's files; the sequence number separates instances
+     * and a fork child that execs the same program. */
     for (int tries = 0; tries < 8 && fd < 0; tries++) {
         fc_sbuf b = {path, pathlen, 1};
 
@@ -171,6 +177,8 @@ static fc_stats_file *fc_stats_create(const char *dir, const char *buildinfo,
         fc_sbuf_put(&b, comm);
         fc_sbuf_put(&b, ".");
         fc_sbuf_put_u64(&b, (uint64_t)getpid());
+        fc_sbuf_put(&b, ".");
+        fc_sbuf_put_u64(&b, start);
         fc_sbuf_put(&b, ".");
         fc_sbuf_put_u64(&b,
                         __atomic_fetch_add(&fc_stats_seq, 1, __ATOMIC_RELAXED));
@@ -199,7 +207,7 @@ static fc_stats_file *fc_stats_create(const char *dir, const char *buildinfo,
     pg.f.state = FC_STATS_RUNNING;
     pg.f.pid = getpid();
     pg.f.ppid = getppid();
-    pg.f.start_ticks = fc_self_start_ticks();
+    pg.f.start_ticks = start;
     pg.f.created = (int64_t)time(NULL);
     memcpy(pg.f.comm, comm, sizeof(comm));
     strncpy(pg.f.buildinfo, buildinfo, sizeof(pg.f.buildinfo) - 1);

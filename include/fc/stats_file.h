@@ -27,7 +27,7 @@
 #define FC_STATS_FILE_SIZE 4096       /* one page: the whole file */
 #define FC_STATS_MAX       32         /* counter slots */
 #define FC_STATS_NAME_LEN  24         /* per counter name, NUL-padded */
-#define FC_STATS_SUFFIX    ".fcstats" /* file names: prog.pid.seq.fcstats */
+#define FC_STATS_SUFFIX    ".fcstats" /* prog.pid.start.seq.fcstats */
 
 /* |state| */
 enum {
