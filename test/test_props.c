@@ -10,8 +10,9 @@
  * dropped the preference, and default won the tie. fastcrypto.cnf prefers
  * "?fastcrypto.preferred=yes", a property only fastcrypto defines, instead.
  *
- * The tests load the shipped config (FC_TEST_SHIPPED_CONF: fastcrypto.cnf
- * with the module path of this build) into a library context and check
+ * The tests load the shipped config (FC_TEST_SHIPPED_CONF, else beside
+ * FC_TEST_CONF: fastcrypto.cnf with the module path of this build) into a
+ * library context and check
  *   - which provider each algorithm fastcrypto offers resolves to under the
  *     common program queries, and that a program naming default gets
  *     default;
@@ -138,10 +139,18 @@ static void counters(uint64_t v[NC])
 static int setup(void **state)
 {
     const char *conf = getenv("FC_TEST_SHIPPED_CONF");
+    const char *tconf = getenv("FC_TEST_CONF");
+    static char derived[4096];
     X509_NAME *nm;
     EVP_MD_CTX *md;
     int ok;
 
+    /* Else the one CMake writes beside the test config. */
+    if (conf == NULL && tconf != NULL && strrchr(tconf, '/') != NULL) {
+        snprintf(derived, sizeof(derived), "%.*s/fastcrypto-shipped.cnf",
+                 (int)(strrchr(tconf, '/') - tconf), tconf);
+        conf = derived;
+    }
     if (conf == NULL) {
         print_error("FC_TEST_SHIPPED_CONF is not set (run through ctest)\n");
         return -1;
