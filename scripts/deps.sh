@@ -3,10 +3,22 @@
 # deps.sh PACKAGE... - install the Debian packages that are missing (as root,
 # or through sudo). Sourced or run by the other scripts; does nothing when
 # everything is present.
+#
+# It keeps the installed OpenSSL: only missing packages are named to apt
+# (naming an installed one would upgrade it), a missing libssl-dev or
+# openssl is asked for at the installed libssl3's exact version, and the
+# install is simulated first: if it would upgrade or remove libssl3,
+# libssl-dev or openssl, nothing is installed and the call fails. The
+# packages and versions it installs are printed. While apt runs, a
+# temporary /usr/sbin/policy-rc.d (when there is none) keeps services such
+# as a system nginx from starting: the tests start their own.
 set -euo pipefail
 
+# The packages whose installed version must never change.
+FC_KEEP_PKGS=(libssl3 libssl-dev openssl)
+
 fc_install_deps() {
-    local missing=() p
+    local missing=() p v
     for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
             missing+=("$p")
@@ -16,8 +28,43 @@ fc_install_deps() {
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # A missing OpenSSL package comes at the installed libssl3's version, or
+    # not at all (the mirror may no longer serve it: then apt says so).
+    v=$(dpkg-query -W -f='${Status} ${Version}' libssl3 2>/dev/null |
+        sed -n 's/^install ok installed //p')
+    if [ -n "$v" ]; then
+        for p in "${!missing[@]}"; do
+            case "${missing[$p]}" in
+            libssl-dev | openssl) missing[$p]="${missing[$p]}=$v" ;;
+            esac
+        done
+    fi
+    local apt=($sudo apt-get -o DPkg::Lock::Timeout=600 -y -qq
+               --no-install-recommends)
+    $sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+    local plan keep
+    plan=$("${apt[@]}" -s install "${missing[@]}") || {
+        echo "apt cannot install: ${missing[*]}" >&2
+        return 1
+    }
+    keep=$(printf '%s|' "${FC_KEEP_PKGS[@]}")
+    if grep -E "^(Inst (${keep%|})(:[a-z0-9]+)? \[|Remv (${keep%|})(:[a-z0-9]+)? )" \
+        <<<"$plan" >&2; then
+        echo "!!!! refusing: installing ${missing[*]} would change the" \
+            "installed OpenSSL (above); install them by hand" >&2
+        return 1
+    fi
+    sed -n 's/^Inst \([^ ]*\) \(\[[^]]*\] \)\{0,1\}(\([^ ]*\).*/   \1 \2\3/p' \
+        <<<"$plan"
+    local added_policy=0 rc=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+        $sudo chmod +x /usr/sbin/policy-rc.d
+        added_policy=1
+    fi
+    "${apt[@]}" install "${missing[@]}" >/dev/null || rc=$?
+    [ "$added_policy" -eq 0 ] || $sudo rm -f /usr/sbin/policy-rc.d
+    return "$rc"
 }
 
 # The build and test dependencies every script needs.
