@@ -2,40 +2,50 @@
 # SPDX-License-Identifier: Apache-2.0
 # test_arm64.sh - cross-build fastcrypto for arm64 and run the tests under
 # qemu-aarch64 (user mode; no binfmt_misc needed):
-#   1. installs, once (as root or through sudo), the arm64 multiarch
-#      packages: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross,
-#      libssl-dev:arm64, libcmocka-dev:arm64, qemu-user;
+#   1. installs, once (as root or through sudo, scripts/deps.sh), the cross
+#      compiler and the emulator, amd64 packages that leave the host's
+#      OpenSSL alone: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross,
+#      qemu-user; and makes (or reuses) the private arm64 sysroot with the
+#      arm64 OpenSSL, CMocka and libc (scripts/arm64_sysroot.sh: .debs
+#      fetched through a private apt configuration and unpacked with dpkg -x;
+#      nothing is installed, the host's dpkg architectures are not changed);
+#      prints the arm64 OpenSSL version used;
 #   2. configures BUILD_DIR (default build-arm64) with
-#      cmake/aarch64-linux-gnu.cmake and builds it; checks that the module is
+#      cmake/aarch64-linux-gnu.cmake against that sysroot and builds it;
+#      checks that the module is
 #      an AArch64 object exporting only OSSL_provider_init and that every
 #      assembly object carries the BTI|PAC property note;
 #   3. ctest under `qemu-aarch64 -cpu max` for each arm64 CPU mask:
 #      "" (every kernel), "sha3" (no EOR3), "pmull" (no PMULL: portable
 #      GHASH), "all" (portable C only), with FC_TEST_QUICK=1 so the emulated
 #      run stays short;
-#   4. the arm64 `openssl` binary (unpacked from openssl:arm64, which cannot
-#      be installed beside the host's) lists the providers under qemu, so the
-#      log shows fastcrypto active with its arm64 kernel names; a small arm64
-#      C program prints the same for each mask.
+#   4. the sysroot's arm64 `openssl` binary lists the providers under qemu,
+#      so the log shows fastcrypto active with its arm64 kernel names; a
+#      small arm64 C program prints the same for each mask.
 # Prints a summary with timings; exits non-zero if any step failed.
-# Options: --build-dir DIR, --no-install, --masks "m1,m2,..." (use "-" for
-# the empty mask).
+# Options: --build-dir DIR, --no-install (no apt-get install; the sysroot is
+# still made, it installs nothing), --sysroot DIR (use this arm64 root
+# instead), --masks "m1,m2,..." (use "-" for the empty mask).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
+. scripts/deps.sh
 bdir=build-arm64
 install=1
+sysroot=""
 masks=("" "sha3" "pmull" "all")
 while [ $# -gt 0 ]; do
     case "$1" in
     --build-dir) bdir=$2; shift 2 ;;
     --no-install) install=0; shift ;;
+    --sysroot) sysroot=$(cd "$2" && pwd); shift 2 ;;
     --masks)
         IFS=, read -r -a masks <<<"$2"
         for i in "${!masks[@]}"; do [ "${masks[$i]}" = "-" ] && masks[$i]=""; done
         shift 2 ;;
-    *) echo "usage: $0 [--build-dir DIR] [--no-install] [--masks m1,m2]" >&2
+    *) echo "usage: $0 [--build-dir DIR] [--no-install] [--sysroot DIR]" \
+            "[--masks m1,m2]" >&2
        exit 2 ;;
     esac
 done
@@ -45,13 +55,10 @@ triple=aarch64-linux-gnu
 jobs=$(nproc)
 qemu=()
 # qemu_setup: the emulator command, as cmake/aarch64-linux-gnu.cmake builds
-# it: loader and libc from one glibc build (the multiarch libc6:arm64 when
-# installed; mixing its libc with libc6-arm64-cross's loader hangs fork).
+# it: loader, libc and libcrypto from the sysroot, one set of packages
+# (mixing the multiarch libc with libc6-arm64-cross's loader hangs fork).
 qemu_setup() {
-    local prefix=/usr/$triple
-    [ -e "/usr/lib/$triple/libc.so.6" ] && [ -e /lib/ld-linux-aarch64.so.1 ] &&
-        prefix=/
-    qemu=(qemu-aarch64 -cpu max -L "$prefix")
+    qemu=(qemu-aarch64 -cpu max -L "$sysroot")
 }
 
 failed=()
@@ -72,37 +79,31 @@ run() { # run NAME CMD...: time it, record the outcome, keep going
 
 # ---------------------------------------------------------------------------
 arm64_install() {
-    local sudo="" p missing=()
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    local apt=($sudo apt-get -o DPkg::Lock::Timeout=600 -y -qq)
-    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-        $sudo dpkg --add-architecture arm64
+    fc_install_deps cmake make pkg-config binutils qemu-user \
+        gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+}
+
+# The arm64 root: OpenSSL, CMocka and libc at one version the mirror serves.
+arm64_sysroot() {
+    if [ -z "$sysroot" ]; then
+        sysroot=$(scripts/arm64_sysroot.sh | tail -n 1) || return 1
     fi
-    for p in cmake make pkg-config binutils qemu-user gcc-aarch64-linux-gnu \
-        libc6-dev-arm64-cross libssl-dev:arm64 libcmocka-dev:arm64; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-            missing+=("$p")
-    done
-    [ "${#missing[@]}" -eq 0 ] && { echo "arm64 packages present"; return 0; }
-    echo "== installing: ${missing[*]}"
-    "${apt[@]}" update
-    # libssl-dev:arm64 is Multi-Arch: same, so it must match the host's
-    # libssl-dev version exactly; pin it when the host one is installed.
-    local i v
-    for i in "${!missing[@]}"; do
-        case "${missing[$i]}" in
-        libssl-dev:arm64)
-            v=$(dpkg-query -W -f='${Version}' libssl-dev:amd64 2>/dev/null || true)
-            [ -n "$v" ] && missing[$i]="libssl-dev:arm64=$v" ;;
-        esac
-    done
-    "${apt[@]}" install --no-install-recommends "${missing[@]}" >/dev/null
+    [ -x "$sysroot/usr/bin/openssl" ] ||
+        { echo "$sysroot is no arm64 sysroot" >&2; return 1; }
+    ssl_version=$(sed -n 's/^libssl3=//p' "$sysroot/.fc-sysroot-stamp" 2>/dev/null)
+    echo "arm64 sysroot: $sysroot"
+    sed 's/^/  /' "$sysroot/.fc-sysroot-stamp" 2>/dev/null || true
 }
 
 build() {
     cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake" >/dev/null
+        -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake" \
+        -DFC_AARCH64_SYSROOT="$sysroot" >/dev/null
+    # The build must use the sysroot's OpenSSL, not the host's headers.
+    local inc
+    inc=$(sed -n 's/^OPENSSL_INCLUDE_DIR:[A-Z]*=//p' "$bdir/CMakeCache.txt")
+    [ "$inc" = "$sysroot/usr/include" ] ||
+        { echo "$bdir: OpenSSL headers from $inc, not $sysroot" >&2; return 1; }
     cmake --build "$bdir" -j "$jobs"
 }
 
@@ -135,24 +136,8 @@ ctest_mask() { # ctest_mask MASK
         ctest --test-dir "$bdir" --output-on-failure -j "$jobs" --timeout 600
 }
 
-# The arm64 openssl binary, unpacked from the openssl:arm64 package matching
-# the installed libssl3:arm64 (installing it would remove the host's).
-openssl_arm64() {
-    local dir=$bdir/openssl-arm64 v
-    if [ ! -x "$dir/usr/bin/openssl" ]; then
-        v=$(dpkg-query -W -f='${Version}' libssl3:arm64)
-        rm -rf "$dir" && mkdir -p "$dir"
-        # As root, apt fetches as _apt, which cannot write into our tree.
-        (cd "$dir" && apt-get download -qq -o APT::Sandbox::User="$(id -un)" \
-            "openssl:arm64=$v" >/dev/null) || return 1
-        dpkg -x "$dir"/openssl_*_arm64.deb "$dir" || return 1
-    fi
-    echo "$dir/usr/bin/openssl"
-}
-
 openssl_list() {
-    local ossl
-    ossl=$(openssl_arm64) || { echo "could not unpack openssl:arm64" >&2; return 1; }
+    local ossl=$sysroot/usr/bin/openssl
     "${qemu[@]}" "$ossl" version
     "${qemu[@]}" "$ossl" list -providers -verbose \
         -provider-path "$bdir" -provider fastcrypto -provider default |
@@ -193,7 +178,8 @@ int main(int argc, char **argv)
     return 0;
 }
 EOF
-    $triple-gcc -O1 -o "$exe" "$src" -lcrypto || return 1
+    $triple-gcc -O1 -I"$sysroot/usr/include/$triple" -I"$sysroot/usr/include" \
+        -o "$exe" "$src" -L"$sysroot/usr/lib/$triple" -lcrypto || return 1
     for m in "${masks[@]}"; do
         printf "FASTCRYPTO_CPU_MASK=%-6s " "'$m'"
         FASTCRYPTO_CPU_MASK="$m" "${qemu[@]}" "$exe" "$bdir" || return 1
@@ -202,9 +188,18 @@ EOF
 
 # ---------------------------------------------------------------------------
 if [ "$install" -eq 1 ]; then
-    step "arm64 cross packages"
+    step "cross compiler and qemu (amd64 packages)"
     run "install" arm64_install
 fi
+ssl_version=""
+step "arm64 sysroot (OpenSSL, CMocka, libc)"
+run "sysroot" arm64_sysroot
+if [ -z "$sysroot" ]; then
+    echo "no arm64 sysroot; nothing to build" >&2
+    printf '%s\n' "${summary[@]}"
+    exit 1
+fi
+echo "arm64 OpenSSL: ${ssl_version:-?}"
 
 qemu_setup
 echo "emulator: ${qemu[*]}"
@@ -232,7 +227,7 @@ step "provider buildinfo per mask (arm64 program under qemu)"
 run "buildinfo" prov_info
 
 echo
-echo "==== summary (total $((SECONDS - t_start))s)"
+echo "==== summary (total $((SECONDS - t_start))s; arm64 OpenSSL ${ssl_version:-?})"
 printf '%s\n' "${summary[@]}"
 if [ "${#failed[@]}" -ne 0 ]; then
     echo "FAILED: ${failed[*]}"
