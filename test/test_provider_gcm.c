@@ -1212,9 +1212,31 @@ static void test_reinit(void **state)
     }
 }
 
+/*
+ * default, without a copy: a fresh context brought to the point where a
+ * copied one stands (init, |alen| bytes of AAD, |dlen| bytes of data).
+ * Default's own EVP_CIPHER_CTX_copy is not a reference: the 3.0 releases
+ * before autumn 2023 have no GCM dupctx at all (the copy fails), and a copy
+ * that shares state with its original is what this test looks for.
+ */
+static void default_at(EVP_CIPHER_CTX *c, const EVP_CIPHER *ci,
+                       const uint8_t *key, const uint8_t *iv, size_t ivlen,
+                       int enc, const uint8_t *aad, size_t alen,
+                       const uint8_t *data, size_t dlen)
+{
+    uint8_t scratch[128];
+    int l = 0;
+
+    CHECK(dlen <= sizeof(scratch) && gcm_init(c, ci, key, iv, ivlen, enc) &&
+              EVP_CipherUpdate(c, NULL, &l, aad, (int)alen) &&
+              (dlen == 0 || EVP_CipherUpdate(c, scratch, &l, data, (int)dlen)),
+          "default, replayed without a copy");
+}
+
 /* EVP_CIPHER_CTX_copy in the middle of a message (partial AAD and data
  * blocks pending, a heap IV with ivlen 100): the copy and the original go
- * on independently, and the copy outlives the original. */
+ * on independently, and the copy outlives the original. Each copy is
+ * compared with a default context that ran the same message uncopied. */
 static void test_ctx_copy(void **state)
 {
     impl_env *env = *state;
@@ -1240,8 +1262,8 @@ static void test_ctx_copy(void **state)
                       "init");
                 pair_update(&p, 1, aad, 19, "AAD");
                 CHECK(EVP_CIPHER_CTX_copy(q.c[0], p.c[0]) == 1, "copy failed");
-                CHECK(EVP_CIPHER_CTX_copy(q.c[1], p.c[1]) == 1,
-                      "default copy failed");
+                default_at(q.c[1], env->df[ks], key, iv, ivlen, enc, aad, 19,
+                           NULL, 0);
                 /* AAD may still grow in the copy. */
                 pair_update(&q, 1, aad + 19, 11, "AAD in the copy");
                 pair_update(&p, 0, a, 21, "data in the original");
@@ -1252,9 +1274,10 @@ static void test_ctx_copy(void **state)
                 {
                     pair r;
                     pair_new(&r);
-                    CHECK(EVP_CIPHER_CTX_copy(r.c[0], p.c[0]) == 1 &&
-                              EVP_CIPHER_CTX_copy(r.c[1], p.c[1]) == 1,
+                    CHECK(EVP_CIPHER_CTX_copy(r.c[0], p.c[0]) == 1,
                           "copy failed");
+                    default_at(r.c[1], env->df[ks], key, iv, ivlen, enc, aad,
+                               19, a, 21);
                     pair_update(&p, 0, a + 21, 69, "rest, original");
                     /* Free the original before the copy finishes: a
                      * shared pointer would show under ASan/valgrind. */
