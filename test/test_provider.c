@@ -2532,13 +2532,13 @@ static void test_bad_input(void **state)
               "final into NULL accepted");
         expect_error("final into NULL", 0);
 
+        /* fastcrypto alone: OpenSSL 3.0 before 3.0.20 hands the -1 to the
+         * provider as SIZE_MAX, and default's CBC refuses it only because
+         * the output size EVP computes from it wraps around. */
         WHERE("%s negative length through EVP", k_names[ks]);
-        CHECK(EVP_CipherInit_ex2(cf, env->fc[ks], key, iv, 1, NULL) &&
-                  EVP_CipherInit_ex2(cd, env->df[ks], key, iv, 1, NULL),
-              "init");
+        CHECK(EVP_CipherInit_ex2(cf, env->fc[ks], key, iv, 1, NULL), "init");
         rf = EVP_CipherUpdate(cf, of, &lf, in, -1);
-        rd = EVP_CipherUpdate(cd, od, &ld, in, -1);
-        CHECK(rf == 0 && rd == 0, "inl -1: %d, default %d", rf, rd);
+        CHECK(rf == 0, "inl -1 accepted (%d)", rf);
         expect_error("negative length", 1);
 
         bad_direct_calls(env, ks, key, iv);
