@@ -2045,19 +2045,17 @@ static void test_tls_misuse(void **state)
                     }
                 }
 
-                /* One byte more than the largest MAC: both refuse. */
+                /* One byte more than the largest MAC: refused. fastcrypto
+                 * alone: default takes any "tls-mac-size" and stops at an
+                 * internal assertion when a record comes, which only a
+                 * release build turns into a refusal. */
                 WHERE("%s TLS 0x%04x: mac size 65", k_names[ks], version);
-                CHECK(tls_init(cf, env->fc[ks], key, iv, 0, version, 65) &&
-                          tls_init(cd, env->df[ks], key, iv, 0, version, 65),
+                CHECK(tls_init(cf, env->fc[ks], key, iv, 0, version, 65),
                       "setup");
                 rnd_bytes(b1, 128);
-                memcpy(b2, b1, 128);
                 CHECK(EVP_CipherUpdate(cf, b1, &lf, b1, 128) == 0,
                       "mac size 65 accepted");
                 expect_error("mac size 65", 0);
-                CHECK(EVP_CipherUpdate(cd, b2, &ld, b2, 128) == 0,
-                      "default accepted mac size 65");
-                ERR_clear_error();
 
                 WHERE("%s TLS 0x%04x mac %zu: out != in", k_names[ks], version,
                       ms);
