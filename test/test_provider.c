@@ -992,7 +992,7 @@ static void test_init_variants(void **state)
     OSSL_PARAM nopad[2] = {
         OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &zero),
         OSSL_PARAM_construct_end()};
-    int ks, rf, rd, lf, ld, lf2;
+    int ks, rf, rd, lf, lf2;
     size_t n;
 
     rng_start(__func__);
@@ -1062,61 +1062,45 @@ static void test_init_variants(void **state)
         /*
          * Direction switch with a NULL key: EVP_CipherInit_ex(ctx, NULL,
          * NULL, NULL, iv, 0) after an encrypt init with a key. The default
-         * provider (3.0.22) only expands the key when one is passed, so it
-         * goes on to "decrypt" with the encryption key schedule: the output
-         * is garbage and final fails with "bad decrypt". Matching that
-         * garbage byte for byte is possible (a kernel fed the wrong
-         * schedule does it) but useless, so fastcrypto is held to the
-         * correct plaintext; default's output is only checked to be wrong,
-         * so that this comment stays true.
+         * provider (3.0.22, 3.6.3) only expands the key when one is
+         * passed, so it goes on to "decrypt" with the encryption key
+         * schedule: garbage, and final fails with "bad decrypt". That is
+         * no reference (and may be fixed any day), so default is not run
+         * here: fastcrypto is held to the correct plaintext (ct is the
+         * reference ciphertext of pt from above).
          */
         WHERE("%s encrypt init with key, then decrypt init with NULL key",
               k_names[ks]);
-        CHECK(EVP_CipherInit_ex(cf, env->fc[ks], NULL, key, iv, 1) &&
-                  EVP_CipherInit_ex(cd, env->df[ks], NULL, key, iv, 1),
+        CHECK(EVP_CipherInit_ex(cf, env->fc[ks], NULL, key, iv, 1),
               "encrypt init");
         rf = EVP_CipherInit_ex(cf, NULL, NULL, NULL, iv, 0);
-        rd = EVP_CipherInit_ex(cd, NULL, NULL, NULL, iv, 0);
-        CHECK(rf == 1 && rd == 1, "NULL-key decrypt re-init: %d/%d", rf, rd);
+        CHECK(rf == 1, "NULL-key decrypt re-init: %d", rf);
         CHECK(EVP_CIPHER_CTX_is_encrypting(cf) == 0, "still encrypting");
-        lf = lf2 = ld = -1;
+        lf = lf2 = -1;
         rf = EVP_CipherUpdate(cf, dec, &lf, ct, 208);
         rf = rf && EVP_CipherFinal_ex(cf, dec + lf, &lf2);
-        rd = EVP_CipherUpdate(cd, od, &ld, ct, 208);
-        ERR_clear_error();
         CHECK(rf && lf + lf2 == 200,
               "decrypt after the switch: ret %d, "
               "%d + %d bytes",
               rf, lf, lf2);
         CHECK_MEM(dec, pt, 200, "plaintext after a NULL-key switch");
-        CHECK(rd && ld == 192 && memcmp(od, pt, 192) != 0,
-              "default now decrypts correctly after a NULL-key switch: "
-              "update the comment above");
-        EVP_CipherFinal_ex(cd, od, &ld);
-        ERR_clear_error();
 
         /* The mirror image: decrypt init with a key, then encrypt with a
          * NULL key (default encrypts with the decryption schedule). */
         WHERE("%s decrypt init with key, then encrypt init with NULL key",
               k_names[ks]);
-        CHECK(EVP_CipherInit_ex(cf, env->fc[ks], NULL, key, iv, 0) &&
-                  EVP_CipherInit_ex(cd, env->df[ks], NULL, key, iv, 0),
+        CHECK(EVP_CipherInit_ex(cf, env->fc[ks], NULL, key, iv, 0),
               "decrypt init");
         rf = EVP_CipherInit_ex(cf, NULL, NULL, NULL, iv, 1);
-        rd = EVP_CipherInit_ex(cd, NULL, NULL, NULL, iv, 1);
-        CHECK(rf == 1 && rd == 1, "NULL-key encrypt re-init: %d/%d", rf, rd);
-        lf = lf2 = ld = -1;
+        CHECK(rf == 1, "NULL-key encrypt re-init: %d", rf);
+        lf = lf2 = -1;
         rf = EVP_CipherUpdate(cf, of, &lf, pt, 200) &&
              EVP_CipherFinal_ex(cf, of + lf, &lf2);
-        rd = EVP_CipherUpdate(cd, od, &ld, pt, 200);
         CHECK(rf && lf + lf2 == 208,
               "encrypt after the switch: ret %d, "
               "%d + %d bytes",
               rf, lf, lf2);
         CHECK_MEM(of, ct, 208, "ciphertext after a NULL-key switch");
-        CHECK(rd && ld == 192 && memcmp(od, ct, 192) != 0,
-              "default now encrypts correctly after a NULL-key switch");
-        ERR_clear_error();
     }
     EVP_CIPHER_CTX_free(cf);
     EVP_CIPHER_CTX_free(cd);
