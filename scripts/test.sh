@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# test.sh - build fastcrypto and run every test, the way CI does:
+# test.sh - build fastcrypto and run every test, the way CI does (.ci/run is
+# this script and nothing else):
+#   0. installs the Debian packages the tests need when they are missing
+#      (scripts/deps.sh: never one that would upgrade the installed OpenSSL;
+#      the tests run on the machine's own libssl3);
 #   1. release build; ctest under each CPU mask (everything, AES-NI without
 #      VAES, AES-NI without AVX, portable C only), and a FASTCRYPTO_NO_ASM build;
 #   2. AddressSanitizer + UBSan build, ctest;
 #   3. the provider tests under the newest OpenSSL 3.x Debian ships as a
-#      source package, built once into a cached private prefix; valgrind
-#      memcheck over every test binary; the arm64 cross build with the
-#      whole suite under qemu-aarch64 for each arm64 CPU mask;
+#      source package, built once into a cached private prefix; the arm64
+#      cross build (against a private arm64 sysroot of Debian packages) with
+#      the whole suite under qemu-aarch64 for each arm64 CPU mask; the
+#      constant-time build (FASTCRYPTO_CT_VALGRIND=ON: the tests mark keys,
+#      data and RSA secrets with FC_CT_SECRET) with every test binary under
+#      valgrind memcheck, so a memory error, a leak, or a branch or memory
+#      index that depends on a marked secret fails the run;
 #   4. the module exports only OSSL_provider_init; stock `openssl` loads it
 #      and agrees with the default provider; `openssl speed` runs with
 #      fastcrypto alone; real TLS with s_server/s_client and nginx/curl,
 #      fastcrypto on either side, its counters proving it did the work;
 #      clang-format is clean.
-# Options: --quick (skip sanitizer, valgrind and NO_ASM runs).
+# Options: --quick (skip step 3, the NO_ASM and sanitizer builds).
+# Prints the wall time of every step at the end.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,10 +36,23 @@ for a in "$@"; do
     esac
 done
 
-fc_install_deps "${FC_BUILD_DEPS[@]}" valgrind clang-format nginx curl
+t_all=$SECONDS
+deps=("${FC_BUILD_DEPS[@]}" valgrind clang-format nginx curl)
+# newer_openssl.sh builds OpenSSL with perl and make; test_arm64.sh needs
+# the cross compiler and qemu (amd64 packages, the host's OpenSSL is kept).
+[ "$quick" -eq 1 ] ||
+    deps+=(perl make binutils gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+echo "==== Debian packages ($(dpkg-query -W -f='libssl3 ${Version}' libssl3 2>/dev/null || echo 'no libssl3'))"
+fc_install_deps "${deps[@]}"
 jobs=$(nproc)
 failed=()
-step() { echo; echo "==== $*"; }
+times=()
+t_step=$SECONDS step_name="packages"
+step() { # step NAME: close the step before (its wall time), open NAME
+    times+=("$(printf '%5ds  %s' $((SECONDS - t_step)) "$step_name")")
+    t_step=$SECONDS step_name=$*
+    echo; echo "==== $*"
+}
 run() { # run NAME CMD...: record failures, keep going
     local name=$1; shift
     if ! "$@"; then failed+=("$name"); echo "!!!! FAILED: $name"; fi
@@ -96,20 +118,20 @@ if [ "$quick" -eq 0 ]; then
     step "arm64: cross build, every kernel under qemu-aarch64"
     run "arm64 (qemu)" scripts/test_arm64.sh --build-dir build-arm64
 
-    step "valgrind memcheck"
-    for t in build/test/test_*; do
-        [ -x "$t" ] || continue
-        echo "-- valgrind $(basename "$t")"
-        run "valgrind $(basename "$t")" env FC_TEST_QUICK=1 \
-            FC_TEST_CONF="$here/build/test/fastcrypto-test.cnf" \
-            valgrind -q --error-exitcode=99 --leak-check=full \
-            --errors-for-leak-kinds=definite "$t"
-    done
+    # One valgrind pass serves both checks: the CT build differs from the
+    # release build only by the client requests behind FC_CT_SECRET and
+    # FC_CT_PUBLIC, which do nothing outside valgrind.
+    step "valgrind memcheck, constant-time build (secrets marked)"
+    run "valgrind (constant-time build)" scripts/test_ct.sh build-ct
 fi
 
 step "clang-format"
 run "clang-format" scripts/format.sh --check
 
+step "done"
+echo "wall time per step:"
+printf '%s\n' "${times[@]}"
+printf '%5ds  total\n' $((SECONDS - t_all))
 echo
 if [ "${#failed[@]}" -ne 0 ]; then
     echo "FAILED: ${failed[*]}"
