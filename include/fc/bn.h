@@ -97,7 +97,8 @@ typedef struct fc_mont {
  * nonzero, n <= FC_BN_MAX_LIMBS) with the kernels |ops| (or the generic ones
  * if |ops| does not handle n). Allocates; returns 1, or 0 on a bad modulus
  * or allocation failure (then |mont| needs no free).
- * CT: the modulus is treated as public.
+ * CT: only n, the bit length of m and whether m is refused leak; m itself
+ * may be secret (RSA primes).
  */
 int fc_mont_init(fc_mont *mont, const uint64_t *m, size_t n,
                  const fc_bn_ops *ops);

@@ -418,19 +418,27 @@ int fc_mont_init(fc_mont *mont, const uint64_t *m, size_t n,
                  const fc_bn_ops *ops)
 {
     uint64_t tmp[FC_BN_MAX_LIMBS];
-    uint64_t *buf;
+    uint64_t *buf, bad;
     size_t bits;
 
     memset(mont, 0, sizeof(*mont));
-    /* The modulus is public: plain checks. m = 1 has no useful Montgomery
-     * form and is refused with the even and oversized moduli. */
-    if (n == 0 || n > FC_BN_MAX_LIMBS || (m[0] & 1) == 0 || m[n - 1] == 0 ||
-        (n == 1 && m[0] == 1))
+    if (n == 0 || n > FC_BN_MAX_LIMBS)
+        return 0;
+    /* The modulus may be secret (an RSA prime): whether it is refused and
+     * its bit length are public (fc/bn.h), so only those two are computed
+     * without branches and declassified. m = 1 has no useful Montgomery
+     * form and is refused with the even moduli and a zero top limb. */
+    bad = fc_ct_is_zero(m[0] & 1) | fc_ct_is_zero(m[n - 1]);
+    if (n == 1)
+        bad |= fc_ct_eq(m[0], 1);
+    FC_CT_PUBLIC(&bad, sizeof(bad));
+    if (bad)
         return 0;
     buf = malloc(3 * n * sizeof(uint64_t));
     if (buf == NULL)
         return 0;
     bits = fc_bn_bits(m, n);
+    FC_CT_PUBLIC(&bits, sizeof(bits));
 
     mont->n = n;
     mont->bits = bits;
