@@ -977,19 +977,18 @@ static void test_edge_rng_blinding(void **state)
 }
 
 /*
- * The private operation with d, dp, dq, qinv, the input and the blinding
- * randomness marked secret: in the FC_CT_VALGRIND build, valgrind reports
- * any branch or memory index that depends on them. p and q stay public:
- * the Montgomery layer treats a modulus as public at context setup
- * (fc/bn.h), and the kernels are constant time in it anyway. Each
- * component's first byte stays public too: import strips leading zero
- * bytes (only the length may leak, fc/rsa.h).
+ * Import and the private operation with d, p, q, dp, dq, qinv, the input
+ * and the blinding randomness marked secret: in the FC_CT_VALGRIND build,
+ * valgrind reports any branch or memory index that depends on them. Only
+ * lengths may leak (fc/rsa.h, fc/bn.h: a Montgomery context declassifies
+ * the bit length of its modulus and whether it is refused), so each
+ * component's first byte stays public: import strips leading zero bytes.
  */
 static void test_edge_ct_marked(void **state)
 {
     const tkey *k0 = ossl_key(1);
     const size_t len = k0->len[C_N];
-    static const int secret[] = {C_D, C_DP, C_DQ, C_QI};
+    static const int secret[] = {C_D, C_P, C_Q, C_DP, C_DQ, C_QI};
     uint8_t in[MAXB], out[MAXB], want[MAXB];
     size_t count;
     const fc_bn_ops *const *tab = fc_bn_impls(&count);
