@@ -24,7 +24,7 @@ echo "-- cmake --install (DESTDIR staging, prefix /usr)"
 cmake -S "$here" -B "$bdir" -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 DESTDIR="$tmp/stage" cmake --install "$bdir" >/dev/null
 for f in "$modulesdir/fastcrypto.so" /usr/share/fastcrypto/fastcrypto.cnf \
-    /usr/bin/fastcrypto-check; do
+    /usr/bin/fastcrypto-check /usr/bin/fastcrypto-stats; do
     [ -e "$tmp/stage$f" ] || { echo "missing $f" >&2; exit 1; }
     echo "   $f"
 done
@@ -32,7 +32,7 @@ done
 echo "-- cpack -G DEB"
 (cd "$bdir" && cpack -G DEB >/dev/null)
 deb=$(ls "$bdir"/fastcrypto_*.deb | head -1)
-dpkg-deb -c "$deb" | awk '{print "   " $6}' | grep -E 'fastcrypto(\.so|\.cnf|-check)$'
+dpkg-deb -c "$deb" | awk '{print "   " $6}' | grep -E 'fastcrypto(\.so|\.cnf|-check|-stats)$'
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "-- not root: dpkg -i skipped"

@@ -92,6 +92,12 @@ run "tls s_server/s_client" scripts/tls_e2e.sh build
 step "nginx and curl"
 run "nginx/curl" scripts/nginx_e2e.sh build
 
+step "live counters: fastcrypto-stats on a running nginx, _exit, RLIMIT_FSIZE=0"
+run "stats e2e" scripts/stats_e2e.sh build
+
+step "programs: stunnel, HAProxy, PostgreSQL, OpenSSH, Apache, python, openssl"
+run "programs" scripts/programs_e2e.sh --install build
+
 step "fastcrypto-check against the shipped config"
 sed "s|^module = .*|module = $here/build/fastcrypto.so|" fastcrypto.cnf >build/check.cnf
 run "fastcrypto-check" env OPENSSL_CONF="$here/build/check.cnf" scripts/check.sh
