@@ -20,6 +20,48 @@
 #ifndef FC_BN_EXP2_H
 #define FC_BN_EXP2_H
 
+/*
+ * Memory layout of the AVX2 engine (asm/x86_64/bn_exp_avx2.S, see its
+ * header), in bytes, for L radix-2^28 digits per half. Plain arithmetic
+ * (shifts, no division) so that the assembler reads the same macros.
+ *
+ * A "copy region" holds one number as L digit pairs (word 2j + h = digit j
+ * of half h) with zero pairs around it: the pairs start FC_EXP2_AVX2_BASE_E
+ * bytes into an even (32-byte aligned) copy, FC_EXP2_AVX2_BASE_O into an
+ * odd copy (16 bytes off 32-byte alignment), and every byte of the region
+ * outside those pairs stays zero.
+ *
+ * Work buffer (one per exponentiation, 64-byte aligned, zeroed once):
+ *   W_T    the double-length product T, L tiles of 32 bytes
+ *   W_Y    the Montgomery quotient digits y, L pairs
+ *   W_AE / W_AO / W_A2E / W_A2O   copy regions: a (even, odd) and 2a
+ *   W_SAVE 64 bytes the kernels keep their own values in
+ * Kernel constants (per key, 64-byte aligned):
+ *   C_ME / C_MO  copy regions of m~ (even, odd)
+ *   C_S    m~_1 + 1, m~_2, m~_3 for half p and half q in alternate words
+ */
+#define FC_EXP2_AVX2_RA(L)     (((((L) * 16) + 256 + 63) >> 6) << 6)
+#define FC_EXP2_AVX2_BASE_E    128
+#define FC_EXP2_AVX2_BASE_O    144
+#define FC_EXP2_AVX2_W_T       0
+#define FC_EXP2_AVX2_W_Y(L)    ((L) * 32)
+#define FC_EXP2_AVX2_W_AE(L)   (FC_EXP2_AVX2_W_Y(L) + (((((L) * 16) + 63) >> 6) << 6))
+#define FC_EXP2_AVX2_W_AO(L)   (FC_EXP2_AVX2_W_AE(L) + FC_EXP2_AVX2_RA(L))
+#define FC_EXP2_AVX2_W_A2E(L)  (FC_EXP2_AVX2_W_AO(L) + FC_EXP2_AVX2_RA(L))
+#define FC_EXP2_AVX2_W_A2O(L)  (FC_EXP2_AVX2_W_A2E(L) + FC_EXP2_AVX2_RA(L))
+#define FC_EXP2_AVX2_W_SAVE(L) (FC_EXP2_AVX2_W_A2O(L) + FC_EXP2_AVX2_RA(L))
+#define FC_EXP2_AVX2_W_SIZE(L) (FC_EXP2_AVX2_W_SAVE(L) + 64)
+#define FC_EXP2_AVX2_C_ME      0
+#define FC_EXP2_AVX2_C_MO(L)   FC_EXP2_AVX2_RA(L)
+#define FC_EXP2_AVX2_C_S(L)    (2 * FC_EXP2_AVX2_RA(L))
+#define FC_EXP2_AVX2_C_SIZE(L) (FC_EXP2_AVX2_C_S(L) + 64)
+/* Digits per half: n = 16, 24, 32 limbs. */
+#define FC_EXP2_AVX2_L16 38
+#define FC_EXP2_AVX2_L24 56
+#define FC_EXP2_AVX2_L32 76
+
+#ifndef __ASSEMBLER__
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -164,5 +206,7 @@ void fc_bn_gather52x2_n24_ifma(uint64_t *out, const uint64_t *table,
 void fc_bn_gather52x2_n32_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
 #endif
+
+#endif /* !__ASSEMBLER__ */
 
 #endif /* FC_BN_EXP2_H */

@@ -1,0 +1,760 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * bn_exp_avx2.S - design header written after measurement (see below).
+ */
+#include "fc_asm.h"
+#include "fc/bn_exp2.h"
+
+#if defined(__x86_64__)
+
+/* ---- register table ------------------------------------------------------
+ *
+ * General registers (multiplication and squaring kernels):
+ *   r8    W     work buffer (T, y, the operand copies, saved values)
+ *   rcx   CTX   kernel constants (m~ copies, triangle scalars)
+ *   r9    TB    T + 64b: the current reduction / product block
+ *   r10   TP    tile pointer of a tile loop (T)
+ *   r11   OP    operand pointer of a tile loop (a, 2a or m~ copy)
+ *   r12   CNT   tile loop counter
+ *   rbx   BLK   block loop counter
+ *   r13   CP    carry into the triangle, half p
+ *   r14   CQ    carry into the triangle, half q
+ *   triangle temporaries: half p rax, rbp, r15, rsi; half q rdx, rdi,
+ *   r10, r11 (the tile loops and the triangles never overlap in program
+ *   order)
+ *   rdi, rsi, rdx: arguments, consumed before the triangles run
+ *
+ * Vector registers:
+ *   ymm0-3   the block's row multipliers: b_i (product) or y_i (reduction)
+ *            pairs (p, q, p, q); only the low dword of a lane is read
+ *   ymm4     the tile being accumulated
+ *   ymm5-8   products
+ *   ymm9     scratch (broadcasts, diagonal operands)
+ *   ymm5-7, ymm10-12  normalization carries
+ *   ymm15    2^28 - 1 in every lane (normalization)
+ */
+#define W   %r8
+#define CTX %rcx
+#define TB  %r9
+#define TP  %r10
+#define OP  %r11
+#define CNT %r12
+#define BLK %rbx
+#define CP  %r13
+#define CQ  %r14
+#define XP  %rax
+#define YP  %rbp
+#define PP  %r15
+#define QP  %rsi
+#define XQ  %rdx
+#define YQ  %rdi
+#define PQ  %r10
+#define QQ  %r11
+
+.set	M28, 0x0fffffff
+
+/* KSIZE l: the constants of one size (l digits per half). */
+.macro KSIZE l
+	.set	L, \l
+	.set	NT, (\l) >> 1
+	.set	NB4, (\l) >> 2
+	.set	K2, (\l) & 2
+	.set	YOFF, FC_EXP2_AVX2_W_Y(\l)
+	.set	WAE, FC_EXP2_AVX2_W_AE(\l) + FC_EXP2_AVX2_BASE_E
+	.set	WAO, FC_EXP2_AVX2_W_AO(\l) + FC_EXP2_AVX2_BASE_O
+	.set	WA2E, FC_EXP2_AVX2_W_A2E(\l) + FC_EXP2_AVX2_BASE_E
+	.set	WA2O, FC_EXP2_AVX2_W_A2O(\l) + FC_EXP2_AVX2_BASE_O
+	.set	WSAVE, FC_EXP2_AVX2_W_SAVE(\l)
+	.set	CME, FC_EXP2_AVX2_C_ME + FC_EXP2_AVX2_BASE_E
+	.set	CMO, FC_EXP2_AVX2_C_MO(\l) + FC_EXP2_AVX2_BASE_O
+	.set	CS, FC_EXP2_AVX2_C_S(\l)
+	/* operand copies relative to the even copy of a */
+	.set	WB, WA2E
+	.set	OMO, CMO - CME
+.endm
+
+/* ---- prologue / epilogue ------------------------------------------------ */
+
+.macro PROLOGUE
+	push	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbx, -16
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -24
+	push	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r12, -32
+	push	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r13, -40
+	push	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r14, -48
+	push	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r15, -56
+.endm
+
+.macro EPILOGUE
+	vzeroupper
+	pop	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	pop	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	pop	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	pop	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	pop	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	pop	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	ret
+.endm
+
+/* ---- tiles ---------------------------------------------------------------
+ *
+ * TILE tb, td, ob, d0, d1, d2, d3, mv, k, fresh: the tile at td(tb) +=
+ * sum over the rows r < k (2 or 4) of (operand at d_r(ob)) * ymm(mv + r),
+ * lane by lane; fresh: the tile was never written (no load). Clobbers
+ * ymm4-8.
+ */
+.macro TILE tb, td, ob, d0, d1, d2, d3, mv, k, fresh
+	.if \mv == 0
+	TILEX	\tb, \td, \ob, \d0, \d1, \d2, \d3, 0, 1, 2, 3, \k, \fresh
+	.else
+	TILEX	\tb, \td, \ob, \d0, \d1, \d2, \d3, 10, 11, 12, 13, \k, \fresh
+	.endif
+.endm
+
+.macro TILEX tb, td, ob, d0, d1, d2, d3, m0, m1, m2, m3, k, fresh
+	vpmuludq \d0(\ob), %ymm\m0, %ymm5
+	vpmuludq \d1(\ob), %ymm\m1, %ymm6
+	.if \k == 4
+	vpmuludq \d2(\ob), %ymm\m2, %ymm7
+	vpmuludq \d3(\ob), %ymm\m3, %ymm8
+	vpaddq	%ymm6, %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm7, %ymm7
+	.if \fresh
+	vpaddq	%ymm7, %ymm5, %ymm4
+	.else
+	vpaddq	\td(\tb), %ymm5, %ymm5
+	vpaddq	%ymm7, %ymm5, %ymm4
+	.endif
+	.else
+	.if \fresh
+	vpaddq	%ymm6, %ymm5, %ymm4
+	.else
+	vpaddq	\td(\tb), %ymm5, %ymm5
+	vpaddq	%ymm6, %ymm5, %ymm4
+	.endif
+	.endif
+	vmovdqa	%ymm4, \td(\tb)
+.endm
+
+/* ---- operand copies -------------------------------------------------------
+ *
+ * A copy region holds a number twice: the even copy (pair j at WAE + 16j)
+ * and the odd copy (pair j at WAO + 16j, i.e. 32-byte chunk c at
+ * WAO - 16 + 32c holds pairs 2c - 1, 2c), written with aligned stores
+ * only: the odd chunk c is (tile c-1 high half, tile c low half), one
+ * VPERM2I128.
+ *
+ * PUT_TILE t, v, vp, dbl: tile t of a number is in ymm<v>, tile t-1 in
+ * ymm<vp> (zero for t = 0): store even tile, odd chunk t and, with dbl,
+ * the same for 2a. dbl = 2: the even tile only, at WB (the b copy of a
+ * multiplication). Clobbers ymm8, ymm9.
+ */
+.macro PUT_TILE t, v, vp, dbl
+	.if \dbl == 2
+	vmovdqa	%ymm\v, (WB + 32*\t)(W)
+	.else
+	vperm2i128 $0x21, %ymm\v, %ymm\vp, %ymm8
+	vmovdqa	%ymm\v, (WAE + 32*\t)(W)
+	vmovdqa	%ymm8, (WAO - 16 + 32*\t)(W)
+	.if \dbl
+	vpaddq	%ymm\v, %ymm\v, %ymm9
+	vmovdqa	%ymm9, (WA2E + 32*\t)(W)
+	vpaddq	%ymm8, %ymm8, %ymm8
+	vmovdqa	%ymm8, (WA2O - 16 + 32*\t)(W)
+	.endif
+	.endif
+.endm
+
+/* PUT_LAST v, dbl: the odd chunk NT (pair L-1, zero pair). */
+.macro PUT_LAST v, dbl
+	.if \dbl != 2
+	vperm2i128 $0x81, %ymm\v, %ymm\v, %ymm8
+	vmovdqa	%ymm8, (WAO - 16 + 32*NT)(W)
+	.if \dbl
+	vpaddq	%ymm8, %ymm8, %ymm8
+	vmovdqa	%ymm8, (WA2O - 16 + 32*NT)(W)
+	.endif
+	.endif
+.endm
+
+/* COPY_IN src, dbl: the copies of the NT tiles at src. Clobbers ymm4,
+ * ymm8-10. */
+.macro COPY_IN src, dbl
+	vpxor	%xmm10, %xmm10, %xmm10
+	.irp t, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37
+	.if \t < NT
+	.if (\t & 1) == 0
+	vmovdqu	(32*\t)(\src), %ymm4
+	PUT_TILE \t, 4, 10, \dbl
+	.else
+	vmovdqu	(32*\t)(\src), %ymm10
+	PUT_TILE \t, 10, 4, \dbl
+	.endif
+	.endif
+	.endr
+	.if NT & 1
+	PUT_LAST 4, \dbl
+	.else
+	PUT_LAST 10, \dbl
+	.endif
+.endm
+
+/* ZERO_T: T = 0 (L tiles). Clobbers ymm4. */
+.macro ZERO_T
+	vpxor	%xmm4, %xmm4, %xmm4
+	.set	_k, 0
+	.rept	L
+	vmovdqa	%ymm4, (32*_k)(W)
+	.set	_k, _k + 1
+	.endr
+.endm
+
+/* ---- product phase -------------------------------------------------------
+ *
+ * Multiplication, block b (rows i = 4b + r): ymm10-13 = b_i (pairs from
+ * the b copy at WB), tile k = 2b + t (t = 0..NT+1) adds a_(2k-i),
+ * a_(2k+1-i) times b_i: the operand at 32t - 16r from the even copy (r
+ * even) or the odd copy (r odd) of a; zero pairs around the copies give
+ * the rows' ends for free. The block's T tiles and b pairs are addressed
+ * from TB + d (d = 64: the block after TB's), the copies of a from W.
+ * fresh: 1 for block 0 (no tile written before), else tiles NT, NT+1 are
+ * the ones no earlier block reached.
+ */
+#define AM(r,t) ((((r)&1)*(WAO-WAE))+WAE+32*(t)-16*(r))
+
+.macro PROD_MUL d, first, k
+	vbroadcasti128 (\d + WB)(TB), %ymm10
+	vbroadcasti128 (\d + WB + 16)(TB), %ymm11
+	.if \k == 4
+	vbroadcasti128 (\d + WB + 32)(TB), %ymm12
+	vbroadcasti128 (\d + WB + 48)(TB), %ymm13
+	.endif
+	.irp t, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39
+	.if \t < NT + \k / 2
+	.if \first || (\t >= NT)
+	TILE	TB, (\d+32*\t), W, AM(0,\t), AM(1,\t), AM(2,\t), AM(3,\t), 10, \k, 1
+	.else
+	TILE	TB, (\d+32*\t), W, AM(0,\t), AM(1,\t), AM(2,\t), AM(3,\t), 10, \k, 0
+	.endif
+	.endif
+	.endr
+.endm
+
+/*
+ * Squaring, block b (rows 4b + r): row i adds a_i^2 at position 2i and
+ * 2 a_j a_i at i + j for j > i: its tiles start at tile i with the
+ * operand (a_i, 2a_(i+1)) (SQR_DIAG: low half from a, high half from 2a)
+ * and go on with 2a. The block's four staircase tiles 4b..4b+3 are
+ * straight code, tiles 4b+4+t (t < NT - 2 - 2b, a count in CNT) a loop.
+ * Pointers: TS (rbx) = T + 128b; the copies and b_i from TB + d; the loop
+ * uses rax (TP), rbp (OP), r15 (CNT), free between triangles. T is zeroed
+ * before (every tile is read).
+ */
+#define STS  %rbx
+#define STP  %rax
+#define SOP  %rbp
+#define SCNT %r15
+
+.macro SQR_DIAG r, d, dst
+	.if (\r) & 1
+	vmovdqa	(\d + WAO + 16*(\r))(TB), \dst
+	vpblendd $0xf0, (\d + WA2O + 16*(\r))(TB), \dst, \dst
+	.else
+	vmovdqa	(\d + WAE + 16*(\r))(TB), \dst
+	vpblendd $0xf0, (\d + WA2E + 16*(\r))(TB), \dst, \dst
+	.endif
+.endm
+
+/* the 2a operand of row 4b + r for the tile at byte offset x of the block
+ * (relative to the even copy of a plus 64b) */
+#define SQ2(r,x) ((((r)&1)*(WA2O-WA2E))+WA2E+(x)-16*(r))
+
+.macro PROD_SQR d, k
+	vbroadcasti128 (\d + WAE)(TB), %ymm10
+	vbroadcasti128 (\d + WAE + 16)(TB), %ymm11
+	.if \k == 4
+	vbroadcasti128 (\d + WAE + 32)(TB), %ymm12
+	vbroadcasti128 (\d + WAE + 48)(TB), %ymm13
+	.endif
+	/* staircase tile 4b: row 0 */
+	SQR_DIAG 0, \d, %ymm9
+	vpmuludq %ymm9, %ymm10, %ymm5
+	vpaddq	0(STS), %ymm5, %ymm4
+	vmovdqa	%ymm4, 0(STS)
+	/* tile 4b+1: rows 0, 1 */
+	SQR_DIAG 1, \d, %ymm9
+	vpmuludq (\d+SQ2(0,32))(TB), %ymm10, %ymm5
+	vpmuludq %ymm9, %ymm11, %ymm6
+	vpaddq	32(STS), %ymm5, %ymm5
+	vpaddq	%ymm6, %ymm5, %ymm4
+	vmovdqa	%ymm4, 32(STS)
+	.if \k == 4
+	/* tile 4b+2: rows 0..2 */
+	SQR_DIAG 2, \d, %ymm9
+	vpmuludq (\d+SQ2(0,64))(TB), %ymm10, %ymm5
+	vpmuludq (\d+SQ2(1,64))(TB), %ymm11, %ymm6
+	vpmuludq %ymm9, %ymm12, %ymm7
+	vpaddq	%ymm6, %ymm5, %ymm5
+	vpaddq	64(STS), %ymm7, %ymm7
+	vpaddq	%ymm7, %ymm5, %ymm4
+	vmovdqa	%ymm4, 64(STS)
+	/* tile 4b+3: rows 0..3 */
+	SQR_DIAG 3, \d, %ymm9
+	vpmuludq (\d+SQ2(0,96))(TB), %ymm10, %ymm5
+	vpmuludq (\d+SQ2(1,96))(TB), %ymm11, %ymm6
+	vpmuludq (\d+SQ2(2,96))(TB), %ymm12, %ymm7
+	vpmuludq %ymm9, %ymm13, %ymm8
+	vpaddq	%ymm6, %ymm5, %ymm5
+	vpaddq	%ymm8, %ymm7, %ymm7
+	vpaddq	96(STS), %ymm5, %ymm5
+	vpaddq	%ymm7, %ymm5, %ymm4
+	vmovdqa	%ymm4, 96(STS)
+	/* tiles 4b+4 ..: all four rows with 2a */
+	mov	(WSAVE + 16)(W), SCNT
+	subq	$2, (WSAVE + 16)(W)
+	test	SCNT, SCNT
+	jz	3f
+	lea	128(STS), STP
+	lea	(\d + 128)(TB), SOP
+.balign 16
+2:
+	TILE	STP, 0, SOP, SQ2(0,0), SQ2(1,0), SQ2(2,0), SQ2(3,0), 10, 4, 0
+	add	$32, STP
+	add	$32, SOP
+	dec	SCNT
+	jnz	2b
+3:
+	add	$128, STS
+	.endif
+	/* k == 2 (the last two rows, L = 2 mod 4): the row 4b+1 ends at tile
+	 * (4b + 1 + L - 1) / 2 = 4b + 1, nothing beyond the staircase */
+.endm
+
+/* ---- reduction ----------------------------------------------------------- */
+
+/*
+ * TRI4_HALF h, X, Y, P, Q, C: the triangle of block b for half h: the
+ * positions 4b..4b+3, from the raw sums in tiles 2b, 2b+1 (TB) and the
+ * carry C into position 4b, to y_(4b..4b+3) (stored to W_Y) and the carry
+ * into 4b+4 (in C). With m~_0 = 2^28 - 1, y_s = X_s mod 2^28 and the carry
+ * out of position s is (X_s >> 28) + y_s; m~'_1 = m~_1 + 1 folds that y_s
+ * into the product for position s+1, so the chain per position is AND,
+ * IMUL, ADD. The products by m~_2, m~_3 are off the chain.
+ */
+.macro TRI4_HALF h, X, Y, P, Q, C
+	mov	(8*\h)(TB), \X
+	add	\C, \X
+	mov	\X, \Y
+	and	$M28, \Y
+	mov	\Y, (YOFF + 8*\h)(TB)
+	shr	$28, \X
+	mov	(16 + 8*\h)(TB), \P
+	add	\X, \P
+	mov	\Y, \X
+	imul	(CS + 8*\h)(CTX), \X
+	add	\P, \X				/* X1 */
+	mov	\Y, \Q
+	imul	(CS + 16 + 8*\h)(CTX), \Q
+	add	(32 + 8*\h)(TB), \Q		/* raw2 + m2 y0 */
+	mov	\Y, \P
+	imul	(CS + 32 + 8*\h)(CTX), \P
+	add	(48 + 8*\h)(TB), \P		/* raw3 + m3 y0 */
+	/* position 1 */
+	mov	\X, \Y
+	and	$M28, \Y
+	mov	\Y, (YOFF + 16 + 8*\h)(TB)
+	shr	$28, \X
+	add	\X, \Q
+	mov	\Y, \X
+	imul	(CS + 8*\h)(CTX), \X
+	add	\Q, \X				/* X2 */
+	mov	\Y, \Q
+	imul	(CS + 16 + 8*\h)(CTX), \Q
+	add	\Q, \P				/* + m2 y1 */
+	/* position 2 */
+	mov	\X, \Y
+	and	$M28, \Y
+	mov	\Y, (YOFF + 32 + 8*\h)(TB)
+	shr	$28, \X
+	add	\X, \P
+	mov	\Y, \X
+	imul	(CS + 8*\h)(CTX), \X
+	add	\P, \X				/* X3 */
+	/* position 3 */
+	mov	\X, \Y
+	and	$M28, \Y
+	mov	\Y, (YOFF + 48 + 8*\h)(TB)
+	shr	$28, \X
+	lea	(\X, \Y), \C
+.endm
+
+/* TRI4: both halves; the two chains are independent and interleave in
+ * the schedulers. */
+.macro TRI4
+	TRI4_HALF 0, XP, YP, PP, QP, CP
+	TRI4_HALF 1, XQ, YQ, PQ, QQ, CQ
+.endm
+
+/* TRI2: the same for the two positions of a two-row block. */
+.macro TRI2_HALF h, X, Y, P, C
+	mov	(8*\h)(TB), \X
+	add	\C, \X
+	mov	\X, \Y
+	and	$M28, \Y
+	mov	\Y, (YOFF + 8*\h)(TB)
+	shr	$28, \X
+	mov	(16 + 8*\h)(TB), \P
+	add	\X, \P
+	mov	\Y, \X
+	imul	(CS + 8*\h)(CTX), \X
+	add	\P, \X				/* X1 */
+	mov	\X, \Y
+	and	$M28, \Y
+	mov	\Y, (YOFF + 16 + 8*\h)(TB)
+	shr	$28, \X
+	lea	(\X, \Y), \C
+.endm
+
+.macro TRI2
+	TRI2_HALF 0, XP, YP, PP, CP
+	TRI2_HALF 1, XQ, YQ, PQ, CQ
+.endm
+
+/* LOADY k: ymm_r = (yp, yq, yp, yq) of row 4b + r, r < k, from W_Y.
+ * Clobbers ymm9. */
+.macro LOADY k
+	.irp	r, 0,1,2,3
+	.if	\r < \k
+	vpbroadcastq (YOFF + 16*\r)(TB), %ymm\r
+	vpbroadcastq (YOFF + 16*\r + 8)(TB), %ymm9
+	vpblendd $0xcc, %ymm9, %ymm\r, %ymm\r
+	.endif
+	.endr
+.endm
+
+/* the m~ operand of row r for the tile at byte offset x of a block */
+#define RM(r,x) (((((r)&1)*OMO)+(x)-16*(r))+CME)
+
+/* HEAD: bulk tiles 0, 1 (T tiles 2b+2, 2b+3) of block b = TB: the two
+ * the next triangle reads. */
+.macro HEAD
+	TILE	TB, 64, CTX, RM(0,64), RM(1,64), RM(2,64), RM(3,64), 0, 4, 0
+	TILE	TB, 96, CTX, RM(0,96), RM(1,96), RM(2,96), RM(3,96), 0, 4, 0
+.endm
+
+/* TAIL td: bulk tiles 2..NT-1 of block b, tile t at td + 32t from TB
+ * (td = 64 while TB is block b, 0 once it moved to block b+1). */
+.macro TAIL td
+	.irp t, 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37
+	.if \t < NT
+	TILE	TB, (\td+32*\t), CTX, RM(0,64+32*\t), RM(1,64+32*\t), RM(2,64+32*\t), RM(3,64+32*\t), 0, 4, 0
+	.endif
+	.endr
+.endm
+
+/* BULK2: the last block when L = 2 mod 4 (rows 4b, 4b+1): tiles 2b+1 ..
+ * 2b+NT, tile t at 32 + 32t from TB, operand at 32 + 32t - 16r. */
+.macro BULK2
+	.irp t, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37
+	.if \t < NT
+	TILE	TB, (32+32*\t), CTX, RM(0,32+32*\t), RM(1,32+32*\t), RM(0,0), RM(0,0), 0, 2, 0
+	.endif
+	.endr
+.endm
+
+/*
+ * MONT sqr: the product and the Montgomery reduction of T by m~, four
+ * rows a block, in one software-pipelined loop. Reduction block b: the
+ * scalar triangle (y for both halves, the carries), the y broadcasts,
+ * then the block's rows on T tiles 2b+2 .. 2b+NT+1. The triangle of block
+ * b+1 needs only tiles 2b+2, 2b+3 ("head") of block b and the product
+ * rows up to 4b+7, so one trip is
+ *     TRI(b); PROD(b+1); TAIL(b-1); LOADY(b); HEAD(b)
+ * and the carry chain of TRI(b) runs while PROD(b+1) and TAIL(b-1) keep
+ * the vector ports busy. PROD(b+1) comes before HEAD(b) so that the head
+ * tiles are not read-modify-written by the product on the chain.
+ * Out: CP, CQ = the carries into position L.
+ */
+.macro PROD sqr, d, first, k
+	.if \sqr
+	PROD_SQR \d, \k
+	.else
+	PROD_MUL \d, \first, \k
+	.endif
+.endm
+
+.macro MONT sqr
+	mov	W, TB
+	.if \sqr
+	mov	W, STS
+	movq	$(NT - 2), (WSAVE + 16)(W)
+	.endif
+	lea	(64 * (NB4 - 2))(W), %rax
+	mov	%rax, (WSAVE + 24)(W)
+	PROD	\sqr, 0, 1, 4
+	xor	CP, CP
+	xor	CQ, CQ
+	TRI4
+	PROD	\sqr, 64, 0, 4
+	LOADY	4
+	HEAD
+	.if NB4 > 2
+.balign 16
+1:
+	add	$64, TB
+	TRI4
+	PROD	\sqr, 64, 0, 4
+	TAIL	0
+	LOADY	4
+	HEAD
+	cmp	(WSAVE + 24)(W), TB
+	jne	1b
+	.endif
+	/* b = NB4 - 1 */
+	add	$64, TB
+	TRI4
+	.if K2
+	PROD	\sqr, 64, 0, 2
+	.endif
+	TAIL	0
+	LOADY	4
+	HEAD
+	.if K2
+	add	$64, TB
+	TRI2
+	TAIL	0
+	LOADY	2
+	BULK2
+	.else
+	TAIL	64
+	.endif
+.endm
+
+/* ---- normalization --------------------------------------------------------
+ *
+ * NORM_TILE t, v, vp, c, cp, c2, c2p, mode: tile NT + t of T, two passes of
+ * "low 28 bits plus the carry of the digit below" (the carry of the pair
+ * below is the high half of the previous tile's carries: VPERM2I128),
+ * result in ymm<v> (the previous result in ymm<vp>). Register roles
+ * alternate between tiles. mode 0: to (%rax) + 32t; mode 1: into the
+ * copies a, 2a for the next squaring.
+ */
+.macro NORM_TILE t, v, vp, c, cp, c2, c2p, mode
+	vmovdqa	(32*(NT + \t))(W), %ymm\v
+	vpsrlq	$28, %ymm\v, %ymm\c
+	vpand	%ymm15, %ymm\v, %ymm\v
+	vperm2i128 $0x21, %ymm\c, %ymm\cp, %ymm8
+	vpaddq	%ymm8, %ymm\v, %ymm\v
+	vpsrlq	$28, %ymm\v, %ymm\c2
+	vpand	%ymm15, %ymm\v, %ymm\v
+	vperm2i128 $0x21, %ymm\c2, %ymm\c2p, %ymm8
+	vpaddq	%ymm8, %ymm\v, %ymm\v
+	.if \mode == 0
+	vmovdqu	%ymm\v, (32*\t)(%rax)
+	.else
+	PUT_TILE \t, \v, \vp, 1
+	.endif
+.endm
+
+/*
+ * NORM mode: the result (tiles NT..L-1, with the carries CP, CQ into
+ * position L) to digits below 2^28 + 2^8 (two passes, see Bounds).
+ * Clobbers ymm4-13, ymm15.
+ */
+.macro NORM mode
+	mov	$M28, %r10d
+	vmovq	%r10, %xmm15
+	vpbroadcastq %xmm15, %ymm15
+	vmovq	CP, %xmm10
+	vpinsrq	$1, CQ, %xmm10, %xmm10
+	vpxor	%xmm11, %xmm11, %xmm11
+	vinserti128 $1, %xmm10, %ymm11, %ymm10	/* (0, 0, cp, cq) */
+	vpxor	%xmm12, %xmm12, %xmm12
+	vpxor	%xmm13, %xmm13, %xmm13
+	.irp t, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37
+	.if \t < NT
+	.if (\t & 1) == 0
+	NORM_TILE \t, 4, 13, 5, 10, 6, 12, \mode
+	.else
+	NORM_TILE \t, 13, 4, 10, 5, 12, 6, \mode
+	.endif
+	.endif
+	.endr
+	.if \mode
+	.if NT & 1
+	PUT_LAST 4, 1
+	.else
+	PUT_LAST 13, 1
+	.endif
+	.endif
+.endm
+
+/* ---- entry points ---------------------------------------------------------- */
+
+/*
+ * MUL_BODY: r = AMM(a, b). rdi r, rsi a, rdx b, rcx ctx, r8 work. a and b
+ * are read into the work buffer first, r written last: r may alias them.
+ */
+.macro MUL_BODY
+	PROLOGUE
+	mov	%rdi, WSAVE(W)
+	COPY_IN	%rsi, 0
+	COPY_IN	%rdx, 2
+	MONT	0
+	mov	WSAVE(W), %rax
+	NORM	0
+	EPILOGUE
+.endm
+
+/*
+ * SQR_BODY: r = a after count >= 1 AMM squarings. rdi r, rsi a, rdx
+ * count, rcx ctx, r8 work. Each pass leaves its result in the copies the
+ * next one reads; the last is copied to r.
+ */
+.macro SQR_BODY
+	PROLOGUE
+	mov	%rdi, WSAVE(W)
+	mov	%rdx, (WSAVE + 8)(W)
+	COPY_IN	%rsi, 1
+.balign 16
+5:
+	ZERO_T
+	MONT	1
+	NORM	1
+	decq	(WSAVE + 8)(W)
+	jnz	5b
+	mov	WSAVE(W), %rax
+	.set	_k, 0
+	.rept	NT
+	vmovdqa	(WAE + 32*_k)(W), %ymm4
+	vmovdqu	%ymm4, (32*_k)(%rax)
+	.set	_k, _k + 1
+	.endr
+	EPILOGUE
+.endm
+
+/*
+ * GATHER: out = half p of entry idx_p and half q of entry idx_q of a table
+ * of count entries of NT tiles (rdi out, rsi table, rdx count, rcx idx_p,
+ * r8 idx_q). Every entry is read in full; the lane mask is a comparison
+ * of the entry number with (idx_p, idx_q, idx_p, idx_q), so no index
+ * reaches an address or a branch. Chunks of up to 11 tiles stay in
+ * ymm0-10 over the whole table.
+ */
+.macro GATHER_CHUNK c0, nc
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < \nc
+	vpxor	%xmm\j, %xmm\j, %xmm\j
+	.endif
+	.endr
+	vpxor	%xmm12, %xmm12, %xmm12		/* entry number */
+	mov	%rsi, %rax
+	mov	%rdx, %r9
+.balign 16
+1:
+	vpcmpeqq %ymm14, %ymm12, %ymm15
+	vpaddq	%ymm13, %ymm12, %ymm12
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < \nc
+	vpand	(32*(\c0 + \j))(%rax), %ymm15, %ymm11
+	vpor	%ymm11, %ymm\j, %ymm\j
+	.endif
+	.endr
+	add	$(32*NT), %rax
+	dec	%r9
+	jnz	1b
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < \nc
+	vmovdqu	%ymm\j, (32*(\c0 + \j))(%rdi)
+	.endif
+	.endr
+.endm
+
+.macro GATHER_BODY
+	vmovq	%rcx, %xmm14
+	vpinsrq	$1, %r8, %xmm14, %xmm14
+	vinserti128 $1, %xmm14, %ymm14, %ymm14
+	mov	$1, %eax
+	vmovq	%rax, %xmm13
+	vpbroadcastq %xmm13, %ymm13
+	.set	_c, 0
+	.rept	4
+	.if _c < NT
+	.if NT - _c >= 11
+	GATHER_CHUNK _c, 11
+	.else
+	GATHER_CHUNK _c, (NT - _c)
+	.endif
+	.endif
+	.set	_c, _c + 11
+	.endr
+	vzeroupper
+	ret
+.endm
+
+/*
+ * void fc_bn_mul28x2_nXX_avx2(uint64_t *r, const uint64_t *a,
+ *                             const uint64_t *b, const uint64_t *ctx,
+ *                             uint64_t *work);
+ * void fc_bn_sqr28x2_nXX_avx2(uint64_t *r, const uint64_t *a, size_t count,
+ *                             const uint64_t *ctx, uint64_t *work);
+ * void fc_bn_gather28x2_nXX_avx2(uint64_t *out, const uint64_t *table,
+ *                                size_t count, size_t idx_p, size_t idx_q);
+ */
+KSIZE	FC_EXP2_AVX2_L16
+FC_FUNC_START(fc_bn_mul28x2_n16_avx2)
+	MUL_BODY
+FC_FUNC_END(fc_bn_mul28x2_n16_avx2)
+FC_FUNC_START(fc_bn_sqr28x2_n16_avx2)
+	SQR_BODY
+FC_FUNC_END(fc_bn_sqr28x2_n16_avx2)
+FC_FUNC_START(fc_bn_gather28x2_n16_avx2)
+	GATHER_BODY
+FC_FUNC_END(fc_bn_gather28x2_n16_avx2)
+
+KSIZE	FC_EXP2_AVX2_L24
+FC_FUNC_START(fc_bn_mul28x2_n24_avx2)
+	MUL_BODY
+FC_FUNC_END(fc_bn_mul28x2_n24_avx2)
+FC_FUNC_START(fc_bn_sqr28x2_n24_avx2)
+	SQR_BODY
+FC_FUNC_END(fc_bn_sqr28x2_n24_avx2)
+FC_FUNC_START(fc_bn_gather28x2_n24_avx2)
+	GATHER_BODY
+FC_FUNC_END(fc_bn_gather28x2_n24_avx2)
+
+KSIZE	FC_EXP2_AVX2_L32
+FC_FUNC_START(fc_bn_mul28x2_n32_avx2)
+	MUL_BODY
+FC_FUNC_END(fc_bn_mul28x2_n32_avx2)
+FC_FUNC_START(fc_bn_sqr28x2_n32_avx2)
+	SQR_BODY
+FC_FUNC_END(fc_bn_sqr28x2_n32_avx2)
+FC_FUNC_START(fc_bn_gather28x2_n32_avx2)
+	GATHER_BODY
+FC_FUNC_END(fc_bn_gather28x2_n32_avx2)
+
+#endif /* __x86_64__ */
