@@ -44,6 +44,7 @@
 #include "fc/common.h"
 #include "fc/cpu.h"
 #include "fc/ct.h"
+#include "fc/tuning.h"
 #include "impls.h"
 
 #define MAXN 32
@@ -140,16 +141,40 @@ static void oracle_exp(uint64_t *want, const uint64_t *m, const uint64_t *a,
     BN_CTX_free(ctx);
 }
 
-/* The table for n, or NULL after a visible skip note. */
-static const fc_bn_exp2_ops *usable(size_t n)
+/* The number of tables compiled in (every engine, every size). */
+static size_t ntables(void)
 {
-    const fc_bn_exp2_ops *ops = fc_bn_exp2_select(fc_test_caps(), n);
+    size_t count;
 
-    if (ops == NULL)
-        print_message("[  SKIPPED ] exp2 n=%zu: no table for the CPU%s\n", n,
-                      fc_bn_exp2_ifma_present() ? " (features masked)"
-                                                : " (no avx512-ifma)");
-    return ops;
+    (void)fc_bn_exp2_impls(&count);
+    return count;
+}
+
+/* Table i of fc_bn_exp2_impls if the (masked) CPU runs it, else NULL
+ * after a visible skip note. */
+static const fc_bn_exp2_ops *runnable(size_t i)
+{
+    size_t count;
+    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
+
+    if (i >= count ||
+        !fc_test_impl_usable("exp2", tab[i]->name, tab[i]->required_caps))
+        return NULL;
+    return tab[i];
+}
+
+/* The runnable table whose name starts with |prefix| ("ifma", "avx2")
+ * for n limbs, or NULL. */
+static const fc_bn_exp2_ops *engine(const char *prefix, size_t n)
+{
+    size_t count;
+    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
+
+    for (size_t i = 0; i < count; i++)
+        if (tab[i]->n == n && strncmp(tab[i]->name, prefix, strlen(prefix)) == 0)
+            return runnable(i);
+    print_message("[  SKIPPED ] exp2 %s n=%zu: not compiled in\n", prefix, n);
+    return NULL;
 }
 
 /* One paired exponentiation checked against the oracle per half. */
@@ -186,9 +211,9 @@ static void test_kat_small_exponents(void **state)
 {
     size_t ran = 0;
 
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        const fc_bn_exp2_ops *ops = usable(n);
+    for (size_t s = 0; s < ntables(); s++) {
+        const fc_bn_exp2_ops *ops = runnable(s);
+        const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], r1[MAXN], r2[MAXN];
         uint64_t sq[2 * MAXN], w1[MAXN], w2[MAXN], c[2 * MAXN];
         fc_mont t1, t2;
@@ -234,9 +259,9 @@ static void test_diff_random(void **state)
     const int quick = fc_test_quick();
     size_t ran = 0;
 
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        const fc_bn_exp2_ops *ops = usable(n);
+    for (size_t s = 0; s < ntables(); s++) {
+        const fc_bn_exp2_ops *ops = runnable(s);
+        const size_t n = ops != NULL ? ops->n : 0;
         const int cases = quick ? 3 : 24;
 
         if (ops == NULL)
@@ -348,7 +373,7 @@ static void test_abi_kernels(void **state)
         BN_CTX *bctx;
         char what[96];
 
-        if (usable(n) == NULL)
+        if (engine("ifma", n) == NULL)
             continue;
         bctx = BN_CTX_new();
         assert_non_null(bctx);
@@ -554,7 +579,7 @@ static void test_abi_n16(void **state)
         skip();
         return;
     }
-    if (usable(16) == NULL) {
+    if (engine("ifma", 16) == NULL) {
         skip();
         return;
     }
@@ -646,14 +671,374 @@ static void test_abi_n16(void **state)
 #endif
 }
 
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+#define M28    0xfffffffULL
+#define AVX2_MAXL 76
+
+typedef void mul28_fn(uint64_t *, const uint64_t *, const uint64_t *,
+                      const uint64_t *, uint64_t *);
+typedef void sqr28_fn(uint64_t *, const uint64_t *, size_t, const uint64_t *,
+                      uint64_t *);
+
+static const struct {
+    size_t n, l;
+    mul28_fn *mul;
+    sqr28_fn *sqr;
+    gather_fn *gather;
+} avx2_k[] = {
+    {16, FC_EXP2_AVX2_L16, fc_bn_mul28x2_n16_avx2, fc_bn_sqr28x2_n16_avx2,
+     fc_bn_gather28x2_n16_avx2},
+    {24, FC_EXP2_AVX2_L24, fc_bn_mul28x2_n24_avx2, fc_bn_sqr28x2_n24_avx2,
+     fc_bn_gather28x2_n24_avx2},
+    {32, FC_EXP2_AVX2_L32, fc_bn_mul28x2_n32_avx2, fc_bn_sqr28x2_n32_avx2,
+     fc_bn_gather28x2_n32_avx2},
+};
+
+/* |l| canonical 28-bit digits of the |n|-limb x. */
+static void to28(uint64_t *d, const uint64_t *x, size_t n, size_t l)
+{
+    for (size_t i = 0; i < l; i++) {
+        size_t bit = 28 * i, limb = bit / 64, sh = bit % 64;
+        uint64_t v = 0;
+
+        if (limb < n)
+            v = x[limb] >> sh;
+        if (sh > 36 && limb + 1 < n)
+            v |= x[limb + 1] << (64 - sh);
+        d[i] = v & M28;
+    }
+}
+
+/* The value of half h of a pair number (digits may exceed 2^28). */
+static BIGNUM *bn_from28(const uint64_t *num, size_t h, size_t l)
+{
+    BIGNUM *r = BN_new(), *t = BN_new();
+
+    assert_non_null(r);
+    assert_non_null(t);
+    BN_zero(r);
+    for (size_t i = l; i-- > 0;) {
+        assert_true(BN_lshift(r, r, 28));
+        assert_true(BN_set_word(t, num[2 * i + h]));
+        assert_true(BN_add(r, r, t));
+    }
+    BN_free(t);
+    return r;
+}
+
+/* The kernel constants for the two moduli (the fc/bn_exp2.h layout), m~
+ * digits in md[h] and m~ itself in mt[h] (n + 1 limbs). */
+static void avx2_ctx(uint64_t *ctx, size_t l, const uint64_t m[2][MAXN + 1],
+                     size_t n, uint64_t md[2][AVX2_MAXL],
+                     uint64_t mt[2][MAXN + 1])
+{
+    uint64_t *me = ctx + (FC_EXP2_AVX2_C_ME + FC_EXP2_AVX2_BASE_E) / 8;
+    uint64_t *mo = ctx + (FC_EXP2_AVX2_C_MO(l) + FC_EXP2_AVX2_BASE_O) / 8;
+    uint64_t *cs = ctx + FC_EXP2_AVX2_C_S(l) / 8;
+
+    memset(ctx, 0, FC_EXP2_AVX2_C_SIZE(l));
+    for (size_t h = 0; h < 2; h++) {
+        fc_mont t;
+        uint64_t k;
+
+        assert_true(fc_mont_init(&t, m[h], n, fc_bn_select(fc_test_caps())));
+        k = t.m0inv & M28;
+        fc_bn_mul(mt[h], m[h], n, &k, 1);
+        to28(md[h], mt[h], n + 1, l);
+        assert_true(md[h][0] == M28); /* m~ = -1 mod 2^28 */
+        for (size_t j = 0; j < l; j++) {
+            me[2 * j + h] = md[h][j];
+            mo[2 * j + h] = md[h][j];
+        }
+        cs[h] = md[h][1] + 1;
+        cs[2 + h] = md[h][2];
+        cs[4 + h] = md[h][3];
+        fc_mont_free(&t);
+    }
+}
+
+/*
+ * The C model of one half of the kernels: T = a * b column sums, the
+ * reduction with y_i = X_i mod 2^28 and carry (X_i >> 28) + y_i, then the
+ * two lazy normalization passes over the upper half. The kernels compute
+ * the same sums in another order, so their digits must match exactly.
+ */
+static void amm28_ref(uint64_t *out, const uint64_t *a, const uint64_t *b,
+                      const uint64_t *md, size_t l)
+{
+    uint64_t t[2 * AVX2_MAXL], d1[AVX2_MAXL], c = 0;
+
+    memset(t, 0, sizeof(t));
+    for (size_t i = 0; i < l; i++)
+        for (size_t j = 0; j < l; j++)
+            t[i + j] += a[j] * b[i];
+    for (size_t i = 0; i < l; i++) {
+        uint64_t x = t[i] + c, y = x & M28;
+
+        for (size_t j = 1; j < l; j++)
+            t[i + j] += md[j] * y;
+        c = (x >> 28) + y;
+    }
+    for (size_t p = 0; p < l; p++)
+        d1[p] = (t[l + p] & M28) + (p == 0 ? c : t[l + p - 1] >> 28);
+    for (size_t p = 0; p < l; p++)
+        out[p] = (d1[p] & M28) + (p == 0 ? 0 : d1[p - 1] >> 28);
+}
+
+/* A random number below 2 m~ per half with digits up to 2^28 + 255
+ * (|big|: the value 2 m~ - 1 with every digit above 2^28). */
+static void avx2_operand(uint64_t *num, const uint64_t mt[2][MAXN + 1],
+                         size_t n, size_t l, int big)
+{
+    BN_CTX *bctx = BN_CTX_new();
+
+    assert_non_null(bctx);
+    for (size_t h = 0; h < 2; h++) {
+        BIGNUM *bound = bn_from_limbs(mt[h], n + 1), *v = BN_new();
+        BIGNUM *t = BN_new();
+        uint64_t delta[AVX2_MAXL], x[MAXN + 2], d[AVX2_MAXL];
+
+        assert_true(BN_lshift1(bound, bound));
+        if (big) {
+            assert_true(BN_sub(v, bound, BN_value_one()));
+        } else {
+            assert_true(BN_rand_range(v, bound));
+        }
+        /* v - sum(delta_j 2^(28j)) in canonical digits, plus delta */
+        for (size_t j = 0; j < l; j++) {
+            delta[j] = big ? 255 : fc_test_rand64() & 255;
+            if (j == l - 1)
+                delta[j] = 0;
+            assert_true(BN_set_word(t, delta[j]));
+            assert_true(BN_lshift(t, t, (int)(28 * j)));
+            if (BN_cmp(v, t) >= 0)
+                assert_true(BN_sub(v, v, t));
+            else
+                delta[j] = 0;
+        }
+        bn_to_limbs(x, n + 2, v);
+        to28(d, x, n + 2, l);
+        for (size_t j = 0; j < l; j++)
+            num[2 * j + h] = d[j] + delta[j];
+        BN_free(bound);
+        BN_free(v);
+        BN_free(t);
+    }
+    BN_CTX_free(bctx);
+}
+
+/* r against the model (digits), and r * R^e == a * b^.. mod m per half:
+ * for a product (b != NULL) r R = a b; for c squarings r R^(2^c - 1) =
+ * a^(2^c). Digits below 2^28 + 2^8, value below 2 m~. */
+static void avx2_check(const uint64_t *r, const uint64_t *a, const uint64_t *b,
+                       unsigned c, const uint64_t m[2][MAXN + 1], size_t n,
+                       size_t l, uint64_t md[2][AVX2_MAXL],
+                       const uint64_t mt[2][MAXN + 1], const char *what)
+{
+    BN_CTX *bctx = BN_CTX_new();
+
+    assert_non_null(bctx);
+    for (size_t h = 0; h < 2; h++) {
+        uint64_t da[AVX2_MAXL], db[AVX2_MAXL], want[AVX2_MAXL];
+        BIGNUM *br = bn_from28(r, h, l), *ba = bn_from28(a, h, l), *bb;
+        BIGNUM *bm = bn_from_limbs(m[h], n), *bt = bn_from_limbs(mt[h], n + 1);
+        BIGNUM *lhs = BN_new(), *rhs = BN_new(), *t = BN_new();
+
+        for (size_t i = 0; i < l; i++) {
+            if (r[2 * i + h] >= M28 + 1 + 256)
+                fail_msg("%s half %zu: digit %zu = %llx above 2^28 + 2^8", what,
+                         h, i, (unsigned long long)r[2 * i + h]);
+            da[i] = a[2 * i + h];
+            db[i] = (b != NULL ? b : a)[2 * i + h];
+        }
+        /* the model (one product, or c squarings) */
+        amm28_ref(want, da, db, md[h], l);
+        for (unsigned k = 1; b == NULL && k < c; k++) {
+            memcpy(da, want, sizeof(da));
+            amm28_ref(want, da, da, md[h], l);
+        }
+        for (size_t i = 0; i < l; i++)
+            if (r[2 * i + h] != want[i])
+                fail_msg("%s half %zu: digit %zu = %llx, model %llx", what, h,
+                         i, (unsigned long long)r[2 * i + h],
+                         (unsigned long long)want[i]);
+        bb = bn_from28(b != NULL ? b : a, h, l);
+        assert_true(BN_lshift(lhs, br,
+                              (int)(28 * l * (b != NULL ? 1 : (1u << c) - 1))));
+        assert_true(BN_mod(lhs, lhs, bm, bctx));
+        if (b != NULL) {
+            assert_true(BN_mod_mul(rhs, ba, bb, bm, bctx));
+        } else {
+            assert_true(BN_set_word(t, (BN_ULONG)1 << c));
+            assert_true(BN_mod_exp(rhs, ba, t, bm, bctx));
+        }
+        if (BN_cmp(lhs, rhs) != 0)
+            fail_msg("%s half %zu: wrong residue", what, h);
+        assert_true(BN_lshift1(t, bt));
+        if (BN_cmp(br, t) >= 0)
+            fail_msg("%s half %zu: result not below 2 m~", what, h);
+        BN_free(br);
+        BN_free(ba);
+        BN_free(bb);
+        BN_free(bm);
+        BN_free(bt);
+        BN_free(lhs);
+        BN_free(rhs);
+        BN_free(t);
+    }
+    BN_CTX_free(bctx);
+}
+
+/* The bytes of the work buffer the kernels must never write: the zero
+ * pairs around the copies. */
+static void avx2_check_pads(const uint8_t *w, size_t l, const char *what)
+{
+    const size_t ra = FC_EXP2_AVX2_RA(l);
+    const size_t reg[4] = {FC_EXP2_AVX2_W_AE(l), FC_EXP2_AVX2_W_AO(l),
+                           FC_EXP2_AVX2_W_A2E(l), FC_EXP2_AVX2_W_A2O(l)};
+
+    for (size_t k = 0; k < 4; k++) {
+        /* even copies: pairs at 128..128+16l; odd: chunks from 128 to
+         * 160 + 16l */
+        size_t lo = 128, hi = (k & 1) ? 160 + 16 * l : 128 + 16 * l;
+
+        for (size_t i = 0; i < ra; i++)
+            if ((i < lo || i >= hi) && w[reg[k] + i] != 0)
+                fail_msg("%s: work byte %zu of copy region %zu written", what,
+                         i, k);
+    }
+}
+#endif
+
+/* The AVX2 kernels: products, squarings, aliasing, the bounds, the gather,
+ * through the calling-convention trampoline, against the C model and BN. */
+static void test_abi_avx2(void **state)
+{
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+    size_t ran = 0;
+    const int cases = fc_test_quick() ? 3 : 12;
+
+    if (!FC_ABI_CHECK_AVAILABLE) {
+        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
+        skip();
+        return;
+    }
+    for (size_t s = 0; s < FC_ARRAY_LEN(avx2_k); s++) {
+        const size_t n = avx2_k[s].n, l = avx2_k[s].l, words = 2 * l;
+        uint64_t m[2][MAXN + 1], mt[2][MAXN + 1], md[2][AVX2_MAXL];
+        uint64_t *ctx, *ctx0, *w, *a, *b, *r, *r2, *table;
+        char what[96];
+
+        if (engine("avx2", n) == NULL)
+            continue;
+        ran++;
+        ctx = aligned_alloc(64, FC_EXP2_AVX2_C_SIZE(l));
+        ctx0 = malloc(FC_EXP2_AVX2_C_SIZE(l));
+        w = aligned_alloc(64, FC_EXP2_AVX2_W_SIZE(l));
+        a = aligned_alloc(64, 8 * 4 * words + 8 * 8 * words);
+        assert_non_null(ctx);
+        assert_non_null(ctx0);
+        assert_non_null(w);
+        assert_non_null(a);
+        b = a + words;
+        r = b + words;
+        r2 = r + words;
+        table = r2 + words;
+        memset(w, 0, FC_EXP2_AVX2_W_SIZE(l));
+        for (int c = 0; c < cases; c++) {
+            for (size_t h = 0; h < 2; h++) {
+                rand_modulus(m[h], n, c % 3 == 2 ? 1 + (unsigned)(c % 64) : 64);
+                if (c == 1 && h == 1) /* all-ones modulus */
+                    for (size_t i = 0; i < n; i++)
+                        m[h][i] = ~(uint64_t)0;
+            }
+            avx2_ctx(ctx, l, m, n, md, mt);
+            memcpy(ctx0, ctx, FC_EXP2_AVX2_C_SIZE(l));
+            avx2_operand(a, mt, n, l, c == 0 || c == 1);
+            avx2_operand(b, mt, n, l, c == 0);
+
+            snprintf(what, sizeof(what), "mul28x2 n=%zu case %d", n, c);
+            FC_ABI_CALL(what, avx2_k[s].mul, FC_ABI_ARG(r), FC_ABI_ARG(a),
+                        FC_ABI_ARG(b), FC_ABI_ARG(ctx), FC_ABI_ARG(w));
+            avx2_check(r, a, b, 0, m, n, l, md, mt, what);
+            snprintf(what, sizeof(what), "sqr28x2 n=%zu x1 case %d", n, c);
+            FC_ABI_CALL(what, avx2_k[s].sqr, FC_ABI_ARG(r), FC_ABI_ARG(a), 1,
+                        FC_ABI_ARG(ctx), FC_ABI_ARG(w));
+            avx2_check(r, a, NULL, 1, m, n, l, md, mt, what);
+            /* a squaring is the product of a with itself, digit for digit */
+            avx2_k[s].mul(r2, a, a, ctx, w);
+            expect_limbs(what, r, r2, words);
+            snprintf(what, sizeof(what), "sqr28x2 n=%zu x3 case %d", n, c);
+            FC_ABI_CALL(what, avx2_k[s].sqr, FC_ABI_ARG(r), FC_ABI_ARG(a), 3,
+                        FC_ABI_ARG(ctx), FC_ABI_ARG(w));
+            avx2_check(r, a, NULL, 3, m, n, l, md, mt, what);
+            /* aliasing: r == a (== b) */
+            memcpy(r2, a, 8 * words);
+            FC_ABI_CALL("sqr28x2 aliased", avx2_k[s].sqr, FC_ABI_ARG(r2),
+                        FC_ABI_ARG(r2), 3, FC_ABI_ARG(ctx), FC_ABI_ARG(w));
+            expect_limbs("sqr28x2 aliased", r2, r, words);
+            memcpy(r2, a, 8 * words);
+            FC_ABI_CALL("mul28x2 aliased a", avx2_k[s].mul, FC_ABI_ARG(r2),
+                        FC_ABI_ARG(r2), FC_ABI_ARG(b), FC_ABI_ARG(ctx),
+                        FC_ABI_ARG(w));
+            avx2_k[s].mul(r, a, b, ctx, w);
+            expect_limbs("mul28x2 aliased a", r2, r, words);
+            memcpy(r2, b, 8 * words);
+            FC_ABI_CALL("mul28x2 aliased b", avx2_k[s].mul, FC_ABI_ARG(r2),
+                        FC_ABI_ARG(a), FC_ABI_ARG(r2), FC_ABI_ARG(ctx),
+                        FC_ABI_ARG(w));
+            expect_limbs("mul28x2 aliased b", r2, r, words);
+            memcpy(r2, a, 8 * words);
+            FC_ABI_CALL("mul28x2 aliased a b", avx2_k[s].mul, FC_ABI_ARG(r2),
+                        FC_ABI_ARG(r2), FC_ABI_ARG(r2), FC_ABI_ARG(ctx),
+                        FC_ABI_ARG(w));
+            avx2_k[s].sqr(r, a, 1, ctx, w);
+            expect_limbs("mul28x2 aliased a b", r2, r, words);
+            /* the kernels read ctx only and keep the pads zero */
+            if (memcmp(ctx, ctx0, FC_EXP2_AVX2_C_SIZE(l)) != 0)
+                fail_msg("n=%zu: the kernels wrote their constants", n);
+            avx2_check_pads((const uint8_t *)w, l, "avx2 kernels");
+        }
+
+        /* gather: every (idx_p, idx_q) of an 8-entry table, and count 1 */
+        for (size_t i = 0; i < 8 * words; i++)
+            table[i] = fc_test_rand64();
+        for (size_t ip = 0; ip < 8; ip++) {
+            for (size_t iq = 0; iq < 8; iq++) {
+                snprintf(what, sizeof(what), "gather28x2 n=%zu (%zu,%zu)", n,
+                         ip, iq);
+                FC_ABI_CALL(what, avx2_k[s].gather, FC_ABI_ARG(r),
+                            FC_ABI_ARG(table), 8, ip, iq);
+                for (size_t j = 0; j < l; j++)
+                    if (r[2 * j] != table[ip * words + 2 * j] ||
+                        r[2 * j + 1] != table[iq * words + 2 * j + 1])
+                        fail_msg("%s: pair %zu", what, j);
+            }
+        }
+        FC_ABI_CALL("gather28x2 count 1", avx2_k[s].gather, FC_ABI_ARG(r),
+                    FC_ABI_ARG(table), 1, 0, 0);
+        expect_limbs("gather28x2 count 1", r, table, words);
+        free(ctx);
+        free(ctx0);
+        free(w);
+        free(a);
+    }
+    if (ran == 0)
+        skip();
+#else
+    print_message("[  SKIPPED ] no AVX2 kernels in this build\n");
+    skip();
+#endif
+}
+
 /* The per-key state: keyed runs against BN, a copy, NULL and sizes. */
 static void test_edge_keyed(void **state)
 {
     size_t ran = 0;
 
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        const fc_bn_exp2_ops *ops = usable(n);
+    for (size_t s = 0; s < ntables(); s++) {
+        const fc_bn_exp2_ops *ops = runnable(s);
+        const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t w1[MAXN], w2[MAXN], r1[MAXN], r2[MAXN];
         fc_bn_exp2_key *key, *copy;
@@ -714,47 +1099,49 @@ static void test_edge_keyed(void **state)
 }
 
 /*
- * A 1024-bit modulus whose m~ = m * (-m^-1 mod 2^52) has digit 1 equal to
- * 2^52 - 1: the n16 kernels then use the multiplier k + 2^52. With
- * x = m mod 2^52 (odd), k = -x^-1 mod 2^52 and c = floor(x k / 2^52),
- * digit 1 of m~ is (c + y k) mod 2^52 for y = bits 52..103 of m; choosing
- * y = (-1 - c) k^-1 mod 2^52 makes it all ones.
+ * A 1024-bit modulus whose m~ = m * (-m^-1 mod 2^db) has digit 1 equal to
+ * 2^db - 1 (db = 52: the IFMA n16 kernels then use the multiplier
+ * k + 2^52; db = 28: the AVX2 triangles multiply by m~_1 + 1 = 2^28).
+ * With x = m mod 2^db (odd), k = -x^-1 mod 2^db and c = floor(x k / 2^db),
+ * digit 1 of m~ is (c + y k) mod 2^db for y = bits db..2db-1 of m;
+ * choosing y = (-1 - c) k^-1 mod 2^db makes it all ones.
  */
-static void test_edge_m1_all_ones(void **state)
+static void m1_all_ones(const fc_bn_exp2_ops *ops, unsigned db)
 {
-    const fc_bn_exp2_ops *ops = usable(16);
     uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
-    const uint64_t mask = ((uint64_t)1 << 52) - 1;
+    const uint64_t mask = ((uint64_t)1 << db) - 1;
     uint64_t x, k, kinv, y, c;
     fc_mont t;
 
-    if (ops == NULL) {
-        skip();
-        return;
-    }
     rand_modulus(m1, 16, 64);
     x = m1[0] & mask; /* odd */
-    /* x^-1 mod 2^64 by Newton, then k = -x^-1 mod 2^52 */
+    /* x^-1 mod 2^64 by Newton, then k = -x^-1 mod 2^db */
     k = x;
     for (int i = 0; i < 6; i++)
         k *= 2 - x * k;
     k = (0 - k) & mask;
-    c = (uint64_t)(((unsigned __int128)x * k) >> 52) & mask;
+    c = (uint64_t)(((unsigned __int128)x * k) >> db) & mask;
     kinv = k;
     for (int i = 0; i < 6; i++)
         kinv *= 2 - k * kinv;
     y = ((0 - 1 - c) * kinv) & mask;
-    /* m bits 52..103 = y */
-    m1[0] = (m1[0] & mask) | (y << 52);
-    m1[1] = (m1[1] & ~((uint64_t)0xffffffffff)) | (y >> 12);
+    /* m bits db..2db-1 = y */
+    if (db == 52) {
+        m1[0] = (m1[0] & mask) | (y << 52);
+        m1[1] = (m1[1] & ~((uint64_t)0xffffffffff)) | (y >> 12);
+    } else {
+        m1[0] = (m1[0] & ~(mask << 28)) | (y << 28);
+    }
     assert_true(fc_mont_init(&t, m1, 16, fc_bn_select(fc_test_caps())));
     {
-        /* digits 0 and 1 of m * k (bits 0..103) are all ones */
+        /* digits 0 and 1 of m * k are all ones */
         uint64_t prod[MAXN + 2], kk[2] = {t.m0inv & mask, 0};
+        unsigned __int128 low;
 
         fc_bn_mul(prod, m1, 16, kk, 2);
-        assert_true(prod[0] == ~(uint64_t)0);
-        assert_true((prod[1] & 0xffffffffff) == 0xffffffffff);
+        low = ((unsigned __int128)prod[1] << 64) | prod[0];
+        assert_true((low & (((unsigned __int128)1 << (2 * db)) - 1)) ==
+                    (((unsigned __int128)1 << (2 * db)) - 1));
     }
     fc_mont_free(&t);
     rand_modulus(m2, 16, 64);
@@ -766,15 +1153,30 @@ static void test_edge_m1_all_ones(void **state)
     check_pair(ops, 16, m2, a2, e2, 1024, m1, a1, e1, 1024, "m~_1 all ones q");
 }
 
+static void test_edge_m1_all_ones(void **state)
+{
+    const fc_bn_exp2_ops *ifma = engine("ifma", 16);
+    const fc_bn_exp2_ops *avx2 = engine("avx2", 16);
+
+    if (ifma == NULL && avx2 == NULL) {
+        skip();
+        return;
+    }
+    if (ifma != NULL)
+        m1_all_ones(ifma, 52);
+    if (avx2 != NULL)
+        m1_all_ones(avx2, 28);
+}
+
 /* ---- edge cases --------------------------------------------------------- */
 
 static void test_edge_operands(void **state)
 {
     size_t ran = 0;
 
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        const fc_bn_exp2_ops *ops = usable(n);
+    for (size_t s = 0; s < ntables(); s++) {
+        const fc_bn_exp2_ops *ops = runnable(s);
+        const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t one[MAXN] = {1};
 
@@ -810,6 +1212,25 @@ static void test_edge_operands(void **state)
         rand_exp(e1, 64 * n);
         check_pair(ops, n, m1, a1, e1, 64 * n, m2, a2, e2, 64 * n - 1,
                    "all-ones modulus");
+        /* the same modulus, base m - 1 (all-ones limbs but the lowest),
+         * exponent all ones */
+        memcpy(a1, m1, 8 * n);
+        a1[0] -= 1;
+        memset(e1, 0xff, 8 * n);
+        check_pair(ops, n, m1, a1, e1, 64 * n, m2, a2, e1, 64 * n,
+                   "all-ones modulus, base m-1, e all ones");
+        /* m just above 2^(64n-1), base with all-ones limbs below it */
+        memset(m1, 0, 8 * n);
+        m1[n - 1] = (uint64_t)1 << 63;
+        m1[0] = 1 + 2 * (fc_test_rand64() & 0xff);
+        memset(a1, 0xff, 8 * n);
+        a1[n - 1] = ((uint64_t)1 << 63) - 1;
+        check_pair(ops, n, m1, a1, e1, 64 * n, m2, a2, e2, 64 * n - 1,
+                   "m = 2^(64n-1) + c");
+        /* base 2^(64n-1) - 1 on the other half too, e all ones both */
+        memcpy(a2, a1, 8 * n);
+        check_pair(ops, n, m2, a2, e1, 64 * n, m1, a1, e1, 64 * n,
+                   "swapped, e all ones");
     }
     if (ran == 0)
         skip();
@@ -819,9 +1240,9 @@ static void test_edge_alias_and_sizes(void **state)
 {
     size_t ran = 0;
 
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        const fc_bn_exp2_ops *ops = usable(n);
+    for (size_t s = 0; s < ntables(); s++) {
+        const fc_bn_exp2_ops *ops = runnable(s);
+        const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t w1[MAXN], w2[MAXN], r2[MAXN];
         fc_mont t1, t2, t3;
@@ -858,29 +1279,126 @@ static void test_edge_alias_and_sizes(void **state)
         skip();
 }
 
-static void test_edge_select(void **state)
+/* The compiled table called |name|, whatever the CPU. */
+static const fc_bn_exp2_ops *table_named(const char *name)
 {
-    const uint32_t caps = fc_test_caps();
     size_t count;
     const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
 
-    /* no table for sizes without a kernel, nor without AVX-512 */
-    assert_null(fc_bn_exp2_select(caps, 8));
-    assert_null(fc_bn_exp2_select(caps, 64));
-    assert_null(fc_bn_exp2_select(caps & ~FC_CAP_AVX512, 16));
-    assert_null(fc_bn_exp2_select(0, 16));
-    for (size_t i = 0; i < count; i++) {
-        const fc_bn_exp2_ops *got = fc_bn_exp2_select(caps, tab[i]->n);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(tab[i]->name, name) == 0)
+            return tab[i];
+    return NULL;
+}
 
-        assert_non_null(tab[i]->name);
-        if ((caps & tab[i]->required_caps) == tab[i]->required_caps &&
-            fc_bn_exp2_ifma_present())
-            assert_ptr_equal(got, tab[i]);
-        else
-            assert_null(got);
+/* The selection rule of fc/bn_exp2.h, spelled out. */
+static const fc_bn_exp2_ops *expected_table(uint32_t c, size_t n)
+{
+    char name[32];
+    uint32_t need = FC_CAP_AVX512 | FC_CAP_IFMA | (n == 16 ? FC_CAP_BMI2 : 0);
+    const fc_bn_exp2_ops *ifma, *avx2;
+
+    snprintf(name, sizeof(name), "ifma-%zu", 64 * n);
+    ifma = table_named(name);
+    snprintf(name, sizeof(name), "avx2-%zu", 64 * n);
+    avx2 = table_named(name);
+    if (ifma != NULL && (c & need) == need)
+        return ifma;
+    if (avx2 != NULL && (c & FC_CAP_AVX2) &&
+        ((c & FC_EXP2_PREFER_AVX2) || !fc_bn_mulx_capable(c)))
+        return avx2;
+    return NULL;
+}
+
+static void test_edge_select(void **state)
+{
+    const uint32_t caps = fc_test_caps();
+    const uint32_t noifma = fc_cpu_apply_mask(caps, FC_CAP_IFMA);
+    static const char *const masks[] = {"",          "ifma",     "avx2",
+                                        "ifma,avx2", "ifma,adx", "ifma,bmi2",
+                                        "avx512",    "all"};
+    size_t count, rows_checked = 0;
+    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
+    unsigned nrows;
+    const fc_tuning *rows = fc_tuning_rows(&nrows);
+
+    /* no table for sizes without a kernel, whatever the features */
+    for (size_t i = 0; i < 3; i++) {
+        static const size_t bad[] = {8, 20, 64};
+
+        assert_null(fc_bn_exp2_select(caps | FC_EXP2_PREFER_AVX2, bad[i]));
+        assert_null(fc_bn_exp2_select(noifma & ~FC_CAP_ADX, bad[i]));
     }
-    print_message("[       OK ] exp2 tables: %zu compiled, IFMA %s\n", count,
-                  fc_bn_exp2_ifma_present() ? "present" : "absent");
+    assert_null(fc_bn_exp2_select(0, 16));
+    assert_null(fc_bn_exp2_select(FC_EXP2_PREFER_AVX2, 16));
+    assert_int_equal(fc_bn_exp2_caps(caps, NULL), caps);
+    for (size_t i = 0; i < count; i++)
+        assert_non_null(tab[i]->name);
+
+    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
+        const size_t n = sizes[s];
+        char name[32];
+        const fc_bn_exp2_ops *avx2;
+
+        snprintf(name, sizeof(name), "avx2-%zu", 64 * n);
+        avx2 = table_named(name);
+        /* IFMA, where present and not masked, stays first */
+        if ((caps & FC_CAP_IFMA) != 0) {
+            assert_ptr_equal(fc_bn_exp2_select(caps, n),
+                             fc_bn_exp2_select(caps | FC_EXP2_PREFER_AVX2, n));
+            assert_int_equal(strncmp(fc_bn_exp2_select(caps, n)->name, "ifma", 4), 0);
+        }
+        if (avx2 != NULL && (noifma & FC_CAP_AVX2) != 0) {
+            /* the row decides between AVX2 and MULX */
+            assert_ptr_equal(
+                fc_bn_exp2_select(noifma | FC_EXP2_PREFER_AVX2, n), avx2);
+            if (fc_bn_mulx_capable(noifma))
+                assert_null(fc_bn_exp2_select(noifma, n));
+            /* without MULX the alternative is the portable code */
+            assert_ptr_equal(fc_bn_exp2_select(noifma & ~FC_CAP_ADX, n), avx2);
+            assert_ptr_equal(fc_bn_exp2_select(noifma & ~FC_CAP_BMI2, n), avx2);
+        }
+        /* no AVX2, no AVX2 engine */
+        assert_null(fc_bn_exp2_select(
+            fc_cpu_apply_mask(noifma, FC_CAP_AVX2) | FC_EXP2_PREFER_AVX2, n));
+        /* every row of the per-CPU table */
+        for (unsigned i = 0; i < nrows; i++) {
+            uint32_t c = fc_bn_exp2_caps(noifma, &rows[i]);
+
+            assert_int_equal((c & FC_EXP2_PREFER_AVX2) != 0,
+                             rows[i].rsa_avx2_over_mulx != 0);
+            assert_ptr_equal(fc_bn_exp2_select(c, n), expected_table(c, n));
+            assert_ptr_equal(fc_bn_exp2_select(fc_bn_exp2_caps(caps, &rows[i]), n),
+                             expected_table(fc_bn_exp2_caps(caps, &rows[i]), n));
+            rows_checked++;
+        }
+        /* the feature masks, as the provider applies them */
+        for (size_t i = 0; i < FC_ARRAY_LEN(masks); i++) {
+            uint32_t mask, c;
+
+            assert_true(fc_cpu_parse_mask(masks[i], &mask));
+            c = fc_cpu_apply_mask(fc_cpu_detect(), mask);
+            for (int pref = 0; pref < 2; pref++) {
+                uint32_t cp = c | (pref ? FC_EXP2_PREFER_AVX2 : 0);
+                const fc_bn_exp2_ops *got = fc_bn_exp2_select(cp, n);
+
+                assert_ptr_equal(got, expected_table(cp, n));
+                if (got != NULL)
+                    assert_int_equal(got->required_caps & ~c, 0);
+                if (strstr(masks[i], "avx2") != NULL ||
+                    strcmp(masks[i], "all") == 0)
+                    assert_true(got == NULL || strncmp(got->name, "avx2", 4));
+            }
+        }
+    }
+    {
+        fc_cpu_id id = fc_cpu_identify();
+
+        print_message("[       OK ] exp2 tables: %zu compiled, IFMA %s, %zu "
+                      "row checks, this CPU's row: %s\n",
+                      count, fc_bn_exp2_ifma_present() ? "present" : "absent",
+                      rows_checked, fc_tuning_for(&id)->name);
+    }
 }
 
 /* Bases and exponents marked secret: under valgrind in a
@@ -890,9 +1408,9 @@ static void test_edge_ct_marked(void **state)
 {
     size_t ran = 0;
 
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        const fc_bn_exp2_ops *ops = usable(n);
+    for (size_t s = 0; s < ntables(); s++) {
+        const fc_bn_exp2_ops *ops = runnable(s);
+        const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t w1[MAXN], w2[MAXN], r1[MAXN], r2[MAXN];
         fc_mont t1, t2;
@@ -938,6 +1456,7 @@ int main(void)
     const struct CMUnitTest abi[] = {
         cmocka_unit_test(test_abi_kernels),
         cmocka_unit_test(test_abi_n16),
+        cmocka_unit_test(test_abi_avx2),
     };
     const struct CMUnitTest edge[] = {
         cmocka_unit_test(test_edge_operands),

@@ -87,22 +87,42 @@ typedef int fc_bn_exp2_fn(const fc_mont *m1, uint64_t *r1, const uint64_t *a1,
 
 /* Per-key precomputed state for one pair of moduli (opaque). */
 typedef struct fc_bn_exp2_key fc_bn_exp2_key;
+/* An engine's number format and kernels (opaque, bn_exp2.c). */
+typedef struct fc_exp2_shape fc_exp2_shape;
 
 typedef struct fc_bn_exp2_ops {
-    const char *name;       /* "ifma-1024", ... */
+    const char *name;       /* "ifma-1024", "avx2-1024", ... */
     uint32_t required_caps; /* FC_CAP_* bits the kernels need */
     size_t n;               /* the one limb count this table handles */
     fc_bn_exp2_fn *exp2;
+    const fc_exp2_shape *shape;
 } fc_bn_exp2_ops;
+
+/*
+ * FC_EXP2_PREFER_AVX2 is not a CPU feature: it is the per-CPU table's
+ * choice of the AVX2 engine over the MULX kernels (fc_tuning's
+ * rsa_avx2_over_mulx), carried in the caps word so that the one selection
+ * call sees it. fc_bn_exp2_caps adds it to the masked features; the CPU
+ * probe and fc_cpu_apply_mask never set it.
+ */
+#define FC_EXP2_PREFER_AVX2 (1u << 31)
+
+struct fc_tuning;
+/* fc_bn_exp2_caps returns |caps| plus FC_EXP2_PREFER_AVX2 if the row
+ * |tuning| (may be NULL: no preference) prefers the AVX2 engine. */
+uint32_t fc_bn_exp2_caps(uint32_t caps, const struct fc_tuning *tuning);
 
 /*
  * fc_bn_exp2_select returns the table for moduli of |n| limbs that runs
  * with the features in |caps|, or NULL if there is none (the caller then
- * uses fc_bn_mod_exp per half). The IFMA tables need FC_CAP_AVX512 and
- * FC_CAP_IFMA in |caps| (and FC_CAP_BMI2 for n = 16), so
- * FASTCRYPTO_CPU_MASK=ifma (or avx512) switches them off; an emulator that
- * hides AVX-512 (valgrind) gets NULL. Call once per key or context, not
- * per operation.
+ * uses fc_bn_mod_exp per half). Order: the IFMA table if |caps| has
+ * FC_CAP_AVX512 and FC_CAP_IFMA (and FC_CAP_BMI2 for n = 16); else the
+ * AVX2 table if |caps| has FC_CAP_AVX2 and either FC_EXP2_PREFER_AVX2 (the
+ * per-CPU row's choice, fc_bn_exp2_caps) or no MULX/ADX (the alternative
+ * would be the portable kernels); else NULL, and the MULX kernels run.
+ * So FASTCRYPTO_CPU_MASK=ifma (or avx512) switches the IFMA tables off,
+ * "avx2" the AVX2 ones, and FASTCRYPTO_CPU_CLASS picks the row. Call once
+ * per key or context, not per operation.
  */
 const fc_bn_exp2_ops *fc_bn_exp2_select(uint32_t caps, size_t n);
 
@@ -205,6 +225,34 @@ void fc_bn_gather52x2_n24_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
 void fc_bn_gather52x2_n32_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
+
+/*
+ * Kernels (asm/x86_64/bn_exp_avx2.S); see the file header for the number
+ * layout and the math. Numbers are L = 38, 56, 76 radix-2^28 digits per
+ * half (n = 16, 24, 32) as digit pairs: word 2j + h = digit j of half h,
+ * digits below 2^28 + 2^8 on input and output, values below 2 m~ per
+ * half; 32-byte aligned. ctx: FC_EXP2_AVX2_C_SIZE(L) bytes (fc/bn_exp2.h
+ * layout), work: FC_EXP2_AVX2_W_SIZE(L) bytes, 64-byte aligned, zero
+ * outside what the kernels write (zero it once).
+ * fc_bn_mul28x2_nXX_avx2: r = AMM(a, b). fc_bn_sqr28x2_nXX_avx2: r = a
+ * after |count| >= 1 AMM squarings. r may alias a and/or b.
+ * fc_bn_gather28x2_nXX_avx2: out = half p of entry idx_p and half q of
+ * entry idx_q of |count| >= 1 entries of 2L words; reads every entry.
+ * CT: nothing about a, b leaks; the gather leaks count only.
+ */
+#define FC_BN_EXP2_AVX2_DECL(N)                                                \
+    void fc_bn_mul28x2_n##N##_avx2(uint64_t *r, const uint64_t *a,             \
+                                   const uint64_t *b, const uint64_t *ctx,     \
+                                   uint64_t *work);                            \
+    void fc_bn_sqr28x2_n##N##_avx2(uint64_t *r, const uint64_t *a,             \
+                                   size_t count, const uint64_t *ctx,          \
+                                   uint64_t *work);                            \
+    void fc_bn_gather28x2_n##N##_avx2(uint64_t *out, const uint64_t *table,    \
+                                      size_t count, size_t idx_p,              \
+                                      size_t idx_q);
+FC_BN_EXP2_AVX2_DECL(16)
+FC_BN_EXP2_AVX2_DECL(24)
+FC_BN_EXP2_AVX2_DECL(32)
 #endif
 
 #endif /* !__ASSEMBLER__ */
