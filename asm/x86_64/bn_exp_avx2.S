@@ -1,6 +1,172 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bn_exp_avx2.S - design header written after measurement (see below).
+ * bn_exp_avx2.S - two independent Montgomery multiplications at once with
+ * AVX2 (VPMULUDQ, 32x32 -> 64-bit products in 64-bit lanes), in a
+ * redundant radix 2^28, for the two CRT halves of an RSA private key
+ * (1024-, 1536- and 2048-bit halves: RSA-2048/3072/4096), plus the
+ * matching constant-time gather from a window table. Driven by
+ * provider/core/bn_exp2.c, chosen by provider/core/tuning.c.
+ *
+ * CPU features: AVX2 (with the OS saving ymm state); nothing else (no
+ * BMI2, no ADX, no AVX-512). Scalar: IMUL, MOV, ADD, AND, SHR, LEA.
+ *
+ * ABI: SysV AMD64. The multiplication and squaring kernels push and
+ * restore rbx, rbp, r12-r15 (CFI describes them) and use no stack beyond
+ * that: their scratch is the caller's work buffer. Every entry point ends
+ * with VZEROUPPER.
+ *
+ *   entry point                 n    L    AMM on
+ *   fc_bn_mul28x2_nXX_avx2      16   38   r = AMM(a, b), both halves
+ *   fc_bn_sqr28x2_nXX_avx2      24   56   r = a after count squarings
+ *   fc_bn_gather28x2_nXX_avx2   32   76   table lookup, both halves
+ *
+ * ---- why a vector engine ----------------------------------------------------
+ *
+ * A MULX/ADX Montgomery product of 1024-bit numbers is 512 MULX, each with
+ * two flag-chained adds (ADCX, ADOX). On AMD Zen 2/3 the flag chains, not
+ * the multiplier, bound it (about two cycles a MULX: ~1,000 cycles per
+ * product). VPMULUDQ makes four 32x32 products a uop and needs no flags;
+ * the price is a redundant radix (digits of 28 bits, so that sums of
+ * products do not overflow 64-bit lanes) and one VPADDQ per VPMULUDQ.
+ *
+ * ---- numbers ----------------------------------------------------------------
+ *
+ * Per half, L digits of 28 bits, least significant first, each a 64-bit
+ * word; a number holds both halves as digit pairs: word 2j + h is digit j
+ * of half h (h = 0: p, 1: q). A 32-byte "tile" is two pairs: (p_j, q_j,
+ * p_j+1, q_j+1). Every instruction thus works on two digits of both
+ * halves, and a row multiplier (digit i of both halves) is one
+ * VBROADCASTI128 of a 16-byte pair. Digits may exceed 2^28 by a little:
+ * inputs and outputs are below 2^28 + 2^8. Values are below 2 m~ per half.
+ *
+ * ---- the Montgomery product ---------------------------------------------------
+ *
+ * Modulus form: m~ = m * k, k = -m^-1 mod 2^28, so m~ = -1 mod 2^28 and
+ * the quotient digit of position i is just y_i = X_i mod 2^28 (X_i:
+ * position i with everything below carried in); m~ has L digits
+ * (m~ < 2^28 m). AMM(a, b) = (a b + Y m~) / R, R = 2^(28 L), with the
+ * unique Y < R that makes the division exact; AMM(a, b) = a b R^-1 mod m
+ * since m divides m~.
+ *
+ *   1. T = a * b (positions 0..2L-2): "rows" i (multiplier b_i, or a_i for
+ *      a squaring) over tiles: tile k gets a_(2k-i), a_(2k+1-i) times b_i,
+ *      i.e. a moved up i digits, which is a 32-byte load at 32k - 16i from
+ *      a copy of a: an even copy (32-byte aligned) serves even rows, an
+ *      odd copy (16 bytes off) odd rows, so every load is aligned. Zero
+ *      pairs around the copies make each row's ends free of special cases.
+ *      Squaring: row i adds a_i^2 at position 2i and 2 a_j a_i at i + j,
+ *      j > i: its first tile (position 2i, 2i+1) takes (a_i, 2 a_(i+1)),
+ *      one VPBLENDD of the copies of a and 2a, the others 2a.
+ *   2. Reduction, four rows (a "block") at a time, positions 4b..4b+3 of
+ *      both halves by scalar code (the "triangle"), the rest by vector
+ *      rows of m~ times y: with m~_0 = 2^28 - 1,
+ *          y_s = X_s mod 2^28,   carry out of s = (X_s >> 28) + y_s
+ *      (X_s + m~_0 y_s = 2^28 ((X_s >> 28) + y_s)), and with
+ *      m~'_1 = m~_1 + 1 the y_s of that carry folds into the product for
+ *      position s+1:  X_(s+1) = raw_(s+1) + (X_s >> 28) + m~'_1 y_s + ...
+ *      The chain per position is AND, IMUL, ADD (5 cycles); the products
+ *      by m~_2 and m~_3 inside the block are off it. Both halves' chains
+ *      are independent and interleave. The vector part adds m~_j y_i to
+ *      the positions 4b+4.. (tiles 2b+2..2b+NT+1); the triangle of block
+ *      b+1 reads only tiles 2b+2, 2b+3 of them ("head").
+ *   3. The carry out of position L-1 and positions L..2L-1 of T are the
+ *      result; two lazy passes ("low 28 bits plus the carry of the digit
+ *      below", VPERM2I128 moving the carries of the upper pair of a tile
+ *      to the next tile) leave digits below 2^28 + 2^8.
+ *
+ * No subtraction of m ever happens in the kernels: outputs stay below
+ * 2 m~ (Bounds) and feed the next product as they are. bn_exp2.c reduces
+ * once, after the last product of the exponentiation (fc_mont_reduce),
+ * and leaves the Montgomery domain with one 64-bit product by 2^-D mod m
+ * (D = 28L - 64n).
+ *
+ * Schedule (one software-pipelined loop, block b = 0, 1, ...):
+ *     TRI(b); PROD(b+1); TAIL(b-1); LOADY(b); HEAD(b)
+ * TRI(b) needs the product rows up to 4b+3 and HEAD(b-1); PROD(b+1) (the
+ * product's next block of rows, independent of every carry chain) and
+ * TAIL(b-1) (tiles 2b+2.. of block b-1) keep the vector ports busy while
+ * the triangle's chains run. PROD(b+1) comes before HEAD(b) so that the
+ * head tiles are not rewritten by the product on the chain. Each tile is
+ * straight code with constant displacements from the block pointer (no
+ * loop counters or pointer increments on the vector ports' path); only
+ * the squaring's product has loops (its rows shorten block by block).
+ * A multiplication's product stores the tiles it is first to reach
+ * instead of loading zeros (T is not cleared); the squaring clears T.
+ *
+ * ---- bounds -------------------------------------------------------------------
+ *
+ * Lanes: a position of T gets at most L products of digits below
+ * 2^28 + 2^8 (the product; a squaring's doubled terms count twice and
+ * are half as many) and L products m~_j y_i below 2^56: at most
+ * 2L 2^56 (1 + 2^-19) < 2^63.3 for L = 76, below 2^64: no lane overflows
+ * and no intermediate normalization is needed (this is what fixes 28
+ * bits: with 29, 2L = 72 products of 2^58 overflow at L = 36). A
+ * triangle's X adds a carry below 2^35.3 + 2^28: no 64-bit overflow. The
+ * first normalization pass leaves digits below 2^28 + 2^35.3 (+ the carry
+ * into position L), the second below 2^28 + 2^7.3.
+ * Values: inputs below 2 m~ give (4 m~^2 + R m~) / R <= 2 m~ when
+ * R >= 4 m~, i.e. 28L >= 64n + 28 + 2: n = 16: 1064 >= 1054; n = 24:
+ * 1568 >= 1566; n = 32: 2128 >= 2078 (L even for the tiles). 2 m~ fits
+ * in L digits.
+ *
+ * Aliasing: a and b are copied into the work buffer (the b copy at W_B)
+ * before anything is written to r: r may alias a and/or b.
+ *
+ * Constant time: no branch or address depends on data; loops run a public
+ * number of times (from L and count). The gather reads every entry in full
+ * and selects with a VPCMPEQQ mask of the entry number against
+ * (idx_p, idx_q, idx_p, idx_q).
+ *
+ * ---- cost, bound and measurements --------------------------------------------
+ *
+ * Per pair of 1024-bit products (L = 38): 1518 VPMULUDQ and ~3250 vector
+ * ALU uops (products, adds, normalization, blends, copies); per pair of
+ * squarings ~1240 VPMULUDQ and ~2560 uops; scalar: ~50 ALU uops (12 IMUL)
+ * per block of four rows. Bounds per core (uops.info figures for VPMULUDQ
+ * ymm, VPADDQ ymm; not measured here except Golden Cove):
+ *   Intel Skylake..Golden Cove: VPMULUDQ 2/cycle (p0, p1), VPADDQ 3/cycle
+ *     (p0, p1, p5), the same ports as the scalar ALUs: ALU bound 3250/3
+ *     = 1084 cycles a pair of products (MULX: 2 x 512 multiplier bound,
+ *     2 x ~695 measured).
+ *   Haswell, Broadwell: VPMULUDQ 1/cycle (p0): 1518.
+ *   AMD Zen 2: VPMULUDQ 1/cycle (FP0), VPADDQ 3/cycle: 1518; Zen 3/4:
+ *     VPMULUDQ 2/cycle, VPADDQ 4/cycle (FP0-3): max(759, 813) = ~810; the
+ *     scalar triangles run on the separate integer pipes.
+ *
+ * Measured on the development Xeon (Golden Cove class, family 6 model
+ * 207, shared 2-core KVM guest under load from other jobs; core clock
+ * ~3.0 GHz = 1.30 x TSC by a chain of dependent register ADDs; minima of
+ * many interleaved runs, core cycles; IFMA masked where it matters):
+ *
+ *   version (n16, per pair)                         mul     sqr
+ *   v1: tile loops, product then reduction,          1800    1620
+ *       T cleared, odd copies by unaligned stores
+ *   v2: tiles straight-line, product fused into      1437    1187
+ *       the pipelined reduction, first-touch stores,
+ *       aligned odd copies (VPERM2I128)
+ *   + squaring product loop two tiles a trip         1437    1170
+ *   bound (three vector ports)                       1084     853
+ *   MULX kernels, two halves (bn_mont_mulx.S)        1390    1110
+ *
+ * v2's cost by parts (mul, removing one part at a time): product 640,
+ * reduction tails 500, triangles ~100 (their scalar uops share p0/p1/p5),
+ * normalization 53; with product and tails removed the rest runs at the
+ * triangle chain, ~50 cycles a block. So on this core the AVX2 pair costs
+ * about what two MULX products cost, and tuning.c keeps MULX here; on the
+ * AMD cores above the bound is ~2x below MULX's flag-bound cost.
+ *
+ * Considered and not done:
+ * - radix 2^29 (36 digits for n16, 10% fewer products): the lanes
+ *   overflow without a normalization of T between product and reduction,
+ *   m~ no longer fits (a k0 IMUL per row, a longer chain): about even;
+ * - the whole accumulator in registers (a rotating frame of 9 ymm per
+ *   half): only one half fits in 16 ymm, and a frame of strided digits
+ *   cannot skip the squaring's lower triangle;
+ * - halves in separate registers or separate passes: the carry chain of
+ *   one half alone is about as long as its vector work (~50 cycles a
+ *   block), so the halves share the instruction stream.
+ * On this core chains of ADD with an immediate run faster than one a
+ * cycle (folded at rename): the clock calibration uses register ADDs.
  */
 #include "fc_asm.h"
 #include "fc/bn_exp2.h"
@@ -10,28 +176,32 @@
 /* ---- register table ------------------------------------------------------
  *
  * General registers (multiplication and squaring kernels):
- *   r8    W     work buffer (T, y, the operand copies, saved values)
+ *   r8    W     work buffer: T at 0, y pairs, the copies of a, 2a, b, and
+ *               W_SAVE (r, the squaring count, the loop's end, a counter)
  *   rcx   CTX   kernel constants (m~ copies, triangle scalars)
- *   r9    TB    T + 64b: the current reduction / product block
- *   r10   TP    tile pointer of a tile loop (T)
- *   r11   OP    operand pointer of a tile loop (a, 2a or m~ copy)
- *   r12   CNT   tile loop counter
- *   rbx   BLK   block loop counter
+ *   r9    TB    T + 64b: the reduction block; the product block is
+ *               addressed from it too (+64: block b+1)
+ *   rbx   STS   squaring product: T + 128b' (its staircase tiles)
  *   r13   CP    carry into the triangle, half p
  *   r14   CQ    carry into the triangle, half q
- *   triangle temporaries: half p rax, rbp, r15, rsi; half q rdx, rdi,
- *   r10, r11 (the tile loops and the triangles never overlap in program
- *   order)
- *   rdi, rsi, rdx: arguments, consumed before the triangles run
+ *   triangle temporaries: half p rax (X), rbp (y), r15, rsi; half q rdx
+ *   (X), rdi (y), r10, r11
+ *   squaring product loop: rax (tile), rbp (operand), r15 (count), free
+ *   between triangles
+ *   rdi, rsi, rdx: arguments, consumed (copied or saved) before the first
+ *   triangle
  *
  * Vector registers:
- *   ymm0-3   the block's row multipliers: b_i (product) or y_i (reduction)
- *            pairs (p, q, p, q); only the low dword of a lane is read
+ *   ymm0-3   y_i pairs (p, q, p, q) of the reduction block's rows
+ *   ymm10-13 b_i (a_i) pairs of the product block's rows
+ *            (VPMULUDQ reads only the low dword of a lane)
  *   ymm4     the tile being accumulated
  *   ymm5-8   products
- *   ymm9     scratch (broadcasts, diagonal operands)
- *   ymm5-7, ymm10-12  normalization carries
- *   ymm15    2^28 - 1 in every lane (normalization)
+ *   ymm9     scratch (y broadcasts, diagonal operands, 2a)
+ *   normalization: ymm4/13 results, ymm5/10 and ymm6/12 carries (roles
+ *   alternate between tiles), ymm8 scratch, ymm15 2^28 - 1 in every lane
+ *   gather: ymm0-10 a chunk of tiles, ymm11 scratch, ymm12 entry number,
+ *   ymm13 ones, ymm14 the indices, ymm15 the mask
  */
 #define W   %r8
 #define CTX %rcx
@@ -333,17 +503,24 @@
 	vpaddq	%ymm7, %ymm5, %ymm4
 	vmovdqa	%ymm4, 96(STS)
 	/* tiles 4b+4 ..: all four rows with 2a */
+	/* NT - 2 - 2b tiles: odd for odd NT (one peeled), two a trip */
 	mov	(WSAVE + 16)(W), SCNT
-	subq	$2, (WSAVE + 16)(W)
-	test	SCNT, SCNT
-	jz	3f
+	subq	$1, (WSAVE + 16)(W)
 	lea	128(STS), STP
 	lea	(\d + 128)(TB), SOP
-.balign 16
-2:
+	.if NT & 1
 	TILE	STP, 0, SOP, SQ2(0,0), SQ2(1,0), SQ2(2,0), SQ2(3,0), 10, 4, 0
 	add	$32, STP
 	add	$32, SOP
+	.endif
+	test	SCNT, SCNT
+	jz	3f
+.balign 16
+2:
+	TILE	STP, 0, SOP, SQ2(0,0), SQ2(1,0), SQ2(2,0), SQ2(3,0), 10, 4, 0
+	TILE	STP, 32, SOP, SQ2(0,32), SQ2(1,32), SQ2(2,32), SQ2(3,32), 10, 4, 0
+	add	$64, STP
+	add	$64, SOP
 	dec	SCNT
 	jnz	2b
 3:
@@ -510,7 +687,7 @@
 	mov	W, TB
 	.if \sqr
 	mov	W, STS
-	movq	$(NT - 2), (WSAVE + 16)(W)
+	movq	$((NT - 2) >> 1), (WSAVE + 16)(W)
 	.endif
 	lea	(64 * (NB4 - 2))(W), %rax
 	mov	%rax, (WSAVE + 24)(W)
