@@ -25,16 +25,41 @@
     .name = (n), .vendor = (v), .family = (f), .model_lo = (lo),               \
     .model_hi = (hi)
 
+/*
+ * rsa_avx2_over_mulx: the AVX2 engine (asm/x86_64/bn_exp_avx2.S) against
+ * the MULX/ADX kernels, when both can run and IFMA does not (IFMA, where
+ * present and not masked, is chosen first whatever the row says; without
+ * ADX the AVX2 engine is chosen whatever the row says, the alternative
+ * being the portable C). The AVX2 engine's cost is its VPMULUDQ count and
+ * its vector ALU uops (one VPADDQ per VPMULUDQ, see the kernel header):
+ * for a pair of 1024-bit products 1518 VPMULUDQ and ~3250 vector ALU
+ * uops; the MULX kernels' is one MULX and two flag adds per 64x64 product
+ * (512 MULX per 1024-bit product). Figures per core from uops.info
+ * (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64: latency and
+ * reciprocal throughput); the bounds below are in cycles per pair of
+ * 1024-bit Montgomery products. Measured: bench/fc_bn_bench.
+ */
 static const fc_tuning fc_tuning_table[] = {
     /* Intel, AVX2 without AVX-512: Haswell, Broadwell, Skylake client and
      * its derivatives. */
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c)},
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f)},
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46)},
+    /* Haswell: no ADX, so the MULX kernels never run and the AVX2 engine
+     * is chosen anyway (against the portable C); 1 records that it is
+     * the right choice: VPMULUDQ ymm 1/cycle (p0), VPADDQ 2/cycle (p15),
+     * bound 1518 cycles a pair against the C kernels' ~2 x 900. */
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c), .rsa_avx2_over_mulx = 1},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f), .rsa_avx2_over_mulx = 1},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46), .rsa_avx2_over_mulx = 1},
+    /* Broadwell: ADX; VPMULUDQ ymm still 1/cycle (p0): the AVX2 bound
+     * (1518) is above MULX's 2 x 512 multiplier bound and about its
+     * measured 2 x ~700 class: MULX. */
     {ROW("broadwell", FC_VENDOR_INTEL, 6, 0x3d, 0x3d)},
     {ROW("broadwell", FC_VENDOR_INTEL, 6, 0x47, 0x47)},
     {ROW("broadwell", FC_VENDOR_INTEL, 6, 0x4f, 0x4f)},
     {ROW("broadwell", FC_VENDOR_INTEL, 6, 0x56, 0x56)},
+    /* Skylake and derivatives, Skylake-SP/Cascade Lake: the vector ports
+     * of the golden-cove row (VPMULUDQ ymm 2/cycle on p0/p1, VPADDQ
+     * 3/cycle on p0/p1/p5, shared with the scalar ALUs), MULX 1/cycle,
+     * ADCX/ADOX 2/cycle (p0/p6): the golden-cove measurement applies. */
     {ROW("skylake", FC_VENDOR_INTEL, 6, 0x4e, 0x4e)},
     {ROW("skylake", FC_VENDOR_INTEL, 6, 0x5e, 0x5e)},
     {ROW("skylake", FC_VENDOR_INTEL, 6, 0x8e, 0x8e)},
@@ -42,13 +67,16 @@ static const fc_tuning fc_tuning_table[] = {
     {ROW("skylake", FC_VENDOR_INTEL, 6, 0xa5, 0xa6)},
     /* Skylake-SP, Cascade Lake, Cooper Lake: AVX-512F, no VAES/IFMA. */
     {ROW("skylake-sp", FC_VENDOR_INTEL, 6, 0x55, 0x55)},
-    /* Ice Lake, Tiger Lake, Rocket Lake: AVX-512 with VAES and IFMA. */
+    /* Ice Lake, Tiger Lake, Rocket Lake: AVX-512 with VAES and IFMA (the
+     * IFMA engine runs; with it masked, the golden-cove reasoning). */
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x6a, 0x6a)},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x6c, 0x6c)},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x7d, 0x7e)},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x8c, 0x8d)},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0xa7, 0xa7)},
-    /* Alder Lake and later hybrid clients: AVX2 + VAES, no AVX-512. */
+    /* Alder Lake and later hybrid clients: AVX2 + VAES, no AVX-512. The
+     * P-cores are Golden Cove (measured: MULX); the E-cores' 256-bit
+     * integer multiplies are not known to us: MULX. */
     {ROW("alderlake", FC_VENDOR_INTEL, 6, 0x97, 0x97)},
     {ROW("alderlake", FC_VENDOR_INTEL, 6, 0x9a, 0x9a)},
     {ROW("alderlake", FC_VENDOR_INTEL, 6, 0xaa, 0xaa)},
@@ -59,23 +87,43 @@ static const fc_tuning fc_tuning_table[] = {
     {ROW("alderlake", FC_VENDOR_INTEL, 6, 0xbf, 0xbf)},
     {ROW("alderlake", FC_VENDOR_INTEL, 6, 0xc5, 0xc6)},
     /* Golden Cove / Raptor Cove / Redwood Cove servers: Sapphire Rapids,
-     * Emerald Rapids, Granite Rapids. */
+     * Emerald Rapids, Granite Rapids. Measured on family 6 model 207
+     * (bench/fc_bn_bench, IFMA masked): the AVX2 pair and two MULX
+     * exponentiations within a few percent of each other at 1024 bits
+     * (the AVX2 bound, 3250 uops on three vector ports, is only ~20%
+     * below MULX's measured cost); MULX kept. */
     {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0x8f, 0x8f)},
     {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xcf, 0xcf)},
     {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xad, 0xae)},
     /* Sierra Forest and other E-core servers: AVX2 (+ AVX-IFMA), no
-     * AVX-512. */
+     * AVX-512; no figures: MULX. */
     {ROW("crestmont", FC_VENDOR_INTEL, 6, 0xaf, 0xaf)},
     {ROW("crestmont", FC_VENDOR_INTEL, 6, 0xb6, 0xb6)},
-    /* AMD. */
+    /* AMD. The FP/vector unit has its own schedulers and pipes, so the
+     * AVX2 engine's scalar carry chains (the triangles) do not take
+     * vector slots, and on Zen 2/3 a MULX design is bound by its flag
+     * chains at about two cycles per MULX (OpenSSL 3.0's MULX code:
+     * ~1,000 cycles per 1024-bit product on Zen 3, ~2,000 a pair).
+     * Zen 1: 256-bit operations split into two 128-bit ones (VPMULUDQ
+     * ymm 2 uops): MULX, unmeasured. */
     {ROW("zen1", FC_VENDOR_AMD, 0x17, 0x00, 0x2f)},
-    {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff)},
-    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f)},
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f)},
-    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f)},
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf)},
-    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff)},
-    /* Anything else: OpenSSL's own choices. Must stay last. */
+    /* Zen 2: VPMULUDQ ymm 1/cycle (FP0, latency 3), VPADDQ ymm 3/cycle:
+     * bound 1518 against ~2,000: AVX2 (~1.3x expected). */
+    {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff), .rsa_avx2_over_mulx = 1},
+    /* Zen 3: VPMULUDQ ymm 2/cycle (latency 3), VPADDQ ymm 4/cycle (FP0-3):
+     * bound max(1518/2, 3250/4) = ~810 against ~2,000: AVX2 (~2x
+     * expected; OpenSSL's own single-half AVX2 code already beats its
+     * MULX code there by 14-27%). */
+    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f), .rsa_avx2_over_mulx = 1},
+    /* Zen 4 has IFMA (chosen first); with it masked its 256-bit integer
+     * pipes are Zen 3's: AVX2. */
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f), .rsa_avx2_over_mulx = 1},
+    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f), .rsa_avx2_over_mulx = 1},
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf), .rsa_avx2_over_mulx = 1},
+    /* Zen 5: IFMA (chosen first); the vector side is at least Zen 4's,
+     * the MULX side unmeasured: AVX2 by the Zen 3/4 reasoning. */
+    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff), .rsa_avx2_over_mulx = 1},
+    /* Anything else: OpenSSL's own choices (MULX). Must stay last. */
     {.name = "default"},
 };
 

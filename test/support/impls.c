@@ -14,7 +14,9 @@
 
 #include <cmocka.h>
 
+#include "fc/bn_exp2.h"
 #include "fc/cpu.h"
+#include "fc/tuning.h"
 #include "impls.h"
 
 /* see impls.h */
@@ -25,9 +27,23 @@ uint32_t fc_test_caps(void)
 
     /* Parsed on every call (it is cheap) so a test may change the
      * environment and see the effect. */
+    const char *cls = getenv(FC_CPU_CLASS_ENV);
+    const fc_tuning *row;
+    fc_cpu_id id;
+
     if (spec != NULL && !fc_cpu_parse_mask(spec, &mask))
         fail_msg("%s=\"%s\" does not parse", FC_CPU_MASK_ENV, spec);
-    return fc_cpu_apply_mask(fc_cpu_detect(), mask);
+    /* The per-CPU row's choices, as the provider makes them: the row
+     * FASTCRYPTO_CPU_CLASS names, else this CPU's. */
+    if (cls != NULL && *cls != '\0') {
+        row = fc_tuning_by_name(cls);
+        if (row == NULL)
+            fail_msg("%s=\"%s\" names no row", FC_CPU_CLASS_ENV, cls);
+    } else {
+        id = fc_cpu_identify();
+        row = fc_tuning_for(&id);
+    }
+    return fc_bn_exp2_caps(fc_cpu_apply_mask(fc_cpu_detect(), mask), row);
 }
 
 /* see impls.h */

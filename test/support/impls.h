@@ -20,6 +20,8 @@
  * Environment:
  *   FASTCRYPTO_CPU_MASK  features to switch off (fc_cpu_parse_mask syntax),
  *                        so one machine exercises every table.
+ *   FASTCRYPTO_CPU_CLASS the per-CPU row whose choices apply (fc/tuning.h),
+ *                        e.g. "zen3" or "default" to force an RSA engine.
  *   FC_TEST_QUICK=1      tests shrink their loops (valgrind, CI matrices).
  *   FC_TEST_SEED=<n>     fixes the random seed (printed at first use).
  */
@@ -33,8 +35,10 @@
 
 /*
  * fc_test_caps returns fc_cpu_detect() with FASTCRYPTO_CPU_MASK applied
- * through fc_cpu_apply_mask. An unparsable mask fails the test: a typo must
- * not silently test the full-feature path.
+ * through fc_cpu_apply_mask, plus the per-CPU row's preferences as the
+ * provider adds them (fc_bn_exp2_caps; the row FASTCRYPTO_CPU_CLASS names,
+ * else this CPU's). An unparsable mask or unknown class fails the test: a
+ * typo must not silently test the full-feature path.
  */
 uint32_t fc_test_caps(void);
 
