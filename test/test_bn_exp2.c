@@ -171,7 +171,8 @@ static const fc_bn_exp2_ops *engine(const char *prefix, size_t n)
     const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
 
     for (size_t i = 0; i < count; i++)
-        if (tab[i]->n == n && strncmp(tab[i]->name, prefix, strlen(prefix)) == 0)
+        if (tab[i]->n == n &&
+            strncmp(tab[i]->name, prefix, strlen(prefix)) == 0)
             return runnable(i);
     print_message("[  SKIPPED ] exp2 %s n=%zu: not compiled in\n", prefix, n);
     return NULL;
@@ -672,7 +673,7 @@ static void test_abi_n16(void **state)
 }
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-#define M28    0xfffffffULL
+#define M28       0xfffffffULL
 #define AVX2_MAXL 76
 
 typedef void mul28_fn(uint64_t *, const uint64_t *, const uint64_t *,
@@ -1346,12 +1347,13 @@ static void test_edge_select(void **state)
         if ((caps & FC_CAP_IFMA) != 0) {
             assert_ptr_equal(fc_bn_exp2_select(caps, n),
                              fc_bn_exp2_select(caps | FC_EXP2_PREFER_AVX2, n));
-            assert_int_equal(strncmp(fc_bn_exp2_select(caps, n)->name, "ifma", 4), 0);
+            assert_int_equal(
+                strncmp(fc_bn_exp2_select(caps, n)->name, "ifma", 4), 0);
         }
         if (avx2 != NULL && (noifma & FC_CAP_AVX2) != 0) {
             /* the row decides between AVX2 and MULX */
-            assert_ptr_equal(
-                fc_bn_exp2_select(noifma | FC_EXP2_PREFER_AVX2, n), avx2);
+            assert_ptr_equal(fc_bn_exp2_select(noifma | FC_EXP2_PREFER_AVX2, n),
+                             avx2);
             if (fc_bn_mulx_capable(noifma))
                 assert_null(fc_bn_exp2_select(noifma, n));
             /* without MULX the alternative is the portable code */
@@ -1368,8 +1370,9 @@ static void test_edge_select(void **state)
             assert_int_equal((c & FC_EXP2_PREFER_AVX2) != 0,
                              rows[i].rsa_avx2_over_mulx != 0);
             assert_ptr_equal(fc_bn_exp2_select(c, n), expected_table(c, n));
-            assert_ptr_equal(fc_bn_exp2_select(fc_bn_exp2_caps(caps, &rows[i]), n),
-                             expected_table(fc_bn_exp2_caps(caps, &rows[i]), n));
+            assert_ptr_equal(
+                fc_bn_exp2_select(fc_bn_exp2_caps(caps, &rows[i]), n),
+                expected_table(fc_bn_exp2_caps(caps, &rows[i]), n));
             rows_checked++;
         }
         /* the feature masks, as the provider applies them */

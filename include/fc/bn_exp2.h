@@ -5,17 +5,17 @@
  * mod q) in one pass, with the halves side by side in the vector lanes'
  * instruction stream.
  *
- * One table per supported limb count n (the halves of RSA-2048, -3072 and
- * -4096: n = 16, 24, 32). A table exists only where a vector kernel beats
- * two fc_bn_mod_exp calls; fc_bn_exp2_select returns NULL otherwise and the
- * caller runs fc_bn_mod_exp twice.
+ * One table per engine (AVX-512 IFMA, AVX2) and supported limb count n
+ * (the halves of RSA-2048, -3072 and -4096: n = 16, 24, 32). A table is
+ * selected only where it beats two fc_bn_mod_exp calls: fc_bn_exp2_select
+ * returns NULL otherwise and the caller runs fc_bn_mod_exp twice.
  *
  * Numbers are in the fc/bn.h form: 64-bit limbs, least significant first,
  * |n| limbs, fully reduced. The tables convert to and from their own
- * radix-2^52 Montgomery form; what depends on the moduli only (kernel
- * constants, R52 = 2^(52L) mod m and its square, 2^-D mod m) can be made
- * once per key (fc_bn_exp2_key_new) and reused by every call
- * (fc_bn_exp2_keyed); fc_bn_exp2 makes it on each call.
+ * radix (2^52 or 2^28) Montgomery form; what depends on the moduli only
+ * (kernel constants, R = 2^(digit bits * digits) mod m and its square,
+ * 2^-D mod m) can be made once per key (fc_bn_exp2_key_new) and reused by
+ * every call (fc_bn_exp2_keyed); fc_bn_exp2 makes it on each call.
  */
 #ifndef FC_BN_EXP2_H
 #define FC_BN_EXP2_H
@@ -40,12 +40,13 @@
  *   C_ME / C_MO  copy regions of m~ (even, odd)
  *   C_S    m~_1 + 1, m~_2, m~_3 for half p and half q in alternate words
  */
-#define FC_EXP2_AVX2_RA(L)     (((((L) * 16) + 256 + 63) >> 6) << 6)
-#define FC_EXP2_AVX2_BASE_E    128
-#define FC_EXP2_AVX2_BASE_O    144
-#define FC_EXP2_AVX2_W_T       0
-#define FC_EXP2_AVX2_W_Y(L)    ((L) * 32)
-#define FC_EXP2_AVX2_W_AE(L)   (FC_EXP2_AVX2_W_Y(L) + (((((L) * 16) + 63) >> 6) << 6))
+#define FC_EXP2_AVX2_RA(L)  (((((L)*16) + 256 + 63) >> 6) << 6)
+#define FC_EXP2_AVX2_BASE_E 128
+#define FC_EXP2_AVX2_BASE_O 144
+#define FC_EXP2_AVX2_W_T    0
+#define FC_EXP2_AVX2_W_Y(L) ((L)*32)
+#define FC_EXP2_AVX2_W_AE(L)                                                   \
+    (FC_EXP2_AVX2_W_Y(L) + (((((L)*16) + 63) >> 6) << 6))
 #define FC_EXP2_AVX2_W_AO(L)   (FC_EXP2_AVX2_W_AE(L) + FC_EXP2_AVX2_RA(L))
 #define FC_EXP2_AVX2_W_A2E(L)  (FC_EXP2_AVX2_W_AO(L) + FC_EXP2_AVX2_RA(L))
 #define FC_EXP2_AVX2_W_A2O(L)  (FC_EXP2_AVX2_W_A2E(L) + FC_EXP2_AVX2_RA(L))
@@ -152,8 +153,8 @@ int fc_bn_exp2(const fc_bn_exp2_ops *ops, const fc_mont *m1, uint64_t *r1,
 /*
  * fc_bn_exp2_key_new precomputes, for the moduli of |m1| and |m2| (limb
  * count |ops|->n each, odd, top limb nonzero), what every exponentiation
- * with them needs: the kernel constants, R52 mod m, R52^2 mod m and
- * 2^-D mod m per half. Returns NULL if |ops| is NULL, the sizes do not
+ * with them needs: the kernel constants, R mod m, R^2 mod m and 2^-D mod m
+ * per half. Returns NULL if |ops| is NULL, the sizes do not
  * match, or on allocation failure. The key does not keep |m1|, |m2|:
  * callers pass the same contexts to fc_bn_exp2_keyed.
  * CT: the moduli are secret (RSA primes); only their limb count leaks.

@@ -1,31 +1,40 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * bn_exp2.c - both CRT halves' modular exponentiations in one pass on the
- * AVX-512 IFMA kernels of asm/x86_64/bn_exp_ifma.S (radix 2^52, the two
- * halves in one instruction stream).
+ * bn_exp2.c - both CRT halves' modular exponentiations in one pass, on one
+ * of two vector engines with the halves in one instruction stream:
+ *   - AVX-512 IFMA (asm/x86_64/bn_exp_ifma.S): radix 2^52;
+ *   - AVX2 (asm/x86_64/bn_exp_avx2.S): radix 2^28, digit pairs;
+ * and the selection between them and the MULX kernels (fc_bn_exp2_select,
+ * with the per-CPU row's preference in the caps word).
  *
- * Per key (fc_bn_exp2_key_new), per half: the kernel constants (m~ or m in
- * radix 2^52, laid out as the kernels read them), R52 = 2^(52L) mod m (the
- * Montgomery one, table entry 0), RR = R52^2 mod m and u = 2^-D mod m,
- * D = 52L - 64n, all through the 64-bit Montgomery kernels of the fc_mont
- * context. Per call: a -> radix 2^52 and a * R52 = AMM(a, RR) (one vector
- * product for both halves), the table, a fixed-window exponentiation on
- * "almost Montgomery" values (below a small multiple of m, see the .S
- * header), then per half one full reduction (fc_mont_reduce) and one
- * 64-bit product by u, which also leaves the radix-2^52 Montgomery domain.
+ * Per key (fc_bn_exp2_key_new), per half: the kernel constants (m~ or m
+ * in the engine's radix, laid out as the kernels read them), R = 2^(db L)
+ * mod m (the Montgomery one, table entry 0), RR = R^2 mod m and
+ * u = 2^-D mod m, D = db L - 64n, all through the 64-bit Montgomery
+ * kernels of the fc_mont context. Per call: a -> the engine's radix and
+ * a * R = AMM(a, RR) (one vector product for both halves), the table, a
+ * fixed-window exponentiation on "almost Montgomery" values (below a small
+ * multiple of m, see the .S headers), then per half one full reduction
+ * (fc_mont_reduce) and one 64-bit product by u, which also leaves the
+ * Montgomery domain.
  *
- * Two number layouts:
- *  - n = 16 (RSA-2048 halves): "interleaved halves", 6 units of 8 words;
- *    word 2t + h of unit j holds digit 4j + t of half h. Kernels: a
+ * Number layouts:
+ *  - IFMA n = 16 (RSA-2048 halves): "interleaved halves", 6 units of 8
+ *    words; word 2t + h of unit j holds digit 4j + t of half h. Kernels: a
  *    squaring kernel that runs |count| squarings in one call, a
  *    multiplication kernel, a gather.
- *  - n = 24, 32: the halves side by side (NR zmm each), one AMM kernel for
- *    squarings and products, a gather.
+ *  - IFMA n = 24, 32: the halves side by side (NR zmm each), one AMM
+ *    kernel for squarings and products, a gather.
+ *  - AVX2 n = 16, 24, 32: digit pairs (word 2j + h = digit j of half h),
+ *    L = 38, 56, 76 digits; multiplication, squaring (|count| of them) and
+ *    gather kernels, and a work buffer per exponentiation (zeroed once:
+ *    the zero pairs around its operand copies are never written).
  *
- * Measured (development Xeon with AVX512-IFMA, shared 2-core KVM guest
- * under load from other jobs: only ratios within one run mean anything),
- * one pair of 1024-bit CRT exponentiations with a real RSA-2048 key's dP
- * and dQ, medians of 7 interleaved rounds (each the minimum of 40):
+ * Measured (IFMA; development Xeon with AVX512-IFMA, shared 2-core KVM
+ * guest under load from other jobs: only ratios within one run mean
+ * anything), one pair of 1024-bit CRT exponentiations with a real
+ * RSA-2048 key's dP and dQ, medians of 7 interleaved rounds (each the
+ * minimum of 40):
  *
  *   version                                           us per pair
  *   side-by-side AMM kernel, conversions per call     254
@@ -36,7 +45,8 @@
  * 296 us and fc_rsa_private 195 us (276 us before). Window size for
  * 1024-bit exponents: 4 and 5 measure the same within noise, 6 is ~3%
  * slower; 5 is used. The gather of one window (32 entries, both halves)
- * costs ~180 cycles, ~6% of the pair.
+ * costs ~180 cycles, ~6% of the pair. AVX2 figures: bench/fc_bn_bench and
+ * the header of bn_exp_avx2.S.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +83,8 @@ typedef void fc_mul28x2_fn(uint64_t *r, const uint64_t *a, const uint64_t *b,
                            const uint64_t *ctx, uint64_t *work);
 typedef void fc_sqr28x2_fn(uint64_t *r, const uint64_t *a, size_t count,
                            const uint64_t *ctx, uint64_t *work);
-typedef void fc_gather_x2_fn(uint64_t *out, const uint64_t *table,
-                             size_t count, size_t idx_p, size_t idx_q);
+typedef void fc_gather_x2_fn(uint64_t *out, const uint64_t *table, size_t count,
+                             size_t idx_p, size_t idx_q);
 
 /* Number layouts: the halves side by side (slot digits each), the IFMA
  * n16 units (word 8(i/4) + 2(i%4) + h), digit pairs (word 2i + h). */
@@ -100,32 +110,51 @@ struct fc_exp2_shape {
 };
 
 #define FC_AVX2_SHAPE(N, L)                                                    \
-    {.n = N,                                                                   \
-     .l = L,                                                                   \
-     .slot = L,                                                                \
-     .words = 2 * (L),                                                         \
-     .ctx_words = FC_EXP2_AVX2_C_SIZE(L) / 8,                                  \
-     .work_bytes = FC_EXP2_AVX2_W_SIZE(L),                                     \
-     .db = 28,                                                                 \
-     .layout = FC_LAYOUT_PAIRS,                                                \
-     .mod = FC_MOD_MT,                                                         \
-     .ifma = 0,                                                                \
-     .mul28 = fc_bn_mul28x2_n##N##_avx2,                                       \
-     .sqr28 = fc_bn_sqr28x2_n##N##_avx2,                                       \
-     .gather = fc_bn_gather28x2_n##N##_avx2}
+    {                                                                          \
+        .n = N, .l = L, .slot = L, .words = 2 * (L),                           \
+        .ctx_words = FC_EXP2_AVX2_C_SIZE(L) / 8,                               \
+        .work_bytes = FC_EXP2_AVX2_W_SIZE(L), .db = 28,                        \
+        .layout = FC_LAYOUT_PAIRS, .mod = FC_MOD_MT, .ifma = 0,                \
+        .mul28 = fc_bn_mul28x2_n##N##_avx2,                                    \
+        .sqr28 = fc_bn_sqr28x2_n##N##_avx2,                                    \
+        .gather = fc_bn_gather28x2_n##N##_avx2                                 \
+    }
 
 static const fc_exp2_shape fc_exp2_shapes[] = {
-    {.n = 16, .l = 21, .slot = 24, .words = 48,
-     .ctx_words = FC_BN_EXP2_N16_CTX_WORDS, .db = 52,
-     .layout = FC_LAYOUT_UNITS, .mod = FC_MOD_MT, .ifma = 1,
-     .mul52 = fc_bn_mul52x2_n16_ifma, .sqr52 = fc_bn_sqr52x2_n16_ifma,
+    {.n = 16,
+     .l = 21,
+     .slot = 24,
+     .words = 48,
+     .ctx_words = FC_BN_EXP2_N16_CTX_WORDS,
+     .db = 52,
+     .layout = FC_LAYOUT_UNITS,
+     .mod = FC_MOD_MT,
+     .ifma = 1,
+     .mul52 = fc_bn_mul52x2_n16_ifma,
+     .sqr52 = fc_bn_sqr52x2_n16_ifma,
      .gather = fc_bn_gather52x2_n16_ifma},
-    {.n = 24, .l = 31, .slot = 32, .words = 64, .ctx_words = 2 * 64 + 8,
-     .db = 52, .layout = FC_LAYOUT_SIDE, .mod = FC_MOD_MT, .ifma = 1,
-     .mul52 = fc_bn_amm52x2_n24_ifma, .gather = fc_bn_gather52x2_n24_ifma},
-    {.n = 32, .l = 40, .slot = 40, .words = 80, .ctx_words = 2 * 80 + 8,
-     .db = 52, .layout = FC_LAYOUT_SIDE, .mod = FC_MOD_K0, .ifma = 1,
-     .mul52 = fc_bn_amm52x2_n32_ifma, .gather = fc_bn_gather52x2_n32_ifma},
+    {.n = 24,
+     .l = 31,
+     .slot = 32,
+     .words = 64,
+     .ctx_words = 2 * 64 + 8,
+     .db = 52,
+     .layout = FC_LAYOUT_SIDE,
+     .mod = FC_MOD_MT,
+     .ifma = 1,
+     .mul52 = fc_bn_amm52x2_n24_ifma,
+     .gather = fc_bn_gather52x2_n24_ifma},
+    {.n = 32,
+     .l = 40,
+     .slot = 40,
+     .words = 80,
+     .ctx_words = 2 * 80 + 8,
+     .db = 52,
+     .layout = FC_LAYOUT_SIDE,
+     .mod = FC_MOD_K0,
+     .ifma = 1,
+     .mul52 = fc_bn_amm52x2_n32_ifma,
+     .gather = fc_bn_gather52x2_n32_ifma},
     FC_AVX2_SHAPE(16, FC_EXP2_AVX2_L16),
     FC_AVX2_SHAPE(24, FC_EXP2_AVX2_L24),
     FC_AVX2_SHAPE(32, FC_EXP2_AVX2_L32),
@@ -698,7 +727,8 @@ const fc_bn_exp2_ops *fc_bn_exp2_select(uint32_t caps, size_t n)
 #if FC_EXP2_ASM
     /* AVX2 where it is the row's preference, or where MULX cannot run
      * (the alternative is then the portable C kernels). */
-    const int avx2_ok = (caps & FC_EXP2_PREFER_AVX2) || !fc_bn_mulx_capable(caps);
+    const int avx2_ok =
+        (caps & FC_EXP2_PREFER_AVX2) || !fc_bn_mulx_capable(caps);
 
     for (size_t i = 0; i < FC_ARRAY_LEN(fc_exp2_ops); i++) {
         const fc_bn_exp2_ops *o = &fc_exp2_ops[i];
