@@ -163,19 +163,41 @@ static void op_counts(size_t bits, unsigned w, double *muls, double *sqrs)
     *muls = (nwin - 1) + tab / 2 + 3;
 }
 
+/* Products of a block's tile t (row r takes digit pairs j - r, j - r + 1,
+ * j = 2t (+ offset); rows whose pairs are both outside 0..l-1 are left
+ * out by the kernels). */
+static double live_rows(long j, long k, long l)
+{
+    double c = 0;
+
+    for (long r = 0; r < k; r++)
+        c += (j - r + 1 >= 0 && j - r <= l - 1) ? 1 : 0;
+    return c;
+}
+
 /* AVX2 kernel counts per pair operation (bn_exp_avx2.S): VPMULUDQ and
  * vector ALU uops (products, adds, broadcasts' blends, normalization). */
 static void avx2_counts(size_t l, int sqr, double *vmul, double *valu)
 {
-    const size_t nt = l / 2, nb4 = l / 4, k2 = l & 2;
+    const long nt = (long)l / 2, nb4 = (long)l / 4, k2 = (long)l & 2;
     double mul = 0, alu;
 
-    /* reduction: every block's rows on its bulk tiles (NT tiles) */
-    mul += (double)(nb4 * nt * 4 + (k2 ? nt * 2 : 0));
+    /* reduction: every block's rows on its bulk tiles */
+    for (long b = 0; b < nb4; b++)
+        for (long t = 0; t < nt; t++)
+            mul += live_rows(4 + 2 * t, 4, (long)l);
+    if (k2)
+        for (long t = 0; t < nt; t++)
+            mul += live_rows(2 + 2 * t, 2, (long)l);
     if (!sqr) {
-        mul += (double)(nb4 * (nt + 2) * 4 + (k2 ? (nt + 1) * 2 : 0));
+        for (long b = 0; b < nb4; b++)
+            for (long t = 0; t < nt + 2; t++)
+                mul += live_rows(2 * t, 4, (long)l);
+        if (k2)
+            for (long t = 0; t < nt + 1; t++)
+                mul += live_rows(2 * t, 2, (long)l);
     } else {
-        for (size_t b = 0; b < nb4; b++)
+        for (long b = 0; b < nb4; b++)
             mul += 10 + 4.0 * (double)(nt - 2 - 2 * b);
         if (k2)
             mul += 3;

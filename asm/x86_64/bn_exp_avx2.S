@@ -296,38 +296,74 @@
  * lane by lane; fresh: the tile was never written (no load). Clobbers
  * ymm4-8.
  */
-.macro TILE tb, td, ob, d0, d1, d2, d3, mv, k, fresh
+.macro TILE tb, td, ob, d0, d1, d2, d3, mv, k, fresh, live=15
 	.if \mv == 0
-	TILEX	\tb, \td, \ob, \d0, \d1, \d2, \d3, 0, 1, 2, 3, \k, \fresh
+	TILEX	\tb, \td, \ob, \d0, \d1, \d2, \d3, 0, 1, 2, 3, \k, \fresh, \live
 	.else
-	TILEX	\tb, \td, \ob, \d0, \d1, \d2, \d3, 10, 11, 12, 13, \k, \fresh
+	TILEX	\tb, \td, \ob, \d0, \d1, \d2, \d3, 10, 11, 12, 13, \k, \fresh, \live
 	.endif
 .endm
 
-.macro TILEX tb, td, ob, d0, d1, d2, d3, m0, m1, m2, m3, k, fresh
-	vpmuludq \d0(\ob), %ymm\m0, %ymm5
-	vpmuludq \d1(\ob), %ymm\m1, %ymm6
-	.if \k == 4
-	vpmuludq \d2(\ob), %ymm\m2, %ymm7
-	vpmuludq \d3(\ob), %ymm\m3, %ymm8
-	vpaddq	%ymm6, %ymm5, %ymm5
-	vpaddq	%ymm8, %ymm7, %ymm7
+/* live: the rows whose operand is not all zero padding (bit r); the
+ * products of the others are left out (the tile's index is an assembly
+ * constant). The products go to ymm5.. in order and are summed as a
+ * tree. */
+.macro TILEX tb, td, ob, d0, d1, d2, d3, m0, m1, m2, m3, k, fresh, live
+	.set	_tn, 0
+	.if	(\live) & 1
+	VMULT	\d0, \ob, \m0
+	.endif
+	.if	((\live) >> 1) & 1
+	VMULT	\d1, \ob, \m1
+	.endif
+	.if	(\k == 4) && (((\live) >> 2) & 1)
+	VMULT	\d2, \ob, \m2
+	.endif
+	.if	(\k == 4) && (((\live) >> 3) & 1)
+	VMULT	\d3, \ob, \m3
+	.endif
+	.if _tn == 0
 	.if \fresh
-	vpaddq	%ymm7, %ymm5, %ymm4
-	.else
-	vpaddq	\td(\tb), %ymm5, %ymm5
-	vpaddq	%ymm7, %ymm5, %ymm4
-	.endif
-	.else
-	.if \fresh
-	vpaddq	%ymm6, %ymm5, %ymm4
-	.else
-	vpaddq	\td(\tb), %ymm5, %ymm5
-	vpaddq	%ymm6, %ymm5, %ymm4
-	.endif
-	.endif
+	vpxor	%xmm4, %xmm4, %xmm4
 	vmovdqa	%ymm4, \td(\tb)
+	.endif
+	.else
+	.if _tn >= 2
+	vpaddq	%ymm6, %ymm5, %ymm5
+	.endif
+	.if _tn == 4
+	vpaddq	%ymm8, %ymm7, %ymm7
+	.endif
+	.if !\fresh
+	vpaddq	\td(\tb), %ymm5, %ymm5
+	.endif
+	.if _tn >= 3
+	vpaddq	%ymm7, %ymm5, %ymm4
+	vmovdqa	%ymm4, \td(\tb)
+	.else
+	vmovdqa	%ymm5, \td(\tb)
+	.endif
+	.endif
 .endm
+
+/* VMULT d, ob, m: the next product, d(ob) * ymm<m>, into ymm(5 + _tn) */
+.macro VMULT d, ob, m
+	.if _tn == 0
+	vpmuludq \d(\ob), %ymm\m, %ymm5
+	.elseif _tn == 1
+	vpmuludq \d(\ob), %ymm\m, %ymm6
+	.elseif _tn == 2
+	vpmuludq \d(\ob), %ymm\m, %ymm7
+	.else
+	vpmuludq \d(\ob), %ymm\m, %ymm8
+	.endif
+	.set	_tn, _tn + 1
+.endm
+
+/* LIVE(j): the rows r < 4 whose operand pairs j - r, j - r + 1 (digit
+ * indices) are not both outside 0..L-1 */
+#define LIVE1(j, r) ((((j) - (r) + 1 >= 0) && ((j) - (r) <= L - 1)) << (r))
+#define LIVE(j) (LIVE1(j, 0) | LIVE1(j, 1) | LIVE1(j, 2) | LIVE1(j, 3))
 
 /* ---- operand copies -------------------------------------------------------
  *
@@ -425,9 +461,9 @@
 	.irp t, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39
 	.if \t < NT + \k / 2
 	.if \first || (\t >= NT)
-	TILE	TB, (\d+32*\t), W, AM(0,\t), AM(1,\t), AM(2,\t), AM(3,\t), 10, \k, 1
+	TILE	TB, (\d+32*\t), W, AM(0,\t), AM(1,\t), AM(2,\t), AM(3,\t), 10, \k, 1, LIVE(2*\t)
 	.else
-	TILE	TB, (\d+32*\t), W, AM(0,\t), AM(1,\t), AM(2,\t), AM(3,\t), 10, \k, 0
+	TILE	TB, (\d+32*\t), W, AM(0,\t), AM(1,\t), AM(2,\t), AM(3,\t), 10, \k, 0, LIVE(2*\t)
 	.endif
 	.endif
 	.endr
@@ -647,7 +683,7 @@
 .macro TAIL td
 	.irp t, 2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37
 	.if \t < NT
-	TILE	TB, (\td+32*\t), CTX, RM(0,64+32*\t), RM(1,64+32*\t), RM(2,64+32*\t), RM(3,64+32*\t), 0, 4, 0
+	TILE	TB, (\td+32*\t), CTX, RM(0,64+32*\t), RM(1,64+32*\t), RM(2,64+32*\t), RM(3,64+32*\t), 0, 4, 0, LIVE(4+2*\t)
 	.endif
 	.endr
 .endm
@@ -657,7 +693,7 @@
 .macro BULK2
 	.irp t, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37
 	.if \t < NT
-	TILE	TB, (32+32*\t), CTX, RM(0,32+32*\t), RM(1,32+32*\t), RM(0,0), RM(0,0), 0, 2, 0
+	TILE	TB, (32+32*\t), CTX, RM(0,32+32*\t), RM(1,32+32*\t), RM(0,0), RM(0,0), 0, 2, 0, LIVE(2+2*\t)
 	.endif
 	.endr
 .endm
