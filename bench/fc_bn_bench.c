@@ -34,6 +34,10 @@
  *   avx2      VPMULUDQ count / 2 (two multipliers: Intel p0/p1, AMD Zen 3
  *             and later FP0/FP3) and vector ALU uops / 3 (Intel's three
  *             vector ports; the larger of the two is the bound there)
+ *   ifma      VPMADD52 count / 2 (two 512-bit IFMA ports on the server
+ *             cores): per pair, n16 ~420 per squaring, ~510 per product
+ *             (bn_exp_ifma.S); n24/n32 4 NR per row and half (NR = 4, 5),
+ *             one AMM kernel for both
  * The operation counts follow the kernels' structure
  * (asm/x86_64/bn_exp_avx2.S) and fc_bn_mod_exp's window.
  *
@@ -309,6 +313,12 @@ int main(int argc, char **argv)
                 (c & tab[i]->required_caps) != tab[i]->required_caps)
                 continue;
             cs[nc] = (cand){avx2 ? "avx2" : "ifma", 0, tab[i], NULL, 0, NULL};
+            if (!avx2) {
+                double sq = n == 16 ? 420 : n == 24 ? 2 * 31 * 16 : 2 * 40 * 20;
+                double mu = n == 16 ? 510 : sq;
+
+                cs[nc].bound = (x2m * mu + x2s * sq) / 2;
+            }
             if (avx2) {
                 avx2_counts(l, 0, &vm, &va);
                 avx2_counts(l, 1, &vm2, &va2);
