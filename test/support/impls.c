@@ -28,22 +28,20 @@ uint32_t fc_test_caps(void)
     /* Parsed on every call (it is cheap) so a test may change the
      * environment and see the effect. */
     const char *cls = getenv(FC_CPU_CLASS_ENV);
-    const fc_tuning *row;
-    fc_cpu_id id;
+    uint32_t caps;
 
     if (spec != NULL && !fc_cpu_parse_mask(spec, &mask))
         fail_msg("%s=\"%s\" does not parse", FC_CPU_MASK_ENV, spec);
-    /* The per-CPU row's choices, as the provider makes them: the row
-     * FASTCRYPTO_CPU_CLASS names, else this CPU's. */
+    caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
+    /* A forced CPU class adds that row's choices, as the provider does. */
     if (cls != NULL && *cls != '\0') {
-        row = fc_tuning_by_name(cls);
+        const fc_tuning *row = fc_tuning_by_name(cls);
+
         if (row == NULL)
             fail_msg("%s=\"%s\" names no row", FC_CPU_CLASS_ENV, cls);
-    } else {
-        id = fc_cpu_identify();
-        row = fc_tuning_for(&id);
+        caps = fc_bn_exp2_caps(caps, row);
     }
-    return fc_bn_exp2_caps(fc_cpu_apply_mask(fc_cpu_detect(), mask), row);
+    return caps;
 }
 
 /* see impls.h */

@@ -20,7 +20,7 @@
  * Environment:
  *   FASTCRYPTO_CPU_MASK  features to switch off (fc_cpu_parse_mask syntax),
  *                        so one machine exercises every table.
- *   FASTCRYPTO_CPU_CLASS the per-CPU row whose choices apply (fc/tuning.h),
+ *   FASTCRYPTO_CPU_CLASS a per-CPU row whose choices apply (fc/tuning.h),
  *                        e.g. "zen3" or "default" to force an RSA engine.
  *   FC_TEST_QUICK=1      tests shrink their loops (valgrind, CI matrices).
  *   FC_TEST_SEED=<n>     fixes the random seed (printed at first use).
@@ -35,10 +35,11 @@
 
 /*
  * fc_test_caps returns fc_cpu_detect() with FASTCRYPTO_CPU_MASK applied
- * through fc_cpu_apply_mask, plus the per-CPU row's preferences as the
- * provider adds them (fc_bn_exp2_caps; the row FASTCRYPTO_CPU_CLASS names,
- * else this CPU's). An unparsable mask or unknown class fails the test: a
- * typo must not silently test the full-feature path.
+ * through fc_cpu_apply_mask. With FASTCRYPTO_CPU_CLASS set it also
+ * carries that row's choices as the provider adds them (fc_bn_exp2_caps:
+ * e.g. "zen3" makes the RSA code pick the AVX2 engine over MULX, "default"
+ * MULX). An unparsable mask or unknown class fails the test: a typo must
+ * not silently test the full-feature path.
  */
 uint32_t fc_test_caps(void);
 
