@@ -119,41 +119,56 @@
  *
  * ---- cost, bound and measurements --------------------------------------------
  *
- * Per pair of 1024-bit products (L = 38): 1518 VPMULUDQ and ~3250 vector
- * ALU uops (products, adds, normalization, blends, copies); per pair of
- * squarings ~1240 VPMULUDQ and ~2560 uops; scalar: ~50 ALU uops (12 IMUL)
- * per block of four rows. Bounds per core (uops.info figures for VPMULUDQ
- * ymm, VPADDQ ymm; not measured here except Golden Cove):
+ * Per pair of products (count from the kernels' structure, the products
+ * of zero padding left out; bench/fc_bn_bench computes the same):
+ *
+ *     L   VPMULUDQ    vector ALU uops      VPMULUDQ     vector ALU uops
+ *         (product)   (product)            (squaring)   (squaring)
+ *     38     1426        3063                 1102         2453
+ *     56     3108        6528                 2380         5128
+ *     76     5738       11898                 4370         9238
+ *
+ * plus ~50 scalar ALU uops (12 IMUL) per block of four rows. Bounds per
+ * core, cycles per pair at L = 38 (uops.info figures for VPMULUDQ ymm,
+ * VPADDQ ymm; measured here only on Golden Cove):
  *   Intel Skylake..Golden Cove: VPMULUDQ 2/cycle (p0, p1), VPADDQ 3/cycle
- *     (p0, p1, p5), the same ports as the scalar ALUs: ALU bound 3250/3
- *     = 1084 cycles a pair of products (MULX: 2 x 512 multiplier bound,
- *     2 x ~695 measured).
- *   Haswell, Broadwell: VPMULUDQ 1/cycle (p0): 1518.
- *   AMD Zen 2: VPMULUDQ 1/cycle (FP0), VPADDQ 3/cycle: 1518; Zen 3/4:
- *     VPMULUDQ 2/cycle, VPADDQ 4/cycle (FP0-3): max(759, 813) = ~810; the
- *     scalar triangles run on the separate integer pipes.
+ *     (p0, p1, p5), ports shared with the scalar ALUs: ALU bound
+ *     3063/3 = 1021 (product), 818 (squaring). MULX: 2 x 512 multiplier
+ *     bound, 2 x ~700 measured.
+ *   Haswell, Broadwell: VPMULUDQ 1/cycle (p0): 1426.
+ *   AMD Zen 2: VPMULUDQ 1/cycle (FP0), VPADDQ 3/cycle: 1426 / 1102;
+ *   Zen 3/4: VPMULUDQ 2/cycle, VPADDQ 4/cycle (FP0-3): max(713, 766) =
+ *     766 / 613. The scalar triangles run on the integer pipes.
  *
  * Measured on the development Xeon (Golden Cove class, family 6 model
  * 207, shared 2-core KVM guest under load from other jobs; core clock
  * ~3.0 GHz = 1.30 x TSC by a chain of dependent register ADDs; minima of
- * many interleaved runs, core cycles; IFMA masked where it matters):
+ * many interleaved runs, core cycles per pair at L = 38):
  *
- *   version (n16, per pair)                         mul     sqr
+ *   version                                         product  squaring
  *   v1: tile loops, product then reduction,          1800    1620
  *       T cleared, odd copies by unaligned stores
  *   v2: tiles straight-line, product fused into      1437    1187
  *       the pipelined reduction, first-touch stores,
  *       aligned odd copies (VPERM2I128)
  *   + squaring product loop two tiles a trip         1437    1170
- *   bound (three vector ports)                       1084     853
- *   MULX kernels, two halves (bn_mont_mulx.S)        1390    1110
+ *   + products of zero padding left out              1372    1139
+ *   bound (three vector ports)                       1021     818
+ *   MULX kernels, two halves (bn_mont_mulx.S)        1414    1152
+ *   (L = 56: 2820 / 2330; L = 76: 5040 / 4110)
  *
- * v2's cost by parts (mul, removing one part at a time): product 640,
+ * v2's cost by parts (product, removing one part at a time): product 640,
  * reduction tails 500, triangles ~100 (their scalar uops share p0/p1/p5),
  * normalization 53; with product and tails removed the rest runs at the
- * triangle chain, ~50 cycles a block. So on this core the AVX2 pair costs
- * about what two MULX products cost, and tuning.c keeps MULX here; on the
- * AMD cores above the bound is ~2x below MULX's flag-bound cost.
+ * triangle chain, ~50 cycles a block. So on this core the AVX2 pair
+ * costs what two MULX products cost (measured bound ratio 1.34 / 1.39),
+ * and tuning.c keeps MULX here. Per pair of exponentiations
+ * (bench/fc_bn_bench, IFMA hidden, OpenSSL 3.0.19 in the same run): 1024-
+ * bit halves AVX2 1.28M TSC ticks, MULX 1.22M, OpenSSL's
+ * BN_mod_exp_mont_consttime 1.39M; 1536: 3.80M, 3.81M, 4.37M; 2048: 9.19M,
+ * 8.74M, 10.28M (the exponentiation adds the window gathers, ~5%, and the
+ * conversions). On the AMD cores above the bound is ~2x below MULX's
+ * flag-bound cost (~2,000 cycles a pair on Zen 3).
  *
  * Considered and not done:
  * - radix 2^29 (36 digits for n16, 10% fewer products): the lanes

@@ -32,10 +32,10 @@
  * ADX the AVX2 engine is chosen whatever the row says, the alternative
  * being the portable C). The AVX2 engine's cost is its VPMULUDQ count and
  * its vector ALU uops (one VPADDQ per VPMULUDQ, see the kernel header):
- * for a pair of 1024-bit products 1518 VPMULUDQ and ~3250 vector ALU
- * uops; the MULX kernels' is one MULX and two flag adds per 64x64 product
- * (512 MULX per 1024-bit product). Figures per core from uops.info
- * (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64: latency and
+ * for a pair of 1024-bit products 1426 VPMULUDQ and ~3060 vector ALU
+ * uops (squarings 1102 and ~2450); the MULX kernels' is one MULX and two flag
+ * adds per 64x64 product (512 MULX per 1024-bit product). Figures per core from
+ * uops.info (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64: latency and
  * reciprocal throughput); the bounds below are in cycles per pair of
  * 1024-bit Montgomery products. Measured: bench/fc_bn_bench.
  */
@@ -45,12 +45,12 @@ static const fc_tuning fc_tuning_table[] = {
     /* Haswell: no ADX, so the MULX kernels never run and the AVX2 engine
      * is chosen anyway (against the portable C); 1 records that it is
      * the right choice: VPMULUDQ ymm 1/cycle (p0), VPADDQ 2/cycle (p15),
-     * bound 1518 cycles a pair against the C kernels' ~2 x 900. */
+     * bound 1426 cycles a pair against the C kernels' ~2 x 900. */
     {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c), .rsa_avx2_over_mulx = 1},
     {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f), .rsa_avx2_over_mulx = 1},
     {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46), .rsa_avx2_over_mulx = 1},
     /* Broadwell: ADX; VPMULUDQ ymm still 1/cycle (p0): the AVX2 bound
-     * (1518) is above MULX's 2 x 512 multiplier bound and about its
+     * (1426) is above MULX's 2 x 512 multiplier bound and about its
      * measured 2 x ~700 class: MULX. */
     {ROW("broadwell", FC_VENDOR_INTEL, 6, 0x3d, 0x3d)},
     {ROW("broadwell", FC_VENDOR_INTEL, 6, 0x47, 0x47)},
@@ -90,7 +90,7 @@ static const fc_tuning fc_tuning_table[] = {
      * Emerald Rapids, Granite Rapids. Measured on family 6 model 207
      * (bench/fc_bn_bench, IFMA masked): the AVX2 pair and two MULX
      * exponentiations within a few percent of each other at 1024 bits
-     * (the AVX2 bound, 3250 uops on three vector ports, is only ~20%
+     * (the AVX2 bound, 3063 uops on three vector ports, is only ~25%
      * below MULX's measured cost); MULX kept. */
     {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0x8f, 0x8f)},
     {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xcf, 0xcf)},
@@ -108,10 +108,10 @@ static const fc_tuning fc_tuning_table[] = {
      * ymm 2 uops): MULX, unmeasured. */
     {ROW("zen1", FC_VENDOR_AMD, 0x17, 0x00, 0x2f)},
     /* Zen 2: VPMULUDQ ymm 1/cycle (FP0, latency 3), VPADDQ ymm 3/cycle:
-     * bound 1518 against ~2,000: AVX2 (~1.3x expected). */
+     * bound 1426 against ~2,000: AVX2 (~1.3x expected). */
     {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff), .rsa_avx2_over_mulx = 1},
     /* Zen 3: VPMULUDQ ymm 2/cycle (latency 3), VPADDQ ymm 4/cycle (FP0-3):
-     * bound max(1518/2, 3250/4) = ~810 against ~2,000: AVX2 (~2x
+     * bound max(1426/2, 3063/4) = ~770 against ~2,000: AVX2 (~2x
      * expected; OpenSSL's own single-half AVX2 code already beats its
      * MULX code there by 14-27%). */
     {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f), .rsa_avx2_over_mulx = 1},
