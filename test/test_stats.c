@@ -463,6 +463,13 @@ static void test_fsize_zero(void **state)
     int st_child;
     pid_t pid;
 
+    /* qemu-user serves /proc/self/... from temporary files it writes
+     * itself, and under RLIMIT_FSIZE = 0 that write of the emulator's
+     * raises SIGXFSZ before our code runs: native runs test this. */
+    if (getenv("FC_TEST_EMULATED") != NULL) {
+        print_message("skipped under a user-mode emulator\n");
+        skip();
+    }
     new_dir(dir, sizeof(dir));
     snprintf(errfile, sizeof(errfile), "%s/stderr", dir);
     a.errfile = errfile;
