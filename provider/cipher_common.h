@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cipher_common.h - what every cipher glue file shares: one decoder for
+ * parameter arrays, one key and IV length policy, the context allocation,
+ * the IV read-out, and the algorithm constants behind get_params.
+ *
+ * A cipher file keeps only its own semantics. Its parameter handlers decode
+ * the caller's array once (fc_params_find) into a set of slots, one per
+ * name the cipher knows, and then apply the slots in an order the handler
+ * spells out and comments; the order the caller wrote them in never
+ * matters. Adding a cipher means a newctx, tables of the names it takes,
+ * and its data path.
+ *
+ * Parameter names. Every name any cipher of ours knows has one id (enum
+ * fc_cparam). A table (fc_param_table) lists the names one handler takes,
+ * each with its id, in the order they are looked up: put the names EVP and
+ * libssl send per record first. Names are at most 15 characters; the
+ * decoder compares them as two 64-bit words, so a lookup costs the key's
+ * length in byte loads plus one or two compares per table entry.
+ */
+#ifndef FC_CIPHER_COMMON_H
+#define FC_CIPHER_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core.h>
+#include <openssl/core_names.h>
+
+#include "fc_prov.h"
+
+/* The parameter names of our ciphers, one id each (at most 32). */
+enum fc_cparam {
+    /* Algorithm constants (get_params). */
+    FC_CP_MODE,
+    FC_CP_BLOCK_SIZE,
+    FC_CP_AEAD,
+    FC_CP_CUSTOM_IV,
+    FC_CP_CTS,
+    FC_CP_TLS_MULTI,
+    FC_CP_HAS_RANDKEY,
+    /* Lengths: constants of the algorithm, and of each context. */
+    FC_CP_KEYLEN,
+    FC_CP_IVLEN, /* also OSSL_CIPHER_PARAM_AEAD_IVLEN */
+    /* Context parameters. */
+    FC_CP_IV,
+    FC_CP_UPDATED_IV,
+    FC_CP_PADDING,
+    FC_CP_NUM,
+    FC_CP_USE_BITS,
+    FC_CP_TLS_VERSION,
+    FC_CP_TLS_MAC_SIZE,
+    FC_CP_TLS_MAC,
+    FC_CP_TAG,
+    FC_CP_TAGLEN,
+    FC_CP_TLS_AAD,
+    FC_CP_TLS_AAD_PAD,
+    FC_CP_TLS_IV_FIXED,
+    FC_CP_TLS_IV_GEN,
+    FC_CP_TLS_IV_INV,
+    FC_CP_COUNT
+};
+
+_Static_assert(FC_CP_COUNT <= 32, "parameter ids must fit a 32-bit mask");
+
+/* One name a handler takes: the name as two words (zero-padded), its id. */
+typedef struct fc_param_name {
+    union {
+        char s[16];
+        uint64_t w[2];
+    } key;
+    uint32_t id;
+} fc_param_name;
+
+/* FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN) is a table entry; a
+ * name of 16 characters or more does not compile. */
+#define FC_PARAM_NAME(name, id)                                                \
+    {                                                                          \
+        {.s = name}, (id) + 0 * sizeof(char[sizeof(name) <= 16 ? 1 : -1])      \
+    }
+
+typedef struct fc_param_table {
+    const fc_param_name *names;
+    size_t count;
+} fc_param_table;
+
+#define FC_PARAM_TABLE(arr)                                                    \
+    {                                                                          \
+        (arr), sizeof(arr) / sizeof((arr)[0])                                  \
+    }
+
+/*
+ * The result of one decoding pass: for each id whose bit is set in |seen|,
+ * the first parameter of the array with that name (as OSSL_PARAM_locate
+ * would find it). Slots whose bit is clear are never written and hold
+ * garbage: read them through fc_param.
+ */
+typedef struct fc_params {
+    uint32_t seen;
+    OSSL_PARAM *slot[FC_CP_COUNT];
+} fc_params;
+
+/*
+ * fc_params_find makes one pass over |params| (NULL or ended by a NULL
+ * key) and fills |found| with the first parameter of each name in |table|;
+ * names not in |table| are ignored, as OpenSSL ignores unknown keys.
+ * Returns |found->seen|: 0 when nothing applies. The array is not written
+ * (the slots are non-const so that get handlers can fill them).
+ */
+uint32_t fc_params_find(const fc_param_table *table, const OSSL_PARAM *params,
+                        fc_params *found);
+
+/* fc_param returns the slot of |id| in |found|, or NULL if absent. */
+static inline OSSL_PARAM *fc_param(const fc_params *found, int id)
+{
+    return (found->seen >> id) & 1 ? found->slot[id] : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Algorithm constants. */
+
+/* What get_params reports for one cipher. */
+typedef struct fc_cipher_info {
+    unsigned int mode; /* EVP_CIPH_*_MODE */
+    size_t keylen, ivlen, blocksize;
+    int aead, custom_iv; /* 1 or 0; "cts", "tls-multi", "has-randkey": 0 */
+} fc_cipher_info;
+
+/*
+ * fc_cipher_get_params answers the constant parameters of |info|. There is
+ * no provider context here, so a failure returns 0 without an error of
+ * ours on the queue.
+ */
+int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info);
+
+/* fc_cipher_gettable_params lists the names fc_cipher_get_params answers;
+ * the same for every cipher of ours. */
+const OSSL_PARAM *fc_cipher_gettable_params(void *provctx);
+
+/* ------------------------------------------------------------------------ */
+/* Key and IV lengths. */
+
+/*
+ * The key length is the cipher's own, whoever passes another: an init's
+ * |keylen|, or a "keylen" in any parameter array (the default provider
+ * ignores another there, and EVP 3.5+ then records it and fails the next
+ * init; refusing it clearly is better). "keylen" is never settable, so
+ * EVP_CIPHER_CTX_set_key_length refuses a change in EVP itself.
+ *
+ * fc_cipher_check_keylen returns 1 if |got| is |own|, else raises
+ * FC_R_INVALID_KEY_LENGTH and returns 0. fc_cipher_check_keylen_param does
+ * the same for the size_t of a "keylen" parameter |p| (an unreadable one
+ * gets FC_R_INVALID_PARAMETER).
+ */
+int fc_cipher_check_keylen(fc_prov_ctx *prov, size_t got, size_t own);
+int fc_cipher_check_keylen_param(fc_prov_ctx *prov, const OSSL_PARAM *p,
+                                 size_t own);
+
+/*
+ * fc_cipher_check_ivlen returns 1 if |min| <= |got| <= |max|, else raises
+ * FC_R_INVALID_IV_LENGTH and returns 0. A fixed IV length has min == max.
+ * fc_cipher_get_ivlen_param reads the size_t of an "ivlen" parameter |p|
+ * into |*v| and checks it the same way.
+ */
+int fc_cipher_check_ivlen(fc_prov_ctx *prov, size_t got, size_t min,
+                          uint64_t max);
+int fc_cipher_get_ivlen_param(fc_prov_ctx *prov, const OSSL_PARAM *p, size_t *v,
+                              size_t min, uint64_t max);
+
+/* ------------------------------------------------------------------------ */
+/* Context parameters both families answer. */
+
+/* fc_cipher_set_size answers a size_t get (or raises FC_R_INVALID_PARAMETER
+ * naming the key). */
+int fc_cipher_set_size(fc_prov_ctx *prov, OSSL_PARAM *p, size_t v);
+
+/*
+ * fc_cipher_get_iv answers an "iv" or "updated-iv" get with the |len| bytes
+ * at |iv|: a pointer into the context for an octet_ptr parameter, a copy
+ * for an octet string. The type is tested, not tried: OpenSSL 3.2+ queues
+ * an error from a setter given the wrong type, which would stay behind a
+ * successful call. With |strict| an octet string must have room for the
+ * whole IV (a size query without a buffer is refused too), as the default
+ * provider's AEAD ciphers have it; else OSSL_PARAM_set_octet_string
+ * decides, as its block ciphers have it.
+ */
+int fc_cipher_get_iv(fc_prov_ctx *prov, OSSL_PARAM *p, const uint8_t *iv,
+                     size_t len, int strict);
+
+/* ------------------------------------------------------------------------ */
+/* Context life cycle. */
+
+/* Contexts are aligned for the kernels' aligned loads. */
+#define FC_CIPHER_CTX_ALIGN 64
+
+/*
+ * fc_cipher_ctx_new returns |size| zeroed bytes aligned to
+ * FC_CIPHER_CTX_ALIGN, or NULL with FC_R_MALLOC_FAILURE raised. Free with
+ * fc_cipher_ctx_free, copy with fc_cipher_ctx_dup.
+ */
+void *fc_cipher_ctx_new(fc_prov_ctx *prov, size_t size);
+
+/* fc_cipher_ctx_free wipes and frees a context of |size| bytes (NULL is
+ * fine): keys, schedules and buffered data do not outlive it. */
+void fc_cipher_ctx_free(void *ctx, size_t size);
+
+/* fc_cipher_ctx_dup returns a flat copy of the |size|-byte context |src|,
+ * or NULL with FC_R_MALLOC_FAILURE raised. Pointers the context holds into
+ * memory of its own are the caller's to re-point. */
+void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
+
+#endif /* FC_CIPHER_COMMON_H */
