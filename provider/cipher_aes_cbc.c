@@ -18,8 +18,9 @@
  * one-shot call refuses a partial block when decrypting (the default reads
  * past the input), and a "keylen" or "ivlen" other than the cipher's,
  * passed in parameters, is refused (the default ignores it, and EVP 3.5+
- * then records it and fails the next init). Only the schedule for the
- * direction in use is expanded.
+ * then records it and fails the next init), and a parameter array that is
+ * refused changes nothing (the default applies what it read before the
+ * bad one). Only the schedule for the direction in use is expanded.
  */
 #include <stdint.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include "fc/aes.h"
 #include "fc/ct.h"
 #include "fc/tls_cbc.h"
+#include "cipher_common.h"
 #include "fc_prov.h"
 
 #define FC_CBC_IVLEN 16
@@ -70,107 +72,36 @@ FC_DISPATCH(cipher, decrypt_init, fc_aes_cbc_dinit);
 FC_DISPATCH(cipher, update, fc_aes_cbc_update);
 FC_DISPATCH(cipher, final, fc_aes_cbc_final);
 FC_DISPATCH(cipher, cipher, fc_aes_cbc_cipher);
-FC_DISPATCH(cipher, gettable_params, fc_aes_cbc_gettable_params);
 FC_DISPATCH(cipher, get_ctx_params, fc_aes_cbc_get_ctx_params);
 FC_DISPATCH(cipher, set_ctx_params, fc_aes_cbc_set_ctx_params);
 FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_cbc_gettable_ctx_params);
 FC_DISPATCH(cipher, settable_ctx_params, fc_aes_cbc_settable_ctx_params);
 
 /* ------------------------------------------------------------------------ */
-/* Parameters: one pass over the caller's array, names matched inline. */
+/* Parameters (decoded by fc_params_find, cipher_common.h). */
 
-enum {
-    FC_P_UNKNOWN = 0,
-    FC_P_MODE,
-    FC_P_KEYLEN,
-    FC_P_IVLEN,
-    FC_P_BLOCKSIZE,
-    FC_P_AEAD,
-    FC_P_CUSTOM_IV,
-    FC_P_CTS,
-    FC_P_TLS_MULTI,
-    FC_P_HAS_RANDKEY,
-    FC_P_PADDING,
-    FC_P_NUM,
-    FC_P_IV,
-    FC_P_UPDATED_IV,
-    FC_P_TLS_MAC,
-    FC_P_USE_BITS,
-    FC_P_TLS_VERSION,
-    FC_P_TLS_MAC_SIZE
+/* Lookup order: the names EVP asks for around every init first. */
+static const fc_param_name fc_cbc_get_names[] = {
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_MAC, FC_CP_TLS_MAC),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_UPDATED_IV, FC_CP_UPDATED_IV),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IV, FC_CP_IV),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_PADDING, FC_CP_PADDING),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_NUM, FC_CP_NUM),
 };
+static const fc_param_table fc_cbc_get_table = FC_PARAM_TABLE(fc_cbc_get_names);
 
-/* strcmp against a literal, inlined: EVP asks for "ivlen" and "keylen" on
- * every init, and a library call per candidate name showed in profiles. */
-static inline int fc_key_is(const char *k, const char *lit)
-{
-    for (; *lit != '\0'; k++, lit++)
-        if (*k != *lit)
-            return 0;
-    return *k == '\0';
-}
-
-static int fc_cbc_param_id(const char *k)
-{
-#define FC_IS(name, id)                                                        \
-    if (fc_key_is(k, name))                                                    \
-        return id;
-    /* Tested by first letter, the names EVP asks for per operation first
-     * (conditional branches predict better here than a jump table). */
-    if (k[0] == 'i') {
-        FC_IS(OSSL_CIPHER_PARAM_IVLEN, FC_P_IVLEN);
-        FC_IS(OSSL_CIPHER_PARAM_IV, FC_P_IV);
-    } else if (k[0] == 'k') {
-        FC_IS(OSSL_CIPHER_PARAM_KEYLEN, FC_P_KEYLEN);
-    } else if (k[0] == 'p') {
-        FC_IS(OSSL_CIPHER_PARAM_PADDING, FC_P_PADDING);
-    } else if (k[0] == 't') {
-        FC_IS(OSSL_CIPHER_PARAM_TLS_VERSION, FC_P_TLS_VERSION);
-        FC_IS(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, FC_P_TLS_MAC_SIZE);
-        FC_IS(OSSL_CIPHER_PARAM_TLS_MAC, FC_P_TLS_MAC);
-        FC_IS(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, FC_P_TLS_MULTI);
-    } else if (k[0] == 'u') {
-        FC_IS(OSSL_CIPHER_PARAM_UPDATED_IV, FC_P_UPDATED_IV);
-        FC_IS(OSSL_CIPHER_PARAM_USE_BITS, FC_P_USE_BITS);
-    } else {
-        FC_IS(OSSL_CIPHER_PARAM_NUM, FC_P_NUM);
-        FC_IS(OSSL_CIPHER_PARAM_MODE, FC_P_MODE);
-        FC_IS(OSSL_CIPHER_PARAM_BLOCK_SIZE, FC_P_BLOCKSIZE);
-        FC_IS(OSSL_CIPHER_PARAM_AEAD, FC_P_AEAD);
-        FC_IS(OSSL_CIPHER_PARAM_CUSTOM_IV, FC_P_CUSTOM_IV);
-        FC_IS(OSSL_CIPHER_PARAM_CTS, FC_P_CTS);
-        FC_IS(OSSL_CIPHER_PARAM_HAS_RAND_KEY, FC_P_HAS_RANDKEY);
-    }
-#undef FC_IS
-    return FC_P_UNKNOWN;
-}
-
-/*
- * fc_cbc_first reports whether |id| is seen for the first time in this
- * array; like OSSL_PARAM_locate, only the first of duplicate keys counts.
- */
-static int fc_cbc_first(uint32_t *seen, int id)
-{
-    uint32_t bit = (uint32_t)1 << id;
-
-    if (id == FC_P_UNKNOWN || (*seen & bit) != 0)
-        return 0;
-    *seen |= bit;
-    return 1;
-}
-
-static const OSSL_PARAM fc_aes_cbc_known_gettable_params[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-    OSSL_PARAM_END,
+static const fc_param_name fc_cbc_set_names[] = {
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_PADDING, FC_CP_PADDING),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_VERSION, FC_CP_TLS_VERSION),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, FC_CP_TLS_MAC_SIZE),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_NUM, FC_CP_NUM),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_USE_BITS, FC_CP_USE_BITS),
 };
+static const fc_param_table fc_cbc_set_table = FC_PARAM_TABLE(fc_cbc_set_names);
 
 static const OSSL_PARAM fc_aes_cbc_known_gettable_ctx_params[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
@@ -183,10 +114,8 @@ static const OSSL_PARAM fc_aes_cbc_known_gettable_ctx_params[] = {
     OSSL_PARAM_END,
 };
 
-/* "keylen" is absent, as in the default provider: the key length of these
- * ciphers is fixed, and EVP_CIPHER_CTX_set_key_length refuses a different
- * one because of that absence. A "keylen" passed anyway must be the
- * cipher's own (fc_aes_cbc_set_ctx_params). */
+/* "keylen" is absent, as in the default provider (the length policy of
+ * cipher_common.h); a "keylen" passed anyway must be the cipher's own. */
 static const OSSL_PARAM fc_aes_cbc_known_settable_ctx_params[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
@@ -195,11 +124,6 @@ static const OSSL_PARAM fc_aes_cbc_known_settable_ctx_params[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, NULL),
     OSSL_PARAM_END,
 };
-
-static const OSSL_PARAM *fc_aes_cbc_gettable_params(void *provctx)
-{
-    return fc_aes_cbc_known_gettable_params;
-}
 
 static const OSSL_PARAM *fc_aes_cbc_gettable_ctx_params(void *cctx,
                                                         void *provctx)
@@ -213,152 +137,97 @@ static const OSSL_PARAM *fc_aes_cbc_settable_ctx_params(void *cctx,
     return fc_aes_cbc_known_settable_ctx_params;
 }
 
-/* The algorithm's constant parameters; get_params has no provider context,
- * so a failure returns 0 without an error of ours on the queue. */
-static int fc_aes_cbc_get_params_common(OSSL_PARAM params[], size_t keylen)
-{
-    uint32_t seen = 0;
-
-    for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        int id = fc_cbc_param_id(p->key), ok = 1;
-
-        if (!fc_cbc_first(&seen, id))
-            continue;
-        switch (id) {
-        case FC_P_MODE:
-            ok = OSSL_PARAM_set_uint(p, EVP_CIPH_CBC_MODE);
-            break;
-        case FC_P_KEYLEN:
-            ok = OSSL_PARAM_set_size_t(p, keylen);
-            break;
-        case FC_P_IVLEN:
-        case FC_P_BLOCKSIZE:
-            ok = OSSL_PARAM_set_size_t(p, FC_AES_BLOCK);
-            break;
-        case FC_P_AEAD:
-        case FC_P_CUSTOM_IV:
-        case FC_P_CTS:
-        case FC_P_TLS_MULTI:
-        case FC_P_HAS_RANDKEY:
-            ok = OSSL_PARAM_set_int(p, 0);
-            break;
-        }
-        if (!ok)
-            return 0;
-    }
-    return 1;
-}
-
 static int fc_aes_cbc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     fc_aes_cbc_ctx *ctx = vctx;
-    uint32_t seen = 0;
+    fc_params f;
+    OSSL_PARAM *p;
 
-    for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        int id = fc_cbc_param_id(p->key), ok = 1;
-
-        if (!fc_cbc_first(&seen, id))
-            continue;
-        switch (id) {
-        case FC_P_IVLEN:
-            ok = OSSL_PARAM_set_size_t(p, FC_CBC_IVLEN);
-            break;
-        case FC_P_KEYLEN:
-            ok = OSSL_PARAM_set_size_t(p, ctx->keylen);
-            break;
-        case FC_P_PADDING:
-            ok = OSSL_PARAM_set_uint(p, ctx->pad);
-            break;
-        case FC_P_NUM:
-            ok = OSSL_PARAM_set_uint(p, ctx->num);
-            break;
-        case FC_P_IV:
-        case FC_P_UPDATED_IV: {
-            const uint8_t *v = id == FC_P_IV ? ctx->oiv : ctx->iv;
-
-            /* A pointer into the context if the caller asked for one. The
-             * type is tested here, not by trying one setter and then the
-             * other: OpenSSL 3.2+ queues an error for the wrong type, which
-             * would stay behind a successful call. */
-            ok = p->data_type == OSSL_PARAM_OCTET_PTR
-                     ? OSSL_PARAM_set_octet_ptr(p, v, FC_CBC_IVLEN)
-                     : OSSL_PARAM_set_octet_string(p, v, FC_CBC_IVLEN);
-            break;
-        }
-        case FC_P_TLS_MAC:
-            /* Valid until the next update; NULL before a MAC was taken, or
-             * if "tls-mac-size" has since grown past our buffer. */
-            ok = OSSL_PARAM_set_octet_ptr(
-                p,
-                ctx->tlsmac_set && ctx->tlsmacsize <= FC_TLS_CBC_MAX_MAC
-                    ? ctx->tlsmac
-                    : NULL,
-                ctx->tlsmacsize);
-            break;
-        }
-        if (!ok) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "get %s", p->key);
-            return 0;
-        }
-    }
+    if (fc_params_find(&fc_cbc_get_table, params, &f) == 0)
+        return 1;
+    /* All reads: the order does not matter. */
+    if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL &&
+        !fc_cipher_set_size(ctx->prov, p, FC_CBC_IVLEN))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
+        !fc_cipher_set_size(ctx->prov, p, ctx->keylen))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_PADDING)) != NULL &&
+        !OSSL_PARAM_set_uint(p, ctx->pad))
+        goto bad;
+    if ((p = fc_param(&f, FC_CP_NUM)) != NULL &&
+        !OSSL_PARAM_set_uint(p, ctx->num))
+        goto bad;
+    /* "iv" is the IV as last set, "updated-iv" the chaining value. */
+    if ((p = fc_param(&f, FC_CP_IV)) != NULL &&
+        !fc_cipher_get_iv(ctx->prov, p, ctx->oiv, FC_CBC_IVLEN, 0))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_UPDATED_IV)) != NULL &&
+        !fc_cipher_get_iv(ctx->prov, p, ctx->iv, FC_CBC_IVLEN, 0))
+        return 0;
+    /* Valid until the next update; NULL before a MAC was taken, or if
+     * "tls-mac-size" has since grown past our buffer. */
+    if ((p = fc_param(&f, FC_CP_TLS_MAC)) != NULL &&
+        !OSSL_PARAM_set_octet_ptr(p,
+                                  ctx->tlsmac_set &&
+                                          ctx->tlsmacsize <= FC_TLS_CBC_MAX_MAC
+                                      ? ctx->tlsmac
+                                      : NULL,
+                                  ctx->tlsmacsize))
+        goto bad;
     return 1;
+bad:
+    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "get %s", p->key);
+    return 0;
 }
 
 static int fc_aes_cbc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     fc_aes_cbc_ctx *ctx = vctx;
-    uint32_t seen = 0;
+    fc_params f;
+    const OSSL_PARAM *p;
+    unsigned int u, version = ctx->tlsversion, num = ctx->num;
+    size_t macsize = ctx->tlsmacsize, v;
+    int pad = ctx->pad;
 
-    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        int id = fc_cbc_param_id(p->key), ok = 1;
-        unsigned int u;
-
-        if (!fc_cbc_first(&seen, id))
-            continue;
-        switch (id) {
-        case FC_P_PADDING:
-            if ((ok = OSSL_PARAM_get_uint(p, &u)))
-                ctx->pad = u != 0;
-            break;
-        case FC_P_NUM:
-            ok = OSSL_PARAM_get_uint(p, &ctx->num);
-            break;
-        case FC_P_USE_BITS: /* for CFB1; accepted, as the default does */
-            ok = OSSL_PARAM_get_uint(p, &u);
-            break;
-        case FC_P_TLS_VERSION:
-            /* libssl passes an int; the conversion accepts it when >= 0. */
-            ok = OSSL_PARAM_get_uint(p, &ctx->tlsversion);
-            break;
-        case FC_P_TLS_MAC_SIZE:
-            ok = OSSL_PARAM_get_size_t(p, &ctx->tlsmacsize);
-            break;
-        case FC_P_KEYLEN:
-        case FC_P_IVLEN: {
-            /* Both are fixed. The default provider ignores other values,
-             * but OpenSSL 3.5+ then records them as the context's lengths
-             * and later inits fail: refuse them here, clearly. */
-            size_t want = id == FC_P_KEYLEN ? ctx->keylen : FC_CBC_IVLEN, v;
-            if (!OSSL_PARAM_get_size_t(p, &v)) {
-                ok = 0;
-                break;
-            }
-            if (v != want) {
-                FC_RAISE_DATA(ctx->prov,
-                              id == FC_P_KEYLEN ? FC_R_INVALID_KEY_LENGTH
-                                                : FC_R_INVALID_IV_LENGTH,
-                              "%s=%zu, this cipher has %zu", p->key, v, want);
-                return 0;
-            }
-            break;
-        }
-        }
-        if (!ok) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "set %s", p->key);
-            return 0;
-        }
+    if (fc_params_find(&fc_cbc_set_table, params, &f) == 0)
+        return 1;
+    /* Everything is read and checked first and stored at the end, so a
+     * refused array changes nothing. The lengths are the cipher's own
+     * (cipher_common.h). */
+    if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
+        !fc_cipher_check_keylen_param(ctx->prov, p, ctx->keylen))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL &&
+        !fc_cipher_get_ivlen_param(ctx->prov, p, &v, FC_CBC_IVLEN,
+                                   FC_CBC_IVLEN))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_PADDING)) != NULL) {
+        if (!OSSL_PARAM_get_uint(p, &u))
+            goto bad;
+        pad = u != 0;
     }
+    if ((p = fc_param(&f, FC_CP_NUM)) != NULL && !OSSL_PARAM_get_uint(p, &num))
+        goto bad;
+    /* For CFB1; accepted, as the default does, and unused. */
+    if ((p = fc_param(&f, FC_CP_USE_BITS)) != NULL &&
+        !OSSL_PARAM_get_uint(p, &u))
+        goto bad;
+    /* libssl passes an int; the conversion accepts it when >= 0. */
+    if ((p = fc_param(&f, FC_CP_TLS_VERSION)) != NULL &&
+        !OSSL_PARAM_get_uint(p, &version))
+        goto bad;
+    if ((p = fc_param(&f, FC_CP_TLS_MAC_SIZE)) != NULL &&
+        !OSSL_PARAM_get_size_t(p, &macsize))
+        goto bad;
+    ctx->pad = (uint8_t)pad;
+    ctx->num = num;
+    ctx->tlsversion = version;
+    ctx->tlsmacsize = macsize;
     return 1;
+bad:
+    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "set %s", p->key);
+    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -367,12 +236,10 @@ static int fc_aes_cbc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 static void *fc_aes_cbc_newctx(void *provctx, size_t keylen)
 {
     fc_prov_ctx *prov = provctx;
-    fc_aes_cbc_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
+    fc_aes_cbc_ctx *ctx = fc_cipher_ctx_new(prov, sizeof(*ctx));
 
-    if (ctx == NULL) {
-        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
+    if (ctx == NULL)
         return NULL;
-    }
     ctx->prov = prov;
     ctx->aes = prov->aes;
     ctx->keylen = keylen;
@@ -395,44 +262,44 @@ static void *fc_aes256_cbc_newctx(void *provctx)
     return fc_aes_cbc_newctx(provctx, 32);
 }
 
+static int fc_aes_cbc_get_params(OSSL_PARAM params[], size_t keylen)
+{
+    const fc_cipher_info info = {.mode = EVP_CIPH_CBC_MODE,
+                                 .keylen = keylen,
+                                 .ivlen = FC_CBC_IVLEN,
+                                 .blocksize = FC_AES_BLOCK};
+
+    return fc_cipher_get_params(params, &info);
+}
+
 static int fc_aes128_cbc_get_params(OSSL_PARAM params[])
 {
-    return fc_aes_cbc_get_params_common(params, 16);
+    return fc_aes_cbc_get_params(params, 16);
 }
 
 static int fc_aes192_cbc_get_params(OSSL_PARAM params[])
 {
-    return fc_aes_cbc_get_params_common(params, 24);
+    return fc_aes_cbc_get_params(params, 24);
 }
 
 static int fc_aes256_cbc_get_params(OSSL_PARAM params[])
 {
-    return fc_aes_cbc_get_params_common(params, 32);
+    return fc_aes_cbc_get_params(params, 32);
 }
 
 static void fc_aes_cbc_freectx(void *vctx)
 {
-    /* Wipes schedule, raw key, buffered plaintext and the last TLS MAC.
-     * fc_memzero is a plain (vectorised) memset the compiler cannot drop;
-     * EVP frees a context on every init with a cipher, so this is hot. */
-    if (vctx != NULL)
-        fc_memzero(vctx, sizeof(fc_aes_cbc_ctx));
-    OPENSSL_free(vctx);
+    /* Schedule, raw key, buffered plaintext and the last TLS MAC. */
+    fc_cipher_ctx_free(vctx, sizeof(fc_aes_cbc_ctx));
 }
 
 static void *fc_aes_cbc_dupctx(void *vctx)
 {
-    fc_aes_cbc_ctx *src = vctx, *dst;
+    fc_aes_cbc_ctx *src = vctx;
 
     /* The context holds no pointer into itself, so a flat copy is a deep
      * one and survives the original being freed. */
-    dst = OPENSSL_malloc(sizeof(*dst));
-    if (dst == NULL) {
-        FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
-        return NULL;
-    }
-    memcpy(dst, src, sizeof(*dst));
-    return dst;
+    return fc_cipher_ctx_dup(src->prov, src, sizeof(*src));
 }
 
 /* Makes the schedule match the direction of the operation. */
@@ -458,11 +325,9 @@ static int fc_aes_cbc_init(fc_aes_cbc_ctx *ctx, const unsigned char *key,
     ctx->enc = (uint8_t)enc;
 
     if (iv != NULL) {
-        if (ivlen != FC_CBC_IVLEN) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH, "ivlen=%zu",
-                          ivlen);
+        if (!fc_cipher_check_ivlen(ctx->prov, ivlen, FC_CBC_IVLEN,
+                                   FC_CBC_IVLEN))
             return 0;
-        }
         memcpy(ctx->iv, iv, FC_CBC_IVLEN);
         memcpy(ctx->oiv, iv, FC_CBC_IVLEN);
         ctx->iv_set = 1;
@@ -472,12 +337,8 @@ static int fc_aes_cbc_init(fc_aes_cbc_ctx *ctx, const unsigned char *key,
     }
 
     if (key != NULL) {
-        if (keylen != ctx->keylen) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
-                          "keylen=%zu, this cipher has %zu", keylen,
-                          ctx->keylen);
+        if (!fc_cipher_check_keylen(ctx->prov, keylen, ctx->keylen))
             return 0;
-        }
         if (key != ctx->key)
             memcpy(ctx->key, key, keylen);
         ctx->ks_dir = FC_KS_NONE;
@@ -862,7 +723,7 @@ const OSSL_DISPATCH fc_aes128cbc_functions[] = {
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_cbc_get_params},
     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_aes_cbc_gettable_params},
+     (void (*)(void))fc_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
      (void (*)(void))fc_aes_cbc_get_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
@@ -885,7 +746,7 @@ const OSSL_DISPATCH fc_aes192cbc_functions[] = {
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_cbc_get_params},
     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_aes_cbc_gettable_params},
+     (void (*)(void))fc_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
      (void (*)(void))fc_aes_cbc_get_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
@@ -908,7 +769,7 @@ const OSSL_DISPATCH fc_aes256cbc_functions[] = {
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_cbc_get_params},
     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_aes_cbc_gettable_params},
+     (void (*)(void))fc_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
      (void (*)(void))fc_aes_cbc_get_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
