@@ -13,65 +13,6 @@
 #include "cipher_common.h"
 
 /* ------------------------------------------------------------------------ */
-/* The decoder. */
-
-/*
- * Loads the key |k| as two zero-padded 64-bit words; returns 0 for a key of
- * 16 characters or more, which no table holds. Byte by byte: the key may
- * end anywhere, so reading past its NUL could touch another page (and
- * sanitizers would rightly object).
- */
-static inline int fc_param_key_words(const char *k, uint64_t w[2])
-{
-    union {
-        char s[16];
-        uint64_t w[2];
-    } u = {.w = {0, 0}};
-
-    for (size_t i = 0; i < 16; i++) {
-        if (k[i] == '\0') {
-            w[0] = u.w[0];
-            w[1] = u.w[1];
-            return 1;
-        }
-        u.s[i] = k[i];
-    }
-    return 0;
-}
-
-/* see cipher_common.h */
-uint32_t fc_params_find(const fc_param_table *table, const OSSL_PARAM *params,
-                        fc_params *found)
-{
-    const fc_param_name *names = table->names;
-    const size_t count = table->count;
-    uint32_t seen = 0;
-
-    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        uint64_t w[2];
-
-        if (!fc_param_key_words(p->key, w))
-            continue;
-        for (size_t i = 0; i < count; i++) {
-            uint32_t id, bit;
-
-            if (names[i].key.w[0] != w[0] || names[i].key.w[1] != w[1])
-                continue;
-            id = names[i].id;
-            bit = (uint32_t)1 << id;
-            /* Like OSSL_PARAM_locate: the first of duplicate keys. */
-            if ((seen & bit) == 0) {
-                seen |= bit;
-                found->slot[id] = (OSSL_PARAM *)p;
-            }
-            break;
-        }
-    }
-    found->seen = seen;
-    return seen;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Algorithm constants. */
 
 static const fc_param_name fc_cipher_const_names[] = {
@@ -145,10 +86,8 @@ int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info)
 /* Lengths. */
 
 /* see cipher_common.h */
-int fc_cipher_check_keylen(fc_prov_ctx *prov, size_t got, size_t own)
+int fc_cipher_bad_keylen(fc_prov_ctx *prov, size_t got, size_t own)
 {
-    if (FC_LIKELY(got == own))
-        return 1;
     FC_RAISE_DATA(prov, FC_R_INVALID_KEY_LENGTH,
                   "keylen=%zu, this cipher has %zu", got, own);
     return 0;
@@ -168,11 +107,8 @@ int fc_cipher_check_keylen_param(fc_prov_ctx *prov, const OSSL_PARAM *p,
 }
 
 /* see cipher_common.h */
-int fc_cipher_check_ivlen(fc_prov_ctx *prov, size_t got, size_t min,
-                          uint64_t max)
+int fc_cipher_bad_ivlen(fc_prov_ctx *prov, size_t got, size_t min, uint64_t max)
 {
-    if (FC_LIKELY(got >= min && (uint64_t)got <= max))
-        return 1;
     if (min == max)
         FC_RAISE_DATA(prov, FC_R_INVALID_IV_LENGTH,
                       "ivlen=%zu, this cipher has %zu", got, min);
@@ -196,11 +132,10 @@ int fc_cipher_get_ivlen_param(fc_prov_ctx *prov, const OSSL_PARAM *p, size_t *v,
 /* Context parameters. */
 
 /* see cipher_common.h */
-int fc_cipher_set_size(fc_prov_ctx *prov, OSSL_PARAM *p, size_t v)
+int fc_cipher_bad_param(fc_prov_ctx *prov, const OSSL_PARAM *p,
+                        const char *what)
 {
-    if (FC_LIKELY(OSSL_PARAM_set_size_t(p, v)))
-        return 1;
-    FC_RAISE_DATA(prov, FC_R_INVALID_PARAMETER, "get %s", p->key);
+    FC_RAISE_DATA(prov, FC_R_INVALID_PARAMETER, "%s %s", what, p->key);
     return 0;
 }
 

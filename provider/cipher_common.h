@@ -14,18 +14,20 @@
  * Parameter names. Every name any cipher of ours knows has one id (enum
  * fc_cparam). A table (fc_param_table) lists the names one handler takes,
  * each with its id, in the order they are looked up: put the names EVP and
- * libssl send per record first. Names are at most 15 characters; the
- * decoder compares them as two 64-bit words, so a lookup costs the key's
- * length in byte loads plus one or two compares per table entry.
+ * libssl send per record first. Names have 2 to 15 characters; a lookup
+ * costs one strlen, a length compare per entry before the match, and two
+ * loads and compares per entry of the key's length.
  */
 #ifndef FC_CIPHER_COMMON_H
 #define FC_CIPHER_COMMON_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <openssl/core.h>
 #include <openssl/core_names.h>
+#include <openssl/params.h>
 
 #include "fc_prov.h"
 
@@ -63,20 +65,21 @@ enum fc_cparam {
 
 _Static_assert(FC_CP_COUNT <= 32, "parameter ids must fit a 32-bit mask");
 
-/* One name a handler takes: the name as two words (zero-padded), its id. */
+/* One name a handler takes (zero-padded), its length and its id. */
 typedef struct fc_param_name {
-    union {
-        char s[16];
-        uint64_t w[2];
-    } key;
-    uint32_t id;
+    char s[16];
+    uint8_t len;
+    uint8_t id;
 } fc_param_name;
 
-/* FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN) is a table entry; a
- * name of 16 characters or more does not compile. */
+/* A name must have 2..15 characters (fc_param_eq); else this is 0 / 0. */
+#define FC_PARAM_NAME_LEN(name)                                                \
+    ((sizeof(name) - 1) / (sizeof(name) >= 3 && sizeof(name) <= 16))
+
+/* FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN) is a table entry. */
 #define FC_PARAM_NAME(name, id)                                                \
     {                                                                          \
-        {.s = name}, (id) + 0 * sizeof(char[sizeof(name) <= 16 ? 1 : -1])      \
+        name, FC_PARAM_NAME_LEN(name), id                                      \
     }
 
 typedef struct fc_param_table {
@@ -101,14 +104,82 @@ typedef struct fc_params {
 } fc_params;
 
 /*
+ * Whether the |n| bytes at |a| and at |b| are equal, 2 <= n <= 15, in two
+ * overlapping loads of 2, 4 or 8 bytes each (from the start and to the
+ * end of the range): no call and no loop, and nothing read outside it.
+ */
+static inline int fc_param_eq(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x0, x1, y0, y1;
+
+        memcpy(&x0, a, 8);
+        memcpy(&y0, b, 8);
+        memcpy(&x1, a + n - 8, 8);
+        memcpy(&y1, b + n - 8, 8);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t x0, x1, y0, y1;
+
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    {
+        uint16_t x0, x1, y0, y1;
+
+        memcpy(&x0, a, 2);
+        memcpy(&y0, b, 2);
+        memcpy(&x1, a + n - 2, 2);
+        memcpy(&y1, b + n - 2, 2);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+}
+
+/*
  * fc_params_find makes one pass over |params| (NULL or ended by a NULL
  * key) and fills |found| with the first parameter of each name in |table|;
  * names not in |table| are ignored, as OpenSSL ignores unknown keys.
  * Returns |found->seen|: 0 when nothing applies. The array is not written
  * (the slots are non-const so that get handlers can fill them).
+ * One strlen per key; then, per table entry, a length compare, and for an
+ * entry of the same length two loads and compares (fc_param_eq). Inline,
+ * so that with a constant table the lengths and names become immediates.
  */
-uint32_t fc_params_find(const fc_param_table *table, const OSSL_PARAM *params,
-                        fc_params *found);
+static inline uint32_t fc_params_find(const fc_param_table *table,
+                                      const OSSL_PARAM *params,
+                                      fc_params *found)
+{
+    const fc_param_name *names = table->names;
+    const size_t count = table->count;
+    uint32_t seen = 0;
+
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+        const size_t n = strlen(p->key);
+
+        /* Unrolled: each entry's length is then an immediate, and
+         * fc_param_eq compiles to the loads for that length alone. */
+#pragma GCC unroll 32
+        for (size_t i = 0; i < count; i++) {
+            uint32_t bit;
+
+            if (names[i].len != n || !fc_param_eq(p->key, names[i].s, n))
+                continue;
+            bit = (uint32_t)1 << names[i].id;
+            /* Like OSSL_PARAM_locate: the first of duplicate keys. */
+            if ((seen & bit) == 0) {
+                seen |= bit;
+                found->slot[names[i].id] = (OSSL_PARAM *)p;
+            }
+            break;
+        }
+    }
+    found->seen = seen;
+    return seen;
+}
 
 /* fc_param returns the slot of |id| in |found|, or NULL if absent. */
 static inline OSSL_PARAM *fc_param(const fc_params *found, int id)
@@ -148,31 +219,55 @@ const OSSL_PARAM *fc_cipher_gettable_params(void *provctx);
  * EVP_CIPHER_CTX_set_key_length refuses a change in EVP itself.
  *
  * fc_cipher_check_keylen returns 1 if |got| is |own|, else raises
- * FC_R_INVALID_KEY_LENGTH and returns 0. fc_cipher_check_keylen_param does
- * the same for the size_t of a "keylen" parameter |p| (an unreadable one
- * gets FC_R_INVALID_PARAMETER).
+ * FC_R_INVALID_KEY_LENGTH (fc_cipher_bad_keylen) and returns 0.
+ * fc_cipher_check_keylen_param does the same for the size_t of a "keylen"
+ * parameter |p| (an unreadable one gets FC_R_INVALID_PARAMETER).
  */
-int fc_cipher_check_keylen(fc_prov_ctx *prov, size_t got, size_t own);
+int fc_cipher_bad_keylen(fc_prov_ctx *prov, size_t got, size_t own);
+
+static inline int fc_cipher_check_keylen(fc_prov_ctx *prov, size_t got,
+                                         size_t own)
+{
+    return FC_LIKELY(got == own) || fc_cipher_bad_keylen(prov, got, own);
+}
+
 int fc_cipher_check_keylen_param(fc_prov_ctx *prov, const OSSL_PARAM *p,
                                  size_t own);
 
 /*
  * fc_cipher_check_ivlen returns 1 if |min| <= |got| <= |max|, else raises
- * FC_R_INVALID_IV_LENGTH and returns 0. A fixed IV length has min == max.
- * fc_cipher_get_ivlen_param reads the size_t of an "ivlen" parameter |p|
- * into |*v| and checks it the same way.
+ * FC_R_INVALID_IV_LENGTH (fc_cipher_bad_ivlen) and returns 0. A fixed IV length
+ * has min == max. fc_cipher_get_ivlen_param reads the size_t of an "ivlen"
+ * parameter |p| into |*v| and checks it the same way.
  */
-int fc_cipher_check_ivlen(fc_prov_ctx *prov, size_t got, size_t min,
-                          uint64_t max);
+int fc_cipher_bad_ivlen(fc_prov_ctx *prov, size_t got, size_t min,
+                        uint64_t max);
+
+static inline int fc_cipher_check_ivlen(fc_prov_ctx *prov, size_t got,
+                                        size_t min, uint64_t max)
+{
+    return FC_LIKELY(got >= min && (uint64_t)got <= max) ||
+           fc_cipher_bad_ivlen(prov, got, min, max);
+}
+
 int fc_cipher_get_ivlen_param(fc_prov_ctx *prov, const OSSL_PARAM *p, size_t *v,
                               size_t min, uint64_t max);
 
 /* ------------------------------------------------------------------------ */
 /* Context parameters both families answer. */
 
+/* fc_cipher_bad_param raises FC_R_INVALID_PARAMETER naming the key of |p|
+ * with |what| ("get", "set") and returns 0. */
+int fc_cipher_bad_param(fc_prov_ctx *prov, const OSSL_PARAM *p,
+                        const char *what);
+
 /* fc_cipher_set_size answers a size_t get (or raises FC_R_INVALID_PARAMETER
  * naming the key). */
-int fc_cipher_set_size(fc_prov_ctx *prov, OSSL_PARAM *p, size_t v);
+static inline int fc_cipher_set_size(fc_prov_ctx *prov, OSSL_PARAM *p, size_t v)
+{
+    return FC_LIKELY(OSSL_PARAM_set_size_t(p, v)) ||
+           fc_cipher_bad_param(prov, p, "get");
+}
 
 /*
  * fc_cipher_get_iv answers an "iv" or "updated-iv" get with the |len| bytes
