@@ -48,11 +48,11 @@
 
 #include "fc/ct.h"
 #include "fc/gcm.h"
+#include "cipher_common.h"
 #include "fc_prov.h"
 
 #define FC_GCM_IVLEN_DEFAULT 12 /* SP 800-38D's recommended 96 bits */
 #define FC_GCM_IV_INLINE     64 /* longer IVs live on the heap */
-#define FC_GCM_CTX_ALIGN     64 /* the kernels use aligned loads */
 #define FC_TLS_FIXED_IV      4  /* EVP_GCM_TLS_FIXED_IV_LEN */
 #define FC_TLS_EXPLICIT_IV   8  /* EVP_GCM_TLS_EXPLICIT_IV_LEN */
 #define FC_TLS_TAG           16 /* EVP_GCM_TLS_TAG_LEN */
@@ -76,7 +76,6 @@ typedef struct fc_aes_gcm_ctx {
     fc_gcm_state st;
     const fc_gcm_ops *ops;
     fc_prov_ctx *prov;
-    void *alloc;      /* the unaligned allocation holding this context */
     uint8_t *iv_heap; /* IV storage beyond FC_GCM_IV_INLINE, or NULL */
     size_t iv_heap_cap;
     size_t ivlen;
@@ -105,115 +104,40 @@ FC_DISPATCH(cipher, decrypt_init, fc_aes_gcm_dinit);
 FC_DISPATCH(cipher, update, fc_aes_gcm_update);
 FC_DISPATCH(cipher, final, fc_aes_gcm_final);
 FC_DISPATCH(cipher, cipher, fc_aes_gcm_cipher);
-FC_DISPATCH(cipher, gettable_params, fc_aes_gcm_gettable_params);
 FC_DISPATCH(cipher, get_ctx_params, fc_aes_gcm_get_ctx_params);
 FC_DISPATCH(cipher, set_ctx_params, fc_aes_gcm_set_ctx_params);
 FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_gcm_gettable_ctx_params);
 FC_DISPATCH(cipher, settable_ctx_params, fc_aes_gcm_settable_ctx_params);
 
 /* ------------------------------------------------------------------------ */
-/* Parameter names: one pass over the caller's array, one switch per key. */
+/* Parameter names (decoded by fc_params_find, cipher_common.h). */
 
-enum {
-    FC_P_UNKNOWN = 0,
-    /* Algorithm constants. */
-    FC_P_MODE,
-    FC_P_BLOCKSIZE,
-    FC_P_AEAD,
-    FC_P_CUSTOM_IV,
-    FC_P_CTS,
-    FC_P_TLS_MULTI,
-    FC_P_HAS_RANDKEY,
-    /* Context parameters, in the order they are applied. */
-    FC_P_IVLEN,
-    FC_P_KEYLEN,
-    FC_P_TAGLEN,
-    FC_P_IV,
-    FC_P_UPDATED_IV,
-    FC_P_TLS_AAD_PAD,
-    FC_P_TAG,
-    FC_P_TLS_IV_GEN,
-    FC_P_TLS_AAD,
-    FC_P_TLS_IV_FIXED,
-    FC_P_TLS_IV_INV,
-    FC_P_COUNT
+/* Lookup order: what EVP and libssl ask per record first ("ivlen" around
+ * every init, "tag" per TLS 1.3 record, "tlsaadpad" per TLS 1.2 record). */
+static const fc_param_name fc_gcm_get_names[] = {
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TAG, FC_CP_TAG),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, FC_CP_TLS_AAD_PAD),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TAGLEN, FC_CP_TAGLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IV, FC_CP_IV),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_UPDATED_IV, FC_CP_UPDATED_IV),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, FC_CP_TLS_IV_GEN),
 };
+static const fc_param_table fc_gcm_get_table = FC_PARAM_TABLE(fc_gcm_get_names);
 
-_Static_assert(FC_P_COUNT <= 32, "parameter ids must fit a 32-bit mask");
-
-/* The first parameter found for |id| in a pass, or NULL; slots are only
- * read once their bit in |seen| is set (no array to clear per call). */
-#define FC_SEEN(seen, id) (((seen) >> (id)) & 1)
-#define FC_SLOT(id)       (FC_SEEN(seen, id) ? slot[id] : NULL)
-
-/*
- * Maps a parameter name to its FC_P_* id. EVP asks for "ivlen" and
- * "keylen" on every init and libssl sets "tlsaad" and reads "tlsaadpad" on
- * every TLS 1.2 record, so this is on the hot path: one strlen, then a
- * switch on the length and fixed-size compares (NUL included) that the
- * compiler turns into a few word compares.
- */
-static int fc_gcm_param_id(const char *k)
-{
-#define FC_IS(name, id)                                                        \
-    if (memcmp(k, name, sizeof(name)) == 0)                                    \
-        return id;
-    switch (strlen(k)) {
-    case 2:
-        FC_IS(OSSL_CIPHER_PARAM_IV, FC_P_IV);
-        break;
-    case 3:
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TAG, FC_P_TAG);
-        FC_IS(OSSL_CIPHER_PARAM_CTS, FC_P_CTS);
-        break;
-    case 4:
-        FC_IS(OSSL_CIPHER_PARAM_AEAD, FC_P_AEAD);
-        FC_IS(OSSL_CIPHER_PARAM_MODE, FC_P_MODE);
-        break;
-    case 5:
-        FC_IS(OSSL_CIPHER_PARAM_IVLEN, FC_P_IVLEN);
-        break;
-    case 6:
-        FC_IS(OSSL_CIPHER_PARAM_KEYLEN, FC_P_KEYLEN);
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, FC_P_TLS_AAD);
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TAGLEN, FC_P_TAGLEN);
-        break;
-    case 8:
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, FC_P_TLS_IV_GEN);
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, FC_P_TLS_IV_INV);
-        break;
-    case 9:
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, FC_P_TLS_AAD_PAD);
-        FC_IS(OSSL_CIPHER_PARAM_BLOCK_SIZE, FC_P_BLOCKSIZE);
-        FC_IS(OSSL_CIPHER_PARAM_CUSTOM_IV, FC_P_CUSTOM_IV);
-        FC_IS(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, FC_P_TLS_MULTI);
-        break;
-    case 10:
-        FC_IS(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, FC_P_TLS_IV_FIXED);
-        FC_IS(OSSL_CIPHER_PARAM_UPDATED_IV, FC_P_UPDATED_IV);
-        break;
-    case 11:
-        FC_IS(OSSL_CIPHER_PARAM_HAS_RAND_KEY, FC_P_HAS_RANDKEY);
-        break;
-    }
-    /* "tls-version" and "tls-mac-size" (libssl sets them for every cipher)
-     * mean nothing to an AEAD: ignored like any unknown key. */
-#undef FC_IS
-    return FC_P_UNKNOWN;
-}
-
-static const OSSL_PARAM fc_aes_gcm_known_gettable_params[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, NULL),
-    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, NULL),
-    OSSL_PARAM_END,
+/* "tlsaad" per TLS 1.2 record, "tag" per TLS 1.3 record opened. The
+ * "tls-version" and "tls-mac-size" libssl sets for every cipher mean
+ * nothing to an AEAD: ignored like any unknown key. */
+static const fc_param_name fc_gcm_set_names[] = {
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, FC_CP_TLS_AAD),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TAG, FC_CP_TAG),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_IVLEN, FC_CP_IVLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, FC_CP_TLS_IV_FIXED),
+    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, FC_CP_TLS_IV_INV),
 };
+static const fc_param_table fc_gcm_set_table = FC_PARAM_TABLE(fc_gcm_set_names);
 
 static const OSSL_PARAM fc_aes_gcm_known_gettable_ctx_params[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
@@ -227,9 +151,8 @@ static const OSSL_PARAM fc_aes_gcm_known_gettable_ctx_params[] = {
     OSSL_PARAM_END,
 };
 
-/* "keylen" is absent, as in the default provider: the key length is fixed,
- * and EVP_CIPHER_CTX_set_key_length refuses a change because of that
- * absence. A "keylen" passed anyway must be the cipher's own. */
+/* "keylen" is absent, as in the default provider (the length policy of
+ * cipher_common.h); a "keylen" passed anyway must be the cipher's own. */
 static const OSSL_PARAM fc_aes_gcm_known_settable_ctx_params[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
@@ -238,11 +161,6 @@ static const OSSL_PARAM fc_aes_gcm_known_settable_ctx_params[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
     OSSL_PARAM_END,
 };
-
-static const OSSL_PARAM *fc_aes_gcm_gettable_params(void *provctx)
-{
-    return fc_aes_gcm_known_gettable_params;
-}
 
 static const OSSL_PARAM *fc_aes_gcm_gettable_ctx_params(void *cctx,
                                                         void *provctx)
@@ -254,49 +172,6 @@ static const OSSL_PARAM *fc_aes_gcm_settable_ctx_params(void *cctx,
                                                         void *provctx)
 {
     return fc_aes_gcm_known_settable_ctx_params;
-}
-
-/* The algorithm's constant parameters; get_params has no provider context,
- * so a failure returns 0 without an error of ours on the queue. */
-static int fc_aes_gcm_get_params_common(OSSL_PARAM params[], size_t keylen)
-{
-    uint32_t seen = 0;
-
-    for (OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        int id = fc_gcm_param_id(p->key), ok = 1;
-        uint32_t bit = (uint32_t)1 << id;
-
-        /* Like OSSL_PARAM_locate, only the first of duplicates counts. */
-        if (id == FC_P_UNKNOWN || (seen & bit) != 0)
-            continue;
-        seen |= bit;
-        switch (id) {
-        case FC_P_MODE:
-            ok = OSSL_PARAM_set_uint(p, EVP_CIPH_GCM_MODE);
-            break;
-        case FC_P_KEYLEN:
-            ok = OSSL_PARAM_set_size_t(p, keylen);
-            break;
-        case FC_P_IVLEN:
-            ok = OSSL_PARAM_set_size_t(p, FC_GCM_IVLEN_DEFAULT);
-            break;
-        case FC_P_BLOCKSIZE:
-            ok = OSSL_PARAM_set_size_t(p, 1);
-            break;
-        case FC_P_AEAD:
-        case FC_P_CUSTOM_IV:
-            ok = OSSL_PARAM_set_int(p, 1);
-            break;
-        case FC_P_CTS:
-        case FC_P_TLS_MULTI:
-        case FC_P_HAS_RANDKEY:
-            ok = OSSL_PARAM_set_int(p, 0);
-            break;
-        }
-        if (!ok)
-            return 0;
-    }
-    return 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -411,60 +286,39 @@ static int fc_gcm_iv_invocation(fc_aes_gcm_ctx *ctx, const uint8_t *in,
 static int fc_aes_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     fc_aes_gcm_ctx *ctx = vctx;
-    OSSL_PARAM *slot[FC_P_COUNT];
+    fc_params f;
     OSSL_PARAM *p;
-    uint32_t seen = 0;
     size_t sz;
 
-    if (params == NULL)
+    if (fc_params_find(&fc_gcm_get_table, params, &f) == 0)
         return 1;
-    /* One pass to find the keys, then the default provider's order: the
-     * IV is read before "tlsivgen" advances it. */
-    for (p = params; p->key != NULL; p++) {
-        int id = fc_gcm_param_id(p->key);
-
-        if (id >= FC_P_IVLEN && !FC_SEEN(seen, id)) {
-            seen |= (uint32_t)1 << id;
-            slot[id] = p;
-        }
-    }
-
-    if ((p = FC_SLOT(FC_P_IVLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, ctx->ivlen))
-        goto bad;
-    if ((p = FC_SLOT(FC_P_KEYLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, ctx->keylen))
-        goto bad;
-    if ((p = FC_SLOT(FC_P_TAGLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, ctx->taglen != 0 ? ctx->taglen
-                                                   : FC_GCM_TAG_BYTES))
-        goto bad;
-    for (int id = FC_P_IV; id <= FC_P_UPDATED_IV; id++) {
-        /* GCM never updates the IV: both names give the IV as set. */
-        if ((p = FC_SLOT(id)) == NULL)
+    /* The default provider's order, which matters at the end only: the IV
+     * is read before "tlsivgen" advances it. */
+    if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL &&
+        !fc_cipher_set_size(ctx->prov, p, ctx->ivlen))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
+        !fc_cipher_set_size(ctx->prov, p, ctx->keylen))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_TAGLEN)) != NULL &&
+        !fc_cipher_set_size(ctx->prov, p,
+                            ctx->taglen != 0 ? ctx->taglen : FC_GCM_TAG_BYTES))
+        return 0;
+    /* GCM never updates the IV: both names give the IV as set. */
+    for (int id = FC_CP_IV; id <= FC_CP_UPDATED_IV; id++) {
+        if ((p = fc_param(&f, id)) == NULL)
             continue;
         if (ctx->iv_state == FC_IV_UNSET) {
             FC_RAISE(ctx->prov, FC_R_NO_IV_SET);
             return 0;
         }
-        if (p->data_type == OSSL_PARAM_OCTET_PTR) {
-            if (!OSSL_PARAM_set_octet_ptr(p, fc_gcm_ivbuf(ctx), ctx->ivlen))
-                goto bad;
-            continue;
-        }
-        if (ctx->ivlen > p->data_size) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH,
-                          "IV is %zu bytes, buffer %zu", ctx->ivlen,
-                          p->data_size);
+        if (!fc_cipher_get_iv(ctx->prov, p, fc_gcm_ivbuf(ctx), ctx->ivlen, 1))
             return 0;
-        }
-        if (!OSSL_PARAM_set_octet_string(p, fc_gcm_ivbuf(ctx), ctx->ivlen))
-            goto bad;
     }
-    if ((p = FC_SLOT(FC_P_TLS_AAD_PAD)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, ctx->tls_aad_pad))
-        goto bad;
-    if ((p = FC_SLOT(FC_P_TAG)) != NULL) {
+    if ((p = fc_param(&f, FC_CP_TLS_AAD_PAD)) != NULL &&
+        !fc_cipher_set_size(ctx->prov, p, ctx->tls_aad_pad))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_TAG)) != NULL) {
         sz = p->data_size;
         if (sz == 0 || sz > FC_GCM_TAG_BYTES) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TAG_LENGTH, "%zu", sz);
@@ -478,7 +332,7 @@ static int fc_aes_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
         if (!OSSL_PARAM_set_octet_string(p, ctx->tag, sz))
             goto bad;
     }
-    if ((p = FC_SLOT(FC_P_TLS_IV_GEN)) != NULL) {
+    if ((p = fc_param(&f, FC_CP_TLS_IV_GEN)) != NULL) {
         if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING)
             goto bad;
         sz = p->data_size == 0 || p->data_size > ctx->ivlen ? ctx->ivlen
@@ -572,39 +426,21 @@ bad:
 static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
 {
     fc_aes_gcm_ctx *ctx = vctx;
-    const OSSL_PARAM *slot[FC_P_COUNT];
+    fc_params f;
     const OSSL_PARAM *p;
-    uint32_t seen = 0;
     size_t sz;
 
-    if (params == NULL)
+    if (fc_params_find(&fc_gcm_set_table, params, &f) == 0)
         return 1;
-    /* One pass to find the keys, then the default provider's order: the
-     * IV length applies before the TLS IV fields that depend on it. */
-    for (p = params; p->key != NULL; p++) {
-        int id = fc_gcm_param_id(p->key);
-
-        if (id >= FC_P_IVLEN && !FC_SEEN(seen, id)) {
-            seen |= (uint32_t)1 << id;
-            slot[id] = p;
-        }
-    }
-    if (seen == 0)
-        return 1;
-
-    /* The key length is the cipher's: another would leave EVP 3.5+
-     * recording it and passing it to every later init. Checked first, so
-     * a refusal changes nothing. */
-    if ((p = FC_SLOT(FC_P_KEYLEN)) != NULL) {
-        if (!OSSL_PARAM_get_size_t(p, &sz))
-            goto bad;
-        if (sz != ctx->keylen) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
-                          "keylen=%zu, this cipher has %zu", sz, ctx->keylen);
-            return 0;
-        }
-    }
-    if ((p = FC_SLOT(FC_P_TAG)) != NULL) {
+    /* In this order: the key length first, so that its refusal changes
+     * nothing (the policy of cipher_common.h); the tag and the IV length
+     * before the TLS fields, which depend on the IV length; "tlsaad"
+     * before "tlsivfixed" and "tlsivinv", as the default provider has
+     * them. */
+    if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
+        !fc_cipher_check_keylen_param(ctx->prov, p, ctx->keylen))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_TAG)) != NULL) {
         /* The tag is an output when encrypting: refused with data or
          * without (a length alone), as the default provider does. */
         if (ctx->enc) {
@@ -624,13 +460,10 @@ static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         ctx->dec_tag_set = 1;
         ctx->enc_tag_ready = 0;
     }
-    if ((p = FC_SLOT(FC_P_IVLEN)) != NULL) {
-        if (!OSSL_PARAM_get_size_t(p, &sz))
-            goto bad;
-        if (sz == 0 || (uint64_t)sz > FC_GCM_MAX_IV_BYTES) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH, "%zu", sz);
+    if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL) {
+        if (!fc_cipher_get_ivlen_param(ctx->prov, p, &sz, 1,
+                                       FC_GCM_MAX_IV_BYTES))
             return 0;
-        }
         if (sz != ctx->ivlen) {
             /* The generator's fields must still fit (as at "tlsivfixed");
              * an explicit IV through init ends generation first. */
@@ -649,12 +482,13 @@ static int fc_aes_gcm_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             ctx->ivlen = sz;
         }
     }
-    if ((p = FC_SLOT(FC_P_TLS_AAD)) != NULL && !fc_gcm_set_tls_aad(ctx, p))
+    if ((p = fc_param(&f, FC_CP_TLS_AAD)) != NULL &&
+        !fc_gcm_set_tls_aad(ctx, p))
         return 0;
-    if ((p = FC_SLOT(FC_P_TLS_IV_FIXED)) != NULL &&
+    if ((p = fc_param(&f, FC_CP_TLS_IV_FIXED)) != NULL &&
         !fc_gcm_set_tls_iv_fixed(ctx, p))
         return 0;
-    if ((p = FC_SLOT(FC_P_TLS_IV_INV)) != NULL) {
+    if ((p = fc_param(&f, FC_CP_TLS_IV_INV)) != NULL) {
         if (p->data == NULL || p->data_type != OSSL_PARAM_OCTET_STRING)
             goto bad;
         if (!fc_gcm_iv_invocation(ctx, p->data, p->data_size))
@@ -669,37 +503,17 @@ bad:
 /* ------------------------------------------------------------------------ */
 /* Context life cycle. */
 
-/* A zeroed context aligned for the kernels: the allocation is padded and
- * the context placed at the first aligned address inside it. */
-static fc_aes_gcm_ctx *fc_aes_gcm_alloc(fc_prov_ctx *prov)
-{
-    uint8_t *base = OPENSSL_zalloc(sizeof(fc_aes_gcm_ctx) + FC_GCM_CTX_ALIGN);
-    fc_aes_gcm_ctx *ctx;
-
-    if (base == NULL) {
-        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
-        return NULL;
-    }
-    ctx =
-        (fc_aes_gcm_ctx *)(base + (-(uintptr_t)base & (FC_GCM_CTX_ALIGN - 1)));
-    ctx->alloc = base;
-    return ctx;
-}
-
 static void fc_aes_gcm_release(fc_aes_gcm_ctx *ctx)
 {
-    void *base = ctx->alloc;
-
     /* Round keys, H powers, tag, keystream and IV: nothing survives. */
     OPENSSL_clear_free(ctx->iv_heap, ctx->iv_heap_cap);
-    OPENSSL_cleanse(ctx, sizeof(*ctx));
-    OPENSSL_free(base);
+    fc_cipher_ctx_free(ctx, sizeof(*ctx));
 }
 
 static void *fc_aes_gcm_newctx(void *provctx, size_t keylen)
 {
     fc_prov_ctx *prov = provctx;
-    fc_aes_gcm_ctx *ctx = fc_aes_gcm_alloc(prov);
+    fc_aes_gcm_ctx *ctx = fc_cipher_ctx_new(prov, sizeof(*ctx));
 
     if (ctx == NULL)
         return NULL;
@@ -725,19 +539,31 @@ static void *fc_aes256_gcm_newctx(void *provctx)
     return fc_aes_gcm_newctx(provctx, 32);
 }
 
+static int fc_aes_gcm_get_params(OSSL_PARAM params[], size_t keylen)
+{
+    const fc_cipher_info info = {.mode = EVP_CIPH_GCM_MODE,
+                                 .keylen = keylen,
+                                 .ivlen = FC_GCM_IVLEN_DEFAULT,
+                                 .blocksize = 1,
+                                 .aead = 1,
+                                 .custom_iv = 1};
+
+    return fc_cipher_get_params(params, &info);
+}
+
 static int fc_aes128_gcm_get_params(OSSL_PARAM params[])
 {
-    return fc_aes_gcm_get_params_common(params, 16);
+    return fc_aes_gcm_get_params(params, 16);
 }
 
 static int fc_aes192_gcm_get_params(OSSL_PARAM params[])
 {
-    return fc_aes_gcm_get_params_common(params, 24);
+    return fc_aes_gcm_get_params(params, 24);
 }
 
 static int fc_aes256_gcm_get_params(OSSL_PARAM params[])
 {
-    return fc_aes_gcm_get_params_common(params, 32);
+    return fc_aes_gcm_get_params(params, 32);
 }
 
 static void fc_aes_gcm_freectx(void *vctx)
@@ -749,25 +575,19 @@ static void fc_aes_gcm_freectx(void *vctx)
 static void *fc_aes_gcm_dupctx(void *vctx)
 {
     fc_aes_gcm_ctx *src = vctx, *dst;
-    void *base;
 
-    dst = fc_aes_gcm_alloc(src->prov);
-    if (dst == NULL)
+    /* Everything is a value except the heap IV; the key holds only a
+     * pointer to a static table. */
+    dst = fc_cipher_ctx_dup(src->prov, src, sizeof(*src));
+    if (dst == NULL || src->iv_heap == NULL)
+        return dst;
+    dst->iv_heap = OPENSSL_memdup(src->iv_heap, src->iv_heap_cap);
+    if (dst->iv_heap == NULL) {
+        /* iv_heap is NULL now: nothing of the source is freed. */
+        dst->iv_heap_cap = 0;
+        fc_aes_gcm_release(dst);
+        FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
         return NULL;
-    base = dst->alloc;
-    /* Everything is a value except the allocation itself and the heap IV;
-     * the key holds only a pointer to a static table. */
-    memcpy(dst, src, sizeof(*dst));
-    dst->alloc = base;
-    if (src->iv_heap != NULL) {
-        dst->iv_heap = OPENSSL_memdup(src->iv_heap, src->iv_heap_cap);
-        if (dst->iv_heap == NULL) {
-            /* iv_heap is NULL now: nothing of the source is freed. */
-            dst->iv_heap_cap = 0;
-            fc_aes_gcm_release(dst);
-            FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
-            return NULL;
-        }
     }
     return dst;
 }
@@ -778,11 +598,8 @@ static int fc_aes_gcm_init(fc_aes_gcm_ctx *ctx, const unsigned char *key,
 {
     ctx->enc = (uint8_t)enc;
     if (iv != NULL) {
-        if (ivlen == 0 || (uint64_t)ivlen > FC_GCM_MAX_IV_BYTES) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_IV_LENGTH, "%zu", ivlen);
-            return 0;
-        }
-        if (!fc_gcm_iv_reserve(ctx, ivlen))
+        if (!fc_cipher_check_ivlen(ctx->prov, ivlen, 1, FC_GCM_MAX_IV_BYTES) ||
+            !fc_gcm_iv_reserve(ctx, ivlen))
             return 0;
         /* Only copied: J0 waits for the first update (cheap per-record
          * re-init), and the key may still come later. */
@@ -794,12 +611,8 @@ static int fc_aes_gcm_init(fc_aes_gcm_ctx *ctx, const unsigned char *key,
         ctx->enc_tag_ready = 0;
     }
     if (key != NULL) {
-        if (keylen != ctx->keylen) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_KEY_LENGTH,
-                          "keylen=%zu, this cipher has %zu", keylen,
-                          ctx->keylen);
+        if (!fc_cipher_check_keylen(ctx->prov, keylen, ctx->keylen))
             return 0;
-        }
         fc_gcm_set_key(&ctx->key, ctx->ops, key, keylen);
         ctx->key_set = 1;
         ctx->ivgen_count = 0;
@@ -1089,7 +902,7 @@ const OSSL_DISPATCH fc_aes128gcm_functions[] = {
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_gcm_get_params},
     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_aes_gcm_gettable_params},
+     (void (*)(void))fc_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
      (void (*)(void))fc_aes_gcm_get_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
@@ -1112,7 +925,7 @@ const OSSL_DISPATCH fc_aes192gcm_functions[] = {
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_gcm_get_params},
     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_aes_gcm_gettable_params},
+     (void (*)(void))fc_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
      (void (*)(void))fc_aes_gcm_get_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
@@ -1135,7 +948,7 @@ const OSSL_DISPATCH fc_aes256gcm_functions[] = {
     {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
     {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_gcm_get_params},
     {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_aes_gcm_gettable_params},
+     (void (*)(void))fc_cipher_gettable_params},
     {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
      (void (*)(void))fc_aes_gcm_get_ctx_params},
     {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
