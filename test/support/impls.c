@@ -90,8 +90,9 @@ int fc_test_quick(void)
     return q != NULL && q[0] != '\0' && strcmp(q, "0") != 0;
 }
 
-static uint64_t fc_test_state;
+static uint64_t fc_test_state, fc_test_seed_v;
 static int fc_test_seeded;
+static const char *fc_test_cur = "";
 
 static void fc_test_seed(void)
 {
@@ -105,7 +106,7 @@ static void fc_test_seed(void)
         clock_gettime(CLOCK_REALTIME, &ts);
         seed = (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec;
     }
-    fc_test_state = seed;
+    fc_test_state = fc_test_seed_v = seed;
     fc_test_seeded = 1;
     print_message("[ SEED     ] FC_TEST_SEED=%llu\n", (unsigned long long)seed);
 }
@@ -125,6 +126,31 @@ uint64_t fc_test_rand64(void)
 }
 
 /* see impls.h */
+uint64_t fc_test_seed_value(void)
+{
+    if (!fc_test_seeded)
+        fc_test_seed();
+    return fc_test_seed_v;
+}
+
+/* see impls.h */
+void fc_test_rand_start(const char *name)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+    for (const char *t = name; *t != '\0'; t++)
+        h = (h ^ (uint8_t)*t) * 1099511628211ull;
+    fc_test_state = fc_test_seed_value() ^ h;
+    fc_test_cur = name;
+}
+
+/* see impls.h */
+const char *fc_test_name(void)
+{
+    return fc_test_cur;
+}
+
+/* see impls.h */
 void fc_test_rand_bytes(void *p, size_t len)
 {
     uint8_t *b = p;
@@ -140,7 +166,7 @@ void fc_test_rand_bytes(void *p, size_t len)
 /* see impls.h */
 size_t fc_test_rand_below(size_t n)
 {
-    return (size_t)(fc_test_rand64() % n);
+    return n == 0 ? 0 : (size_t)(fc_test_rand64() % n);
 }
 
 /* see impls.h */

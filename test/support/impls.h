@@ -5,8 +5,8 @@
  * tables with visible skips, and a reproducible random source.
  *
  * Any table type with a `const char *name` and a `uint32_t required_caps`
- * member works with FC_TEST_FOREACH_IMPL (fc_aes_ops today; the GCM and
- * bignum tables later):
+ * member works with FC_TEST_FOREACH_IMPL (fc_aes_ops, fc_gcm_ops and
+ * fc_bn_ops all have them):
  *
  *   size_t n;
  *   const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -23,7 +23,8 @@
  *   FASTCRYPTO_CPU_CLASS a per-CPU row whose choices apply (fc/tuning.h),
  *                        e.g. "zen3" or "default" to force an RSA engine.
  *   FC_TEST_QUICK=1      tests shrink their loops (valgrind, CI matrices).
- *   FC_TEST_SEED=<n>     fixes the random seed (printed at first use).
+ *   FC_TEST_SEED=<n>     fixes the random seed (printed at first use);
+ *                        the seed a failure reports replays it.
  */
 #ifndef FC_TEST_IMPLS_H
 #define FC_TEST_IMPLS_H
@@ -88,11 +89,25 @@ int fc_test_quick(void);
  */
 uint64_t fc_test_rand64(void);
 
+/*
+ * fc_test_rand_start restarts the generator on a stream that depends only
+ * on the seed and |name| (a test's name), so a test run alone, or in
+ * another group, draws what it drew in the whole suite; |name| is kept
+ * for fc_test_name.
+ */
+void fc_test_rand_start(const char *name);
+
+/* fc_test_name returns the name last given to fc_test_rand_start, or "". */
+const char *fc_test_name(void);
+
+/* fc_test_seed_value returns the seed (choosing it first if need be). */
+uint64_t fc_test_seed_value(void);
+
 /* fc_test_rand_bytes fills |len| bytes at |p| from fc_test_rand64. */
 void fc_test_rand_bytes(void *p, size_t len);
 
-/* fc_test_rand_below returns a value in [0, n) for n > 0 (slightly biased;
- * fine for picking test sizes). */
+/* fc_test_rand_below returns a value in [0, n), or 0 for n == 0 (slightly
+ * biased; fine for picking test sizes). */
 size_t fc_test_rand_below(size_t n);
 
 /* fc_test_hex formats |len| bytes of |p| as hex into |buf| (at most
