@@ -271,12 +271,13 @@ int fc_pair_set_octets(fc_pair *p, const char *key, const uint8_t *buf,
 
 /*
  * fc_test_check_decoding holds fastcrypto's parameter decoding to
- * default's (OSSL_PARAM_locate) on cipher |ks|: a get of an array with
- * "ivlen" and "keylen" twice each among keys no cipher has (a prefix, a
- * longer name, 15 and 16 characters, the empty key) fills the first of
- * each and nothing else, with default's values; a set of |key| twice, to
- * |first| then |second| (size_t), applies the first, read back as a
- * size_t from both. The contexts are initialised for encryption first.
+ * OSSL_PARAM_locate's rules on cipher |ks|: a get of an array with "ivlen"
+ * and "keylen" twice each among keys no cipher has (a prefix, a longer
+ * name, 15 and 16 characters, the empty key) fills the first of each and
+ * nothing else; a set of |key| twice, to |first| then |second| (size_t),
+ * applies the first. Default is compared where it takes such arrays (3.0
+ * to 3.4; 3.5+ refuses repeated keys). The contexts are initialised for
+ * encryption first.
  */
 void fc_test_check_decoding(const fc_test_env *env, int ks, const char *key,
                             size_t first, size_t second);
