@@ -1555,11 +1555,13 @@ static void test_tls_decrypt(void **state)
                         fresh = 0;
                     }
                     tls_build(&t, version, ms, kind);
-                    WHERE("%s TLS 0x%04x mac %zu record %zu (%s): len %zu, "
-                          "payload %zu, key=%s record=%s",
-                          k_names[ks], version, ms, r, k_rec_kind[kind], t.len,
-                          t.payload, fc_test_hexs(key, (size_t)k_keylen[ks]),
-                          fc_test_hexs(t.buf + t.len - 32, 32));
+                    WHERE(
+                        "%s TLS 0x%04x mac %zu record %zu (%s): len %zu, "
+                        "payload %zu, key=%s record=%s",
+                        k_names[ks], version, ms, r, k_rec_kind[kind], t.len,
+                        t.payload, fc_test_hexs(key, (size_t)k_keylen[ks]),
+                        fc_test_hexs(t.buf + t.len - (t.len < 32 ? t.len : 32),
+                                     t.len < 32 ? t.len : 32));
                     CHECK(EVP_CipherUpdate(enc, bf, &ol, t.buf, (int)t.len) &&
                               (size_t)ol == t.len,
                           "record encryption");
