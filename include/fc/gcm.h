@@ -143,13 +143,23 @@ void fc_gcm_dec_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
  * GCM state (provider/core/gcm.c)
  *
  * One message under one key: IV, AAD in any number of pieces, then data in
- * any number of pieces, then the tag. Partial blocks are handled here:
- * bytes of an unfinished GHASH block are XORed into |xi| as they arrive
- * and the block is multiplied by H once it is complete (or at the end),
- * and an unfinished keystream block is kept in |ks|. Whole blocks go to
- * the key's kernels (key->ops) in one call; the kernels handle the 32-bit
- * counter wrap. The key is read-only here, so one key may serve many
+ * any number of pieces, then the tag. Whole blocks go to the key's kernels
+ * (key->ops); partial blocks, lengths and the counter's write-back are
+ * handled here. The key is read-only here, so one key may serve many
  * states at once.
+ *
+ * A TLS record costs two kernel calls where it fits a few blocks. GHASH
+ * input (AAD, and ciphertext not hashed by a CTR+GHASH kernel) is held in
+ * |pend| as whole, zero-padded blocks, the last one possibly unfinished,
+ * and absorbed in one GHASH call when the buffer fills, before a bulk
+ * kernel call, and at the end together with the length block. A data call
+ * of at most FC_GCM_SHORT_BLOCKS blocks takes its keystream from one ECB
+ * call (AES-ECB over the counter blocks; the kernels pipeline several
+ * blocks in the time of one), and E(K, J0) is computed in that same call,
+ * or with the keystream of a partial last block, or at the end. Blocks
+ * handed to a kernel are written here in single 16-byte stores, so the
+ * kernel's vector loads are forwarded from them instead of waiting for
+ * the stores to retire.
  *
  * What may leak (CT): lengths (IV, AAD, data) and the split points of the
  * calls; never the key, H, the counter (secret when the IV is not 96 bits:
@@ -163,15 +173,29 @@ void fc_gcm_dec_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
 #define FC_GCM_MAX_AAD_BYTES ((UINT64_C(1) << 61) - 1)
 #define FC_GCM_MAX_IV_BYTES  ((UINT64_C(1) << 61) - 1)
 
+/* GHASH blocks held back: one of AAD, FC_GCM_SHORT_BLOCKS of data and the
+ * length block, so a short record is hashed in one call. */
+#define FC_GCM_PEND_BLOCKS 10
+/* Data calls of at most this many blocks (whole or partial) run on one
+ * ECB call instead of the CTR+GHASH kernel. */
+#define FC_GCM_SHORT_BLOCKS 7
+
 typedef struct fc_gcm_state {
-    uint8_t ctr[16];  /* counter block of the next keystream block */
-    uint8_t ek0[16];  /* E(K, J0), XORed into the final GHASH value */
-    uint8_t xi[16];   /* GHASH so far, unfinished block XORed in */
-    uint8_t ks[16];   /* keystream of the unfinished data block */
-    uint64_t aad_len; /* AAD bytes so far */
-    uint64_t msg_len; /* data bytes so far */
-    uint32_t ares;    /* AAD bytes in the unfinished GHASH block, 0..15 */
-    uint32_t mres;    /* bytes of |ks| already used, 0..15 */
+    uint8_t ctr[16]; /* counter block of the next keystream block */
+    uint8_t ek0[16]; /* E(K, J0) once |ek0_ready|; J0 until then */
+    uint8_t xi[16];  /* GHASH of the blocks absorbed so far */
+    uint8_t ks[16];  /* keystream of the unfinished data block */
+    /* GHASH input not absorbed yet: |npend| whole blocks, then the
+     * unfinished block (|ares| or |mres| bytes, zeros after them). At most
+     * FC_GCM_PEND_BLOCKS - 2 whole blocks between calls, so the unfinished
+     * block and the length block always fit. */
+    FC_ALIGN(16) uint8_t pend[FC_GCM_PEND_BLOCKS][16];
+    uint64_t aad_len;   /* AAD bytes so far */
+    uint64_t msg_len;   /* data bytes so far */
+    uint32_t ares;      /* AAD bytes in the unfinished block, 0..15 */
+    uint32_t mres;      /* data bytes in it (|ks| used so far), 0..15 */
+    uint32_t npend;     /* whole blocks in |pend| */
+    uint32_t ek0_ready; /* |ek0| holds E(K, J0) */
 } fc_gcm_state;
 
 /*

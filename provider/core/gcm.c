@@ -124,11 +124,172 @@ const fc_gcm_ops *fc_gcm_select(uint32_t caps)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Blocks in registers. */
+
+/*
+ * A 16-byte block as two 64-bit lanes in memory order, so that blocks the
+ * kernels load are written with one 16-byte store each (a load that spans
+ * several smaller stores waits until they retire, ~15 cycles a time on the
+ * cores we target), and XORs run on whole blocks. GCC and Clang lower the
+ * type to SSE2/NEON registers, or to pairs of words where there are none.
+ */
+typedef uint64_t fc_blk __attribute__((vector_size(16)));
+
+static inline fc_blk fc_blk_load(const uint8_t *p)
+{
+    fc_blk v;
+
+    memcpy(&v, p, 16);
+    return v;
+}
+
+static inline void fc_blk_store(uint8_t *p, fc_blk v)
+{
+    memcpy(p, &v, 16);
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The first |n| (0..8) bytes at |p| in the low bytes of a word, zeros
+ * above: two overlapping loads, nothing read past p[n - 1]. */
+static inline uint64_t fc_load_partial64(const uint8_t *p, size_t n)
+{
+    uint32_t a, b;
+
+    if (n >= 4) {
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return a | (uint64_t)b << (8 * (n - 4));
+    }
+    if (n == 0)
+        return 0;
+    return p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
+           (uint64_t)p[n - 1] << (8 * (n - 1));
+}
+
+/* Stores the low |n| (0..8) bytes of |v| at |p|, nothing past p[n - 1]. */
+static inline void fc_store_partial64(uint8_t *p, uint64_t v, size_t n)
+{
+    uint32_t a = (uint32_t)v, b;
+
+    if (n >= 4) {
+        b = (uint32_t)(v >> (8 * (n - 4)));
+        memcpy(p + n - 4, &b, 4);
+        memcpy(p, &a, 4);
+    } else if (n > 0) {
+        p[n - 1] = (uint8_t)(v >> (8 * (n - 1)));
+        p[n / 2] = (uint8_t)(v >> (8 * (n / 2)));
+        p[0] = (uint8_t)v;
+    }
+}
+
+/* The first |n| (0..16) bytes at |p|, zero-padded. */
+static inline fc_blk fc_blk_load_partial(const uint8_t *p, size_t n)
+{
+    if (n >= 8)
+        return (fc_blk){fc_load_partial64(p, 8),
+                        fc_load_partial64(p + 8, n - 8)};
+    return (fc_blk){fc_load_partial64(p, n), 0};
+}
+
+/* Stores the first |n| (0..16) bytes of |v| at |p|. */
+static inline void fc_blk_store_partial(uint8_t *p, fc_blk v, size_t n)
+{
+    if (n >= 8) {
+        fc_store_partial64(p, v[0], 8);
+        fc_store_partial64(p + 8, v[1], n - 8);
+    } else {
+        fc_store_partial64(p, v[0], n);
+    }
+}
+
+/* All-ones in the first |n| (0..16) bytes. */
+static inline fc_blk fc_blk_mask(size_t n)
+{
+    uint64_t lo = n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+    uint64_t hi = n >= 16  ? ~(uint64_t)0
+                  : n <= 8 ? 0
+                           : ((uint64_t)1 << (8 * (n - 8))) - 1;
+
+    return (fc_blk){lo, hi};
+}
+
+/* Block |b| with its last 4 bytes (inc32's counter, big-endian) set to
+ * |c|. */
+static inline fc_blk fc_blk_with_ctr(fc_blk b, uint32_t c)
+{
+    b[1] = (b[1] & 0xffffffffu) | (uint64_t)__builtin_bswap32(c) << 32;
+    return b;
+}
+
+/* The counter of block |b|. */
+static inline uint32_t fc_blk_ctr(fc_blk b)
+{
+    return __builtin_bswap32((uint32_t)(b[1] >> 32));
+}
+
+/* [len(A)]_64 || [len(C)]_64 in bits, big-endian. */
+static inline fc_blk fc_blk_lengths(uint64_t aad_len, uint64_t msg_len)
+{
+    return (fc_blk){__builtin_bswap64(aad_len * 8),
+                    __builtin_bswap64(msg_len * 8)};
+}
+#else
+/* Any other byte order: the same operations byte by byte. */
+static inline fc_blk fc_blk_load_partial(const uint8_t *p, size_t n)
+{
+    uint8_t b[16] = {0};
+
+    memcpy(b, p, n);
+    return fc_blk_load(b);
+}
+
+static inline void fc_blk_store_partial(uint8_t *p, fc_blk v, size_t n)
+{
+    uint8_t b[16];
+
+    fc_blk_store(b, v);
+    memcpy(p, b, n);
+}
+
+static inline fc_blk fc_blk_mask(size_t n)
+{
+    uint8_t b[16] = {0};
+
+    memset(b, 0xff, n);
+    return fc_blk_load(b);
+}
+
+static inline fc_blk fc_blk_with_ctr(fc_blk v, uint32_t c)
+{
+    uint8_t b[16];
+
+    fc_blk_store(b, v);
+    fc_store_be32(b + 12, c);
+    return fc_blk_load(b);
+}
+
+static inline uint32_t fc_blk_ctr(fc_blk v)
+{
+    uint8_t b[16];
+
+    fc_blk_store(b, v);
+    return fc_load_be32(b + 12);
+}
+
+static inline fc_blk fc_blk_lengths(uint64_t aad_len, uint64_t msg_len)
+{
+    uint8_t b[16];
+
+    fc_store_be64(b, aad_len * 8);
+    fc_store_be64(b + 8, msg_len * 8);
+    return fc_blk_load(b);
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
 /* Key and message state. */
 
-/* Multiplying by H alone is a GHASH step over a zero block; the second
- * block lets fc_gcm_finish close a partial block and hash the lengths in
- * one kernel call. */
+/* The zero key, IV and plaintext of the first self-test case. */
 static const uint8_t fc_gcm_zero[16];
 
 /* see fc/gcm.h */
@@ -148,46 +309,72 @@ void fc_gcm_set_key(fc_gcm_key *key, const fc_gcm_ops *ops,
 int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
                   size_t iv_len)
 {
-    const fc_gcm_ops *ops = key->ops;
+    fc_blk j0;
 
     if (iv_len == 0 || (uint64_t)iv_len > FC_GCM_MAX_IV_BYTES)
         return 0;
     if (iv_len == 12) {
         /* The 96-bit fast path: J0 = IV || 0^31 || 1. */
-        memcpy(st->ctr, iv, 12);
-        fc_store_be32(st->ctr + 12, 1);
+        j0 = fc_blk_with_ctr(fc_blk_load_partial(iv, 12), 1);
     } else {
-        /* J0 = GHASH(IV || 0^(s+64) || [len(IV)]_64), computed in |ctr|
-         * with a zero start. The last, padded IV block and the length
-         * block go to the kernel in one call. */
+        /* J0 = GHASH(IV || 0^(s+64) || [len(IV)]_64) from a zero start.
+         * The last, padded IV block and the length block go to the
+         * kernel in one call. */
+        const fc_gcm_ops *ops = key->ops;
         size_t full = iv_len / 16, rem = iv_len % 16;
-        uint8_t last[32] = {0};
+        FC_ALIGN(16) uint8_t last[32];
+        uint8_t x[16] = {0};
 
-        memset(st->ctr, 0, 16);
-        ops->ghash(key->htable, st->ctr, iv, full);
-        memcpy(last, iv + 16 * full, rem);
-        fc_store_be64(last + 24, (uint64_t)iv_len * 8);
+        fc_blk_store(last, fc_blk_load_partial(iv + 16 * full, rem));
+        fc_blk_store(last + 16, fc_blk_lengths(0, (uint64_t)iv_len));
+        ops->ghash(key->htable, x, iv, full);
         if (rem != 0)
-            ops->ghash(key->htable, st->ctr, last, 2);
+            ops->ghash(key->htable, x, last, 2);
         else
-            ops->ghash(key->htable, st->ctr, last + 16, 1);
+            ops->ghash(key->htable, x, last + 16, 1);
+        j0 = fc_blk_load(x);
     }
-    ops->aes->ecb_enc(&key->aes, st->ctr, st->ek0, 1);
-    /* The first data block uses inc32(J0). */
-    fc_store_be32(st->ctr + 12, fc_load_be32(st->ctr + 12) + 1);
-    memset(st->xi, 0, sizeof(st->xi));
+    /* E(K, J0) comes later, with the first keystream blocks (fc/gcm.h);
+     * the first data block uses inc32(J0). */
+    fc_blk_store(st->ek0, j0);
+    fc_blk_store(st->ctr, fc_blk_with_ctr(j0, fc_blk_ctr(j0) + 1));
+    fc_blk_store(st->xi, (fc_blk){0, 0});
     st->aad_len = 0;
     st->msg_len = 0;
     st->ares = 0;
     st->mres = 0;
+    st->npend = 0;
+    st->ek0_ready = 0;
     return 1;
+}
+
+/* Absorbs the whole blocks of |pend| into xi; an unfinished block moves to
+ * the front. */
+static void fc_gcm_pend_flush(const fc_gcm_key *key, fc_gcm_state *st)
+{
+    if (st->npend == 0)
+        return;
+    key->ops->ghash(key->htable, st->xi, st->pend[0], st->npend);
+    if (st->ares != 0 || st->mres != 0)
+        fc_blk_store(st->pend[0], fc_blk_load(st->pend[st->npend]));
+    st->npend = 0;
+}
+
+/* The unfinished block is whole now (or closed, zero-padded): it joins the
+ * whole blocks, which are absorbed if they leave no room for another
+ * unfinished block and the length block. */
+static inline void fc_gcm_pend_close(const fc_gcm_key *key, fc_gcm_state *st)
+{
+    st->ares = 0;
+    st->mres = 0;
+    if (++st->npend > FC_GCM_PEND_BLOCKS - 2)
+        fc_gcm_pend_flush(key, st);
 }
 
 /* see fc/gcm.h */
 int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
                size_t len)
 {
-    const fc_gcm_ops *ops = key->ops;
     size_t full;
 
     if (len == 0)
@@ -196,101 +383,163 @@ int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
         return 0;
     st->aad_len += len;
 
-    /* Top up an unfinished block; its bytes are already XORed into xi. */
+    /* Top up an unfinished block (AAD in pieces; zeros after its bytes). */
     if (st->ares != 0) {
+        uint8_t *b = st->pend[st->npend];
+
         while (st->ares < 16 && len > 0) {
-            st->xi[st->ares++] ^= *aad++;
+            b[st->ares++] = *aad++;
             len--;
         }
         if (st->ares < 16)
             return 1;
-        ops->ghash(key->htable, st->xi, fc_gcm_zero, 1);
-        st->ares = 0;
+        fc_gcm_pend_close(key, st);
     }
     full = len / 16;
-    if (full != 0) {
-        ops->ghash(key->htable, st->xi, aad, full);
-        aad += 16 * full;
-        len -= 16 * full;
+    if (full > FC_GCM_PEND_BLOCKS - 2 - st->npend) {
+        /* More than the buffer holds: straight from the input. */
+        fc_gcm_pend_flush(key, st);
+        key->ops->ghash(key->htable, st->xi, aad, full);
+    } else {
+        for (size_t i = 0; i < full; i++)
+            fc_blk_store(st->pend[st->npend + i], fc_blk_load(aad + 16 * i));
+        st->npend += (uint32_t)full;
     }
-    for (size_t i = 0; i < len; i++)
-        st->xi[i] ^= aad[i];
-    st->ares = (uint32_t)len;
+    aad += 16 * full;
+    len -= 16 * full;
+    if (len != 0) {
+        fc_blk_store(st->pend[st->npend], fc_blk_load_partial(aad, len));
+        st->ares = (uint32_t)len;
+    }
     return 1;
 }
 
 /*
- * Whole blocks through the kernel, in one call. SP 800-38D's inc32 wraps
- * the low 32 bits of the counter without carrying into the rest; the
- * kernels implement exactly that (fc/gcm.h), so a run that crosses 2^32
- * needs no special case here, and neither the kernel nor this function
- * branches on the counter, which is secret for IVs other than 96 bits
- * (J0 = GHASH_H(IV)). The write-back is the same inc32: a 32-bit add.
+ * |full| whole blocks and |rem| (0..15) bytes of data, at most
+ * FC_GCM_SHORT_BLOCKS blocks in all, with room for them in |pend|: the
+ * keystream (and E(K, J0), if still due) from one ECB call over the
+ * counter blocks, the data XORed block by block, the ciphertext blocks
+ * appended to |pend|, a partial last one as the unfinished block.
+ */
+static void fc_gcm_short(const fc_gcm_key *key, fc_gcm_state *st,
+                         const uint8_t *in, uint8_t *out, size_t full,
+                         size_t rem, int enc)
+{
+    FC_ALIGN(16) uint8_t cb[FC_GCM_SHORT_BLOCKS + 1][16];
+    const size_t nb = full + (rem != 0);
+    const fc_blk ctr = fc_blk_load(st->ctr);
+    const uint32_t c0 = fc_blk_ctr(ctr);
+    uint8_t *pb = st->pend[st->npend];
+    size_t ne = nb;
+
+    for (size_t i = 0; i < nb; i++)
+        fc_blk_store(cb[i], fc_blk_with_ctr(ctr, c0 + (uint32_t)i));
+    if (!st->ek0_ready)
+        fc_blk_store(cb[ne++], fc_blk_load(st->ek0)); /* J0 */
+    key->ops->aes->ecb_enc(&key->aes, cb[0], cb[0], ne);
+    if (!st->ek0_ready) {
+        fc_blk_store(st->ek0, fc_blk_load(cb[nb]));
+        st->ek0_ready = 1;
+    }
+    /* Each input block is read before its output is written: in == out
+     * works. */
+    for (size_t i = 0; i < full; i++) {
+        fc_blk x = fc_blk_load(in + 16 * i);
+        fc_blk y = x ^ fc_blk_load(cb[i]);
+
+        fc_blk_store(out + 16 * i, y);
+        fc_blk_store(pb + 16 * i, enc ? y : x);
+    }
+    if (rem != 0) {
+        fc_blk k = fc_blk_load(cb[full]);
+        fc_blk x = fc_blk_load_partial(in + 16 * full, rem);
+        fc_blk y = x ^ k;
+
+        fc_blk_store_partial(out + 16 * full, y, rem);
+        fc_blk_store(pb + 16 * full, enc ? y & fc_blk_mask(rem) : x);
+        /* Kept for the next call, which may go on in this block. */
+        fc_blk_store(st->ks, k);
+    }
+    st->npend += (uint32_t)full;
+    st->mres = (uint32_t)rem;
+    fc_blk_store(st->ctr, fc_blk_with_ctr(ctr, c0 + (uint32_t)nb));
+    /* The keystream does not stay on the stack: the blocks used, in
+     * vector stores (a memset here became a slow-starting rep stos). */
+    for (size_t i = 0; i < ne; i++)
+        fc_blk_store(cb[i], (fc_blk){0, 0});
+    __asm__ __volatile__("" : : "r"(cb) : "memory");
+}
+
+/*
+ * Whole blocks through the CTR+GHASH kernel, in one call. SP 800-38D's
+ * inc32 wraps the low 32 bits of the counter without carrying into the
+ * rest; the kernels implement exactly that (fc/gcm.h), so a run that
+ * crosses 2^32 needs no special case here, and neither the kernel nor this
+ * function branches on the counter, which is secret for IVs other than 96
+ * bits (J0 = GHASH_H(IV)). The write-back is the same inc32: a 32-bit add.
  */
 static void fc_gcm_blocks(const fc_gcm_key *key, fc_gcm_state *st,
                           const uint8_t *in, uint8_t *out, size_t blocks,
                           int enc)
 {
     fc_gcm_crypt_fn *fn = enc ? key->ops->enc : key->ops->dec;
+    fc_blk ctr = fc_blk_load(st->ctr);
 
     fn(key, in, out, blocks, st->ctr, st->xi);
-    fc_store_be32(st->ctr + 12, fc_load_be32(st->ctr + 12) + (uint32_t)blocks);
+    fc_blk_store(st->ctr,
+                 fc_blk_with_ctr(ctr, fc_blk_ctr(ctr) + (uint32_t)blocks));
 }
 
 static int fc_gcm_crypt(const fc_gcm_key *key, fc_gcm_state *st,
                         const uint8_t *in, uint8_t *out, size_t len, int enc)
 {
-    const fc_gcm_ops *ops = key->ops;
-    size_t bulk;
+    size_t full, rem;
 
     if ((uint64_t)len > FC_GCM_MAX_MSG_BYTES - st->msg_len)
         return 0;
     if (len == 0)
         return 1;
-    /* AAD ends here: close its last block (zero padding is implicit). */
-    if (st->ares != 0) {
-        ops->ghash(key->htable, st->xi, fc_gcm_zero, 1);
-        st->ares = 0;
-    }
+    /* AAD ends here: its last block is closed (zero-padded already). */
+    if (st->ares != 0)
+        fc_gcm_pend_close(key, st);
     st->msg_len += len;
 
-    /* Finish the keystream block a previous call started. The ciphertext
-     * byte is read (decrypt) or computed (encrypt) before |out| is
-     * written, so in == out works. */
+    /* Go on in the block a previous call started: keystream from |ks|,
+     * the ciphertext byte (read when decrypting, computed when encrypting,
+     * before |out| is written, so in == out works) into the unfinished
+     * block. */
     if (st->mres != 0) {
-        while (st->mres < 16 && len > 0) {
-            uint8_t b = *in++, c = enc ? (uint8_t)(b ^ st->ks[st->mres]) : b;
+        uint8_t *b = st->pend[st->npend];
 
-            *out++ = (uint8_t)(b ^ st->ks[st->mres]);
-            st->xi[st->mres++] ^= c;
+        while (st->mres < 16 && len > 0) {
+            uint8_t x = *in++, y = (uint8_t)(x ^ st->ks[st->mres]);
+
+            *out++ = y;
+            b[st->mres++] = enc ? y : x;
             len--;
         }
         if (st->mres < 16)
             return 1;
-        ops->ghash(key->htable, st->xi, fc_gcm_zero, 1);
-        st->mres = 0;
+        fc_gcm_pend_close(key, st);
+        if (len == 0)
+            return 1;
     }
 
-    bulk = len / 16;
-    if (bulk != 0) {
-        fc_gcm_blocks(key, st, in, out, bulk, enc);
-        in += 16 * bulk;
-        out += 16 * bulk;
-        len -= 16 * bulk;
+    full = len / 16;
+    rem = len % 16;
+    if (full + (rem != 0) <= FC_GCM_SHORT_BLOCKS) {
+        if (full > FC_GCM_PEND_BLOCKS - 2 - st->npend)
+            fc_gcm_pend_flush(key, st);
+        fc_gcm_short(key, st, in, out, full, rem, enc);
+        return 1;
     }
-
-    /* A partial last block: one keystream block, kept for the next call. */
-    if (len != 0) {
-        ops->aes->ecb_enc(&key->aes, st->ctr, st->ks, 1);
-        fc_store_be32(st->ctr + 12, fc_load_be32(st->ctr + 12) + 1);
-        for (size_t i = 0; i < len; i++) {
-            uint8_t b = in[i], c = enc ? (uint8_t)(b ^ st->ks[i]) : b;
-
-            out[i] = (uint8_t)(b ^ st->ks[i]);
-            st->xi[i] ^= c;
-        }
-        st->mres = (uint32_t)len;
-    }
+    /* The kernel hashes into xi: what is pending goes first. */
+    fc_gcm_pend_flush(key, st);
+    fc_gcm_blocks(key, st, in, out, full, enc);
+    /* A partial last block: its keystream (with E(K, J0) if still due)
+     * from one ECB call, like a short message of one block. */
+    if (rem != 0)
+        fc_gcm_short(key, st, in + 16 * full, out + 16 * full, 0, rem, enc);
     return 1;
 }
 
@@ -312,21 +561,24 @@ int fc_gcm_decrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
 void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
                    uint8_t tag[FC_GCM_TAG_BYTES])
 {
-    /* [zero block][len(A)_64 || len(C)_64]: the zero block closes an
-     * unfinished AAD or data block (at most one of them is open). */
-    uint8_t blk[32] = {0};
-
-    fc_store_be64(blk + 16, st->aad_len * 8);
-    fc_store_be64(blk + 24, st->msg_len * 8);
+    /* No keystream block came: E(K, J0) alone. */
+    if (!st->ek0_ready)
+        key->ops->aes->ecb_enc(&key->aes, st->ek0, st->ek0, 1);
+    /* The unfinished block (zero-padded), then the length block: the
+     * buffer always has room for both (fc/gcm.h). */
     if (st->ares != 0 || st->mres != 0)
-        key->ops->ghash(key->htable, st->xi, blk, 2);
-    else
-        key->ops->ghash(key->htable, st->xi, blk + 16, 1);
-    fc_xor16(tag, st->xi, st->ek0);
-    /* Nothing of the keystream or the hash state outlives the message. */
+        st->npend++;
+    fc_blk_store(st->pend[st->npend++],
+                 fc_blk_lengths(st->aad_len, st->msg_len));
+    key->ops->ghash(key->htable, st->xi, st->pend[0], st->npend);
+    fc_blk_store(tag, fc_blk_load(st->xi) ^ fc_blk_load(st->ek0));
+    /* Nothing of the keystream outlives the message. */
     fc_memzero(st->ks, sizeof(st->ks));
+    fc_memzero(st->ek0, sizeof(st->ek0));
     st->ares = 0;
     st->mres = 0;
+    st->npend = 0;
+    st->ek0_ready = 0;
 }
 
 /* see fc/gcm.h */
