@@ -18,7 +18,9 @@
  *             (IVs built so that J0 ends just below it, and a table that
  *             fails any kernel call crossing the wrap); the state API of
  *             every table against the reference and OpenSSL's default
- *             provider with random IV, AAD and data lengths and pieces;
+ *             provider with random IV, AAD and data lengths and pieces,
+ *             and at every record length 0..300 with every AAD length
+ *             0..64 (the short path's shapes), whole and cut once;
  *   gcm_abi   enc and dec of the assembly tables through the
  *             calling-convention trampoline at block counts
  *             {0,1,7,8,9,15,16,17,24,31,32,33,48};
@@ -957,6 +959,84 @@ static void test_diff_core(void **state)
 }
 
 /*
+ * Record-sized messages, the shapes of the short path (fc/gcm.h: GHASH
+ * input held back in |pend|, one ECB call for a short data call's keystream
+ * and E(K, J0)): every data length 0..300 with every AAD length 0..64, a
+ * 96-bit IV, each table's state API against the reference, both
+ * directions, in place. The AAD and the data go in one call each (a TLS
+ * record), or each cut once at a random point (a block left unfinished
+ * across calls), alternating.
+ */
+static void test_diff_core_records(void **state)
+{
+    const size_t maxlen = 300, maxaad = 64;
+    const size_t step = fc_test_quick() ? 7 : 1;
+    size_t n, count = 0;
+    const fc_gcm_ops *const *tab = impls(&n);
+    const fc_gcm_ops *ops;
+    uint8_t key[32], iv[12], aad[64], pt[300], ct[300], out[300], tag[16],
+        t[16];
+
+    for (size_t len = 0; len <= maxlen; len += step) {
+        const size_t kb = key_sizes[len % 3];
+        fc_gcm_key *k[8];
+        size_t nk = 0;
+        ref_key rk;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(pt, len);
+        ref_key_init(&rk, key, kb);
+        FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
+        {
+            assert_true(nk < 8);
+            k[nk++] = new_key(ops, key, kb);
+        }
+        for (size_t alen = 0; alen <= maxaad; alen += step) {
+            const int split = (len + alen) % 2;
+            size_t acuts[2], dcuts[2], na = 1, nd = 1;
+            char what[120];
+
+            fc_test_rand_bytes(iv, sizeof(iv));
+            fc_test_rand_bytes(aad, alen);
+            ref_gcm(&rk, 1, iv, 12, aad, alen, pt, len, ct, tag);
+            acuts[0] = alen;
+            dcuts[0] = len;
+            if (split) {
+                acuts[0] = fc_test_rand_below(alen + 1);
+                acuts[na++] = alen - acuts[0];
+                dcuts[0] = fc_test_rand_below(len + 1);
+                dcuts[nd++] = len - dcuts[0];
+            }
+            for (size_t i = 0; i < nk; i++) {
+                snprintf(what, sizeof(what),
+                         "%s: AES-%zu, aad %zu [%zu,...], data %zu [%zu,...]",
+                         k[i]->ops->name, kb * 8, alen, acuts[0], len,
+                         dcuts[0]);
+                memcpy(out, pt, len);
+                core_run(k[i], 1, iv, 12, aad, alen, acuts, na, out, out, len,
+                         dcuts, nd, t, 16);
+                expect_equal(what, "ciphertext", out, ct, len);
+                expect_equal(what, "tag", t, tag, 16);
+                if (!core_run(k[i], 0, iv, 12, aad, alen, acuts, na, out, out,
+                              len, dcuts, nd, tag, 16))
+                    fail_msg("%s: tag did not verify", what);
+                expect_equal(what, "plaintext", out, pt, len);
+                t[0] = tag[0] ^ 1;
+                memcpy(out, ct, len);
+                if (core_run(k[i], 0, iv, 12, aad, alen, acuts, na, out, out,
+                             len, dcuts, nd, t, 16))
+                    fail_msg("%s: a wrong tag verified", what);
+                count++;
+            }
+        }
+        for (size_t i = 0; i < nk; i++)
+            free_key(k[i]);
+        ref_key_free(&rk);
+    }
+    print_message("[ RECORDS  ] %zu messages against the reference\n", count);
+}
+
+/*
  * iv_for_counter returns in |iv| a 16-byte IV whose J0 is |j0| under hash
  * key |h|: J0 = ((IV * H) ^ L) * H with L the length block of a 128-bit IV,
  * so IV = ((J0 * H^-1) ^ L) * H^-1.
@@ -1512,6 +1592,7 @@ int main(void)
         cmocka_unit_test(test_diff_kernels),
         cmocka_unit_test(test_diff_kernels_wrap),
         cmocka_unit_test(test_diff_core),
+        cmocka_unit_test(test_diff_core_records),
         cmocka_unit_test(test_diff_core_wrap),
     };
     const struct CMUnitTest abi[] = {
