@@ -238,6 +238,11 @@ int fc_pair_update_at(fc_pair *p, uint8_t *out0, uint8_t *out1,
                       const uint8_t *in, size_t len, int *outl,
                       const char *what);
 
+/* fc_pair_update_in_place: the same with in == out, fastcrypto's context
+ * on |buf0| and default's on |buf1| (which start equal). */
+int fc_pair_update_in_place(fc_pair *p, uint8_t *buf0, uint8_t *buf1,
+                            size_t len, int *outl, const char *what);
+
 /* fc_pair_update: the same into guarded buffers of |len| + 16 bytes (|aad|:
  * no output), compared whole: no byte past outl may differ. */
 int fc_pair_update(fc_pair *p, int aad, const uint8_t *in, size_t len,
