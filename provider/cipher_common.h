@@ -15,8 +15,8 @@
  * fc_cparam). A table (fc_param_table) lists the names one handler takes,
  * each with its id, in the order they are looked up: put the names EVP and
  * libssl send per record first. Names have 2 to 15 characters; a lookup
- * costs one strlen, a length compare per entry before the match, and two
- * loads and compares per entry of the key's length.
+ * costs about one compare per entry before the match and one per
+ * character of the name matched.
  */
 #ifndef FC_CIPHER_COMMON_H
 #define FC_CIPHER_COMMON_H
@@ -65,21 +65,17 @@ enum fc_cparam {
 
 _Static_assert(FC_CP_COUNT <= 32, "parameter ids must fit a 32-bit mask");
 
-/* One name a handler takes (zero-padded), its length and its id. */
+/* One name a handler takes (NUL-padded) and its id. */
 typedef struct fc_param_name {
     char s[16];
-    uint8_t len;
     uint8_t id;
 } fc_param_name;
 
-/* A name must have 2..15 characters (fc_param_eq); else this is 0 / 0. */
-#define FC_PARAM_NAME_LEN(name)                                                \
-    ((sizeof(name) - 1) / (sizeof(name) >= 3 && sizeof(name) <= 16))
-
-/* FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN) is a table entry. */
+/* FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN) is a table entry; a
+ * name must have 2..15 characters, else this divides by zero. */
 #define FC_PARAM_NAME(name, id)                                                \
     {                                                                          \
-        name, FC_PARAM_NAME_LEN(name), id                                      \
+        name, (id) / (sizeof(name) >= 3 && sizeof(name) <= 16)                 \
     }
 
 typedef struct fc_param_table {
@@ -104,39 +100,22 @@ typedef struct fc_params {
 } fc_params;
 
 /*
- * Whether the |n| bytes at |a| and at |b| are equal, 2 <= n <= 15, in two
- * overlapping loads of 2, 4 or 8 bytes each (from the start and to the
- * end of the range): no call and no loop, and nothing read outside it.
+ * Whether the key |k| is the name of |e|, byte by byte: k[j] is read only
+ * once k[0..j) matched characters of the name, so never past the key's
+ * NUL (a key may end anywhere; reading on could touch another page, and
+ * sanitizers would rightly object). Unrolled over a constant table, this
+ * is a chain of compares against immediates: no call, no loop.
  */
-static inline int fc_param_eq(const char *a, const char *b, size_t n)
+static inline int fc_param_is(const char *k, const fc_param_name *e)
 {
-    if (n >= 8) {
-        uint64_t x0, x1, y0, y1;
-
-        memcpy(&x0, a, 8);
-        memcpy(&y0, b, 8);
-        memcpy(&x1, a + n - 8, 8);
-        memcpy(&y1, b + n - 8, 8);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+#pragma GCC unroll 16
+    for (size_t j = 0; j < sizeof(e->s); j++) {
+        if (k[j] != e->s[j])
+            return 0;
+        if (e->s[j] == '\0')
+            return 1;
     }
-    if (n >= 4) {
-        uint32_t x0, x1, y0, y1;
-
-        memcpy(&x0, a, 4);
-        memcpy(&y0, b, 4);
-        memcpy(&x1, a + n - 4, 4);
-        memcpy(&y1, b + n - 4, 4);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
-    {
-        uint16_t x0, x1, y0, y1;
-
-        memcpy(&x0, a, 2);
-        memcpy(&y0, b, 2);
-        memcpy(&x1, a + n - 2, 2);
-        memcpy(&y1, b + n - 2, 2);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
+    return 0;
 }
 
 /*
@@ -144,10 +123,9 @@ static inline int fc_param_eq(const char *a, const char *b, size_t n)
  * key) and fills |found| with the first parameter of each name in |table|;
  * names not in |table| are ignored, as OpenSSL ignores unknown keys.
  * Returns |found->seen|: 0 when nothing applies. The array is not written
- * (the slots are non-const so that get handlers can fill them).
- * One strlen per key; then, per table entry, a length compare, and for an
- * entry of the same length two loads and compares (fc_param_eq). Inline,
- * so that with a constant table the lengths and names become immediates.
+ * (the slots are non-const so that get handlers can fill them). Inline,
+ * so that with a constant table the names become immediates: a key costs
+ * about one compare per entry before its own, then one per character.
  */
 static inline uint32_t fc_params_find(const fc_param_table *table,
                                       const OSSL_PARAM *params,
@@ -158,15 +136,11 @@ static inline uint32_t fc_params_find(const fc_param_table *table,
     uint32_t seen = 0;
 
     for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
-        const size_t n = strlen(p->key);
-
-        /* Unrolled: each entry's length is then an immediate, and
-         * fc_param_eq compiles to the loads for that length alone. */
 #pragma GCC unroll 32
         for (size_t i = 0; i < count; i++) {
             uint32_t bit;
 
-            if (names[i].len != n || !fc_param_eq(p->key, names[i].s, n))
+            if (!fc_param_is(p->key, &names[i]))
                 continue;
             bit = (uint32_t)1 << names[i].id;
             /* Like OSSL_PARAM_locate: the first of duplicate keys. */
