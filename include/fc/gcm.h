@@ -152,14 +152,14 @@ void fc_gcm_dec_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
  * input (AAD, and ciphertext not hashed by a CTR+GHASH kernel) is held in
  * |pend| as whole, zero-padded blocks, the last one possibly unfinished,
  * and absorbed in one GHASH call when the buffer fills, before a bulk
- * kernel call, and at the end together with the length block. A data call
- * of at most FC_GCM_SHORT_BLOCKS blocks takes its keystream from one ECB
- * call (AES-ECB over the counter blocks; the kernels pipeline several
- * blocks in the time of one), and E(K, J0) is computed in that same call,
- * or with the keystream of a partial last block, or at the end. Blocks
- * handed to a kernel are written here in single 16-byte stores, so the
- * kernel's vector loads are forwarded from them instead of waiting for
- * the stores to retire.
+ * kernel call, and at the end together with the length block. Setting the
+ * IV computes E(K, J0) and the keystream of the first data block in one
+ * ECB call, ahead of the data; a data call of at most FC_GCM_SHORT_BLOCKS
+ * blocks takes the rest of its keystream from one more ECB call over the
+ * counter blocks (the kernels pipeline several blocks in the time of one)
+ * instead of the CTR+GHASH kernel. Blocks handed to a kernel are written
+ * here in single 16-byte stores, so the kernel's vector loads are
+ * forwarded from them instead of waiting for the stores to retire.
  *
  * What may leak (CT): lengths (IV, AAD, data) and the split points of the
  * calls; never the key, H, the counter (secret when the IV is not 96 bits:
@@ -182,20 +182,22 @@ void fc_gcm_dec_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
 
 typedef struct fc_gcm_state {
     uint8_t ctr[16]; /* counter block of the next keystream block */
-    uint8_t ek0[16]; /* E(K, J0) once |ek0_ready|; J0 until then */
+    uint8_t ek0[16]; /* E(K, J0) */
     uint8_t xi[16];  /* GHASH of the blocks absorbed so far */
-    uint8_t ks[16];  /* keystream of the unfinished data block */
+    /* Keystream of the unfinished data block, or with |ks_ready| that of
+     * the first data block, made by fc_gcm_set_iv. */
+    uint8_t ks[16];
     /* GHASH input not absorbed yet: |npend| whole blocks, then the
      * unfinished block (|ares| or |mres| bytes, zeros after them). At most
      * FC_GCM_PEND_BLOCKS - 2 whole blocks between calls, so the unfinished
      * block and the length block always fit. */
     FC_ALIGN(16) uint8_t pend[FC_GCM_PEND_BLOCKS][16];
-    uint64_t aad_len;   /* AAD bytes so far */
-    uint64_t msg_len;   /* data bytes so far */
-    uint32_t ares;      /* AAD bytes in the unfinished block, 0..15 */
-    uint32_t mres;      /* data bytes in it (|ks| used so far), 0..15 */
-    uint32_t npend;     /* whole blocks in |pend| */
-    uint32_t ek0_ready; /* |ek0| holds E(K, J0) */
+    uint64_t aad_len;  /* AAD bytes so far */
+    uint64_t msg_len;  /* data bytes so far */
+    uint32_t ares;     /* AAD bytes in the unfinished block, 0..15 */
+    uint32_t mres;     /* data bytes in it (|ks| used so far), 0..15 */
+    uint32_t npend;    /* whole blocks in |pend| */
+    uint32_t ks_ready; /* |ks| is the first data block's keystream */
 } fc_gcm_state;
 
 /*
@@ -211,8 +213,10 @@ void fc_gcm_set_key(fc_gcm_key *key, const fc_gcm_ops *ops,
  * fc_gcm_set_iv starts a new message in |st| with the |iv_len|-byte IV |iv|
  * (SP 800-38D 7.1 step 2): J0 = IV || 0^31 || 1 for 12 bytes, otherwise
  * GHASH of the zero-padded IV followed by its 64-bit bit length. Any length
- * from 1 to FC_GCM_MAX_IV_BYTES works. Returns 1, or 0 (|st| untouched) if
- * |iv_len| is out of range.
+ * from 1 to FC_GCM_MAX_IV_BYTES works. E(K, J0) and the first keystream
+ * block are computed here (one ECB call of two blocks), so a short
+ * message's data call that follows has no AES on its path. Returns 1, or 0
+ * (|st| untouched) if |iv_len| is out of range.
  * CT: only |iv_len| leaks.
  */
 int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,

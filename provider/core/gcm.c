@@ -334,17 +334,30 @@ int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
             ops->ghash(key->htable, x, last + 16, 1);
         j0 = fc_blk_load(x);
     }
-    /* E(K, J0) comes later, with the first keystream blocks (fc/gcm.h);
-     * the first data block uses inc32(J0). */
-    fc_blk_store(st->ek0, j0);
-    fc_blk_store(st->ctr, fc_blk_with_ctr(j0, fc_blk_ctr(j0) + 1));
+    /* E(K, J0) and the keystream of the first data block, inc32(J0), in
+     * one ECB call: a caller that sets the IV ahead of the data (an IV-only
+     * init per record) has the AES done before the data comes. */
+    {
+        FC_ALIGN(16) uint8_t cb[2][16];
+        const fc_blk c1 = fc_blk_with_ctr(j0, fc_blk_ctr(j0) + 1);
+
+        fc_blk_store(cb[0], j0);
+        fc_blk_store(cb[1], c1);
+        key->ops->aes->ecb_enc(&key->aes, cb[0], cb[0], 2);
+        fc_blk_store(st->ek0, fc_blk_load(cb[0]));
+        fc_blk_store(st->ks, fc_blk_load(cb[1]));
+        fc_blk_store(st->ctr, c1);
+        fc_blk_store(cb[0], (fc_blk){0, 0});
+        fc_blk_store(cb[1], (fc_blk){0, 0});
+        __asm__ __volatile__("" : : "r"(cb) : "memory");
+    }
     fc_blk_store(st->xi, (fc_blk){0, 0});
     st->aad_len = 0;
     st->msg_len = 0;
     st->ares = 0;
     st->mres = 0;
     st->npend = 0;
-    st->ek0_ready = 0;
+    st->ks_ready = 1;
     return 1;
 }
 
@@ -417,29 +430,31 @@ int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
 /*
  * |full| whole blocks and |rem| (0..15) bytes of data, at most
  * FC_GCM_SHORT_BLOCKS blocks in all, with room for them in |pend|: the
- * keystream (and E(K, J0), if still due) from one ECB call over the
- * counter blocks, the data XORed block by block, the ciphertext blocks
- * appended to |pend|, a partial last one as the unfinished block.
+ * keystream from |ks| for the first block if set_iv left it there, and
+ * from one ECB call over the counter blocks for the others; the data XORed
+ * block by block; the ciphertext blocks appended to |pend|, a partial last
+ * one as the unfinished block.
  */
 static void fc_gcm_short(const fc_gcm_key *key, fc_gcm_state *st,
                          const uint8_t *in, uint8_t *out, size_t full,
                          size_t rem, int enc)
 {
-    FC_ALIGN(16) uint8_t cb[FC_GCM_SHORT_BLOCKS + 1][16];
+    FC_ALIGN(16) uint8_t cb[FC_GCM_SHORT_BLOCKS][16];
     const size_t nb = full + (rem != 0);
     const fc_blk ctr = fc_blk_load(st->ctr);
     const uint32_t c0 = fc_blk_ctr(ctr);
     uint8_t *pb = st->pend[st->npend];
-    size_t ne = nb;
+    size_t first = 0;
 
-    for (size_t i = 0; i < nb; i++)
-        fc_blk_store(cb[i], fc_blk_with_ctr(ctr, c0 + (uint32_t)i));
-    if (!st->ek0_ready)
-        fc_blk_store(cb[ne++], fc_blk_load(st->ek0)); /* J0 */
-    key->ops->aes->ecb_enc(&key->aes, cb[0], cb[0], ne);
-    if (!st->ek0_ready) {
-        fc_blk_store(st->ek0, fc_blk_load(cb[nb]));
-        st->ek0_ready = 1;
+    if (st->ks_ready) {
+        fc_blk_store(cb[0], fc_blk_load(st->ks));
+        st->ks_ready = 0;
+        first = 1;
+    }
+    if (nb > first) {
+        for (size_t i = first; i < nb; i++)
+            fc_blk_store(cb[i], fc_blk_with_ctr(ctr, c0 + (uint32_t)i));
+        key->ops->aes->ecb_enc(&key->aes, cb[first], cb[first], nb - first);
     }
     /* Each input block is read before its output is written: in == out
      * works. */
@@ -465,7 +480,7 @@ static void fc_gcm_short(const fc_gcm_key *key, fc_gcm_state *st,
     fc_blk_store(st->ctr, fc_blk_with_ctr(ctr, c0 + (uint32_t)nb));
     /* The keystream does not stay on the stack: the blocks used, in
      * vector stores (a memset here became a slow-starting rep stos). */
-    for (size_t i = 0; i < ne; i++)
+    for (size_t i = 0; i < nb; i++)
         fc_blk_store(cb[i], (fc_blk){0, 0});
     __asm__ __volatile__("" : : "r"(cb) : "memory");
 }
@@ -533,13 +548,29 @@ static int fc_gcm_crypt(const fc_gcm_key *key, fc_gcm_state *st,
         fc_gcm_short(key, st, in, out, full, rem, enc);
         return 1;
     }
-    /* The kernel hashes into xi: what is pending goes first. */
+    /* The kernel hashes into xi: what is pending goes first. It makes its
+     * own keystream from the counter; set_iv's first block is dropped. A
+     * partial last block's keystream is made before the kernel runs, so
+     * that its AES overlaps the kernel's instead of following it; the
+     * block itself then goes as a short message of one block. */
     fc_gcm_pend_flush(key, st);
+    st->ks_ready = 0;
+    if (rem != 0) {
+        const fc_blk ctr = fc_blk_load(st->ctr);
+        FC_ALIGN(16) uint8_t cb[16];
+
+        fc_blk_store(cb,
+                     fc_blk_with_ctr(ctr, fc_blk_ctr(ctr) + (uint32_t)full));
+        key->ops->aes->ecb_enc(&key->aes, cb, cb, 1);
+        fc_blk_store(st->ks, fc_blk_load(cb));
+        fc_blk_store(cb, (fc_blk){0, 0});
+        __asm__ __volatile__("" : : "r"(cb) : "memory");
+    }
     fc_gcm_blocks(key, st, in, out, full, enc);
-    /* A partial last block: its keystream (with E(K, J0) if still due)
-     * from one ECB call, like a short message of one block. */
-    if (rem != 0)
+    if (rem != 0) {
+        st->ks_ready = 1;
         fc_gcm_short(key, st, in + 16 * full, out + 16 * full, 0, rem, enc);
+    }
     return 1;
 }
 
@@ -561,9 +592,6 @@ int fc_gcm_decrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
 void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
                    uint8_t tag[FC_GCM_TAG_BYTES])
 {
-    /* No keystream block came: E(K, J0) alone. */
-    if (!st->ek0_ready)
-        key->ops->aes->ecb_enc(&key->aes, st->ek0, st->ek0, 1);
     /* The unfinished block (zero-padded), then the length block: the
      * buffer always has room for both (fc/gcm.h). */
     if (st->ares != 0 || st->mres != 0)
@@ -578,7 +606,7 @@ void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
     st->ares = 0;
     st->mres = 0;
     st->npend = 0;
-    st->ek0_ready = 0;
+    st->ks_ready = 0;
 }
 
 /* see fc/gcm.h */
