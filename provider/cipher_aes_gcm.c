@@ -191,7 +191,8 @@ static inline uint8_t *fc_gcm_ivbuf(fc_aes_gcm_ctx *ctx)
 
 /* Grows the IV storage to |n| bytes (above |cap|), keeping what is
  * stored. */
-static int fc_gcm_iv_grow(fc_aes_gcm_ctx *ctx, size_t n, size_t cap)
+__attribute__((noinline)) static int fc_gcm_iv_grow(fc_aes_gcm_ctx *ctx,
+                                                    size_t n, size_t cap)
 {
     uint8_t *p = OPENSSL_zalloc(n);
 
@@ -703,7 +704,7 @@ static int fc_aes_gcm_dinit(void *vctx, const unsigned char *key, size_t keylen,
 /* Data. */
 
 /* fc_gcm_ready past a message in progress. */
-static int fc_gcm_ready_slow(fc_aes_gcm_ctx *ctx)
+__attribute__((noinline)) static int fc_gcm_ready_slow(fc_aes_gcm_ctx *ctx)
 {
     if (FC_UNLIKELY(!ctx->key_set)) {
         FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
@@ -752,7 +753,8 @@ static int fc_gcm_ready_slow(fc_aes_gcm_ctx *ctx)
 /* Makes sure a message is in progress: key set, J0 derived from a usable
  * IV (drawn at random for an encryption that has none). A message started
  * (FC_IV_ACTIVE) always has its key. */
-static inline int fc_gcm_ready(fc_aes_gcm_ctx *ctx)
+__attribute__((always_inline)) static inline int
+fc_gcm_ready(fc_aes_gcm_ctx *ctx)
 {
     return FC_LIKELY(ctx->iv_state == FC_IV_ACTIVE) || fc_gcm_ready_slow(ctx);
 }
