@@ -74,7 +74,10 @@ enum {
  * `fastcrypto-stats` reads (provider/stats.c, fc/stats_file.h). Counts are
  * per process: a forked child starts from zero. Cipher counters count
  * messages (a final, a one-shot call) and TLS records; RSA counters count
- * operations. A new counter needs a name in fc_stat_names (fc_prov.c).
+ * operations. GCM contexts count locally and add to these on the first
+ * message of each kind, every 64 after that and when freed, so a live count
+ * can lag a busy context by up to 63 messages (never by the first). A new
+ * counter needs a name in fc_stat_names (fc_prov.c).
  */
 enum fc_stat {
     FC_STAT_CBC_ENC,  /* AES-CBC messages encrypted */
