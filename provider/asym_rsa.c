@@ -160,8 +160,9 @@ err:
 /* ------------------------------------------------------------------------ */
 /* Digests                                                                  */
 
-/* Fetches a digest from the child library context (never the caller's:
- * see the integration notes, 6.2). */
+/* Fetches a digest from the provider's child library context, never the
+ * caller's: there, the configured preference for fastcrypto could send the
+ * fetch back into this provider (see fc_prov_ctx.libctx in fc_prov.h). */
 static EVP_MD *fc_rsa_enc_fetch_md(fc_rsa_enc_ctx *ctx, const char *name,
                                    const char *props)
 {

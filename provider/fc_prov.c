@@ -436,7 +436,11 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     }
     fc_build_info(prov);
 
-    /* Our own RNG and digest source; see the integration notes, 6.2. */
+    /* Our own RNG and digest source: a child library context mirrors the
+     * loading context's providers and default properties, and its DRBGs
+     * are seeded through the core and reseed after fork. Algorithms are
+     * fetched from it lazily, never here (the stores are locked during
+     * provider init). */
     prov->libctx = OSSL_LIB_CTX_new_child(handle, in);
     if (prov->libctx == NULL) {
         snprintf(why, sizeof(why), "cannot create a child library context");

@@ -100,7 +100,10 @@ enum fc_stat {
 /* One per library context that loads fastcrypto. */
 typedef struct fc_prov_ctx {
     const OSSL_CORE_HANDLE *handle;
-    OSSL_LIB_CTX *libctx;    /* child of the loading libctx: RNG, digests */
+    /* Child of the loading libctx: RNG, digests, HMAC. Fetch from here,
+     * never from the caller's context, whose default properties prefer
+     * fastcrypto and could route a fetch back into this provider. */
+    OSSL_LIB_CTX *libctx;
     uint32_t caps;           /* CPU features after masking */
     const fc_tuning *tuning; /* per-CPU choices (fc/tuning.h) */
     const fc_aes_ops *aes;
