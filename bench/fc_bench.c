@@ -1328,6 +1328,10 @@ int main(int argc, char **argv)
     if (path != NULL &&
         !OSSL_PROVIDER_set_default_search_path(env.libctx, path))
         die_openssl("OSSL_PROVIDER_set_default_search_path");
+    /* The kernels are measured whether or not fastcrypto offers them by
+     * default on this CPU (FASTCRYPTO_OFFER, fc/offer.h), unless the
+     * caller says otherwise. */
+    setenv("FASTCRYPTO_OFFER", "all", 0);
     for (int p = 0; p < NPROV; p++) {
         if (p == CAND && strcmp(env.name[BASE], env.name[CAND]) == 0)
             break;

@@ -16,6 +16,7 @@
 
 #include "fc/bn_exp2.h"
 #include "fc/cpu.h"
+#include "fc/offer.h"
 #include "fc_prov.h"
 
 #ifndef FC_VERSION_STR
@@ -40,6 +41,7 @@
 #define FC_PARAM_GCM_IMPL  "fastcrypto-gcm-impl"
 #define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
 #define FC_PARAM_CPU_CLASS "fastcrypto-cpu-class"
+#define FC_PARAM_OFFER     "fastcrypto-offer"
 #define FC_PARAM_STATS     "fastcrypto-stats"
 #define FC_PARAM_STATSFILE "fastcrypto-stats-file"
 
@@ -70,49 +72,109 @@ void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
     }
 }
 
-static const OSSL_ALGORITHM fc_ciphers[] = {
-    {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", FC_PROPS,
-     fc_aes256cbc_functions, "AES-256-CBC (fastcrypto)"},
-    {"AES-192-CBC:AES192:2.16.840.1.101.3.4.1.22", FC_PROPS,
-     fc_aes192cbc_functions, "AES-192-CBC (fastcrypto)"},
-    {"AES-128-CBC:AES128:2.16.840.1.101.3.4.1.2", FC_PROPS,
-     fc_aes128cbc_functions, "AES-128-CBC (fastcrypto)"},
-    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", FC_PROPS,
-     fc_aes256gcm_functions, "AES-256-GCM (fastcrypto)"},
-    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", FC_PROPS,
-     fc_aes192gcm_functions, "AES-192-GCM (fastcrypto)"},
-    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
-     fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"},
-    {NULL, NULL, NULL, NULL},
+/*
+ * The algorithm tables, each entry tagged with its family's FC_OFFER_* bit:
+ * at init the provider copies the entries of the families it offers on
+ * this CPU and OpenSSL (fc/offer.h) into its own tables, which
+ * query_operation returns.
+ */
+typedef struct fc_alg {
+    uint32_t family; /* FC_OFFER_* */
+    OSSL_ALGORITHM alg;
+} fc_alg;
+
+static const fc_alg fc_ciphers[] = {
+    {FC_OFFER_CBC,
+     {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", FC_PROPS,
+      fc_aes256cbc_functions, "AES-256-CBC (fastcrypto)"}},
+    {FC_OFFER_CBC,
+     {"AES-192-CBC:AES192:2.16.840.1.101.3.4.1.22", FC_PROPS,
+      fc_aes192cbc_functions, "AES-192-CBC (fastcrypto)"}},
+    {FC_OFFER_CBC,
+     {"AES-128-CBC:AES128:2.16.840.1.101.3.4.1.2", FC_PROPS,
+      fc_aes128cbc_functions, "AES-128-CBC (fastcrypto)"}},
+    {FC_OFFER_GCM,
+     {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", FC_PROPS,
+      fc_aes256gcm_functions, "AES-256-GCM (fastcrypto)"}},
+    {FC_OFFER_GCM,
+     {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", FC_PROPS,
+      fc_aes192gcm_functions, "AES-192-GCM (fastcrypto)"}},
+    {FC_OFFER_GCM,
+     {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
+      fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"}},
 };
 
 /* RSA: one name set for key management, signature and encryption, so that
- * keys from other providers match ours (EVP_KEYMGMT_is_a). */
+ * keys from other providers match ours (EVP_KEYMGMT_is_a). Registered when
+ * any RSA size is offered; keymgmt import refuses the sizes that are not. */
 #define FC_RSA_NAMES "RSA:rsaEncryption:1.2.840.113549.1.1.1"
 
-static const OSSL_ALGORITHM fc_keymgmt[] = {
-    {FC_RSA_NAMES, FC_PROPS, fc_rsa_keymgmt_functions, "RSA (fastcrypto)"},
-    {NULL, NULL, NULL, NULL},
+static const fc_alg fc_keymgmt[] = {
+    {FC_OFFER_RSA,
+     {FC_RSA_NAMES, FC_PROPS, fc_rsa_keymgmt_functions, "RSA (fastcrypto)"}},
 };
 
-static const OSSL_ALGORITHM fc_signatures[] = {
-    {FC_RSA_NAMES, FC_PROPS, fc_rsa_signature_functions, "RSA (fastcrypto)"},
-    {NULL, NULL, NULL, NULL},
+static const fc_alg fc_signatures[] = {
+    {FC_OFFER_RSA,
+     {FC_RSA_NAMES, FC_PROPS, fc_rsa_signature_functions, "RSA (fastcrypto)"}},
 };
 
-static const OSSL_ALGORITHM fc_asym_ciphers[] = {
-    {FC_RSA_NAMES, FC_PROPS, fc_rsa_asym_cipher_functions, "RSA (fastcrypto)"},
-    {NULL, NULL, NULL, NULL},
+static const fc_alg fc_asym_ciphers[] = {
+    {FC_OFFER_RSA,
+     {FC_RSA_NAMES, FC_PROPS, fc_rsa_asym_cipher_functions,
+      "RSA (fastcrypto)"}},
 };
 
 /* Random generators: with these fastcrypto alone gives the library its
  * whole RAND chain (seed source, primary, public and private DRBGs). */
-static const OSSL_ALGORITHM fc_rands[] = {
-    {"CTR-DRBG", FC_PROPS, fc_ctr_drbg_functions, "CTR-DRBG (fastcrypto)"},
-    {"SEED-SRC", FC_PROPS, fc_seed_src_functions,
-     "getrandom seed source (fastcrypto)"},
-    {NULL, NULL, NULL, NULL},
+static const fc_alg fc_rands[] = {
+    {FC_OFFER_DRBG,
+     {"CTR-DRBG", FC_PROPS, fc_ctr_drbg_functions, "CTR-DRBG (fastcrypto)"}},
+    {FC_OFFER_DRBG,
+     {"SEED-SRC", FC_PROPS, fc_seed_src_functions,
+      "getrandom seed source (fastcrypto)"}},
 };
+
+/* The operations above, in the order of fc_prov_ctx.algs. */
+static const struct {
+    int operation_id;
+    const fc_alg *table;
+    size_t count;
+} fc_operations[FC_NOPS] = {
+    {OSSL_OP_CIPHER, fc_ciphers, FC_ARRAY_LEN(fc_ciphers)},
+    {OSSL_OP_KEYMGMT, fc_keymgmt, FC_ARRAY_LEN(fc_keymgmt)},
+    {OSSL_OP_SIGNATURE, fc_signatures, FC_ARRAY_LEN(fc_signatures)},
+    {OSSL_OP_ASYM_CIPHER, fc_asym_ciphers, FC_ARRAY_LEN(fc_asym_ciphers)},
+    {OSSL_OP_RAND, fc_rands, FC_ARRAY_LEN(fc_rands)},
+};
+
+/* Fills prov->algs with the entries of the offered families. Returns 0 on
+ * allocation failure. */
+static int fc_prov_build_tables(fc_prov_ctx *prov)
+{
+    for (size_t op = 0; op < FC_NOPS; op++) {
+        const fc_alg *t = fc_operations[op].table;
+        const size_t count = fc_operations[op].count;
+        OSSL_ALGORITHM *a = OPENSSL_zalloc((count + 1) * sizeof(*a));
+        size_t k = 0;
+
+        if (a == NULL)
+            return 0;
+        for (size_t i = 0; i < count; i++)
+            if (prov->offer & t[i].family)
+                a[k++] = t[i].alg;
+        prov->algs[op] = a; /* ends with a zeroed entry */
+    }
+    return 1;
+}
+
+static void fc_prov_free_tables(fc_prov_ctx *prov)
+{
+    for (size_t op = 0; op < FC_NOPS; op++) {
+        OPENSSL_free(prov->algs[op]);
+        prov->algs[op] = NULL;
+    }
+}
 
 static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_INTERNAL, "fastcrypto internal error"},
@@ -173,15 +235,42 @@ void fc_raise_error(const fc_prov_ctx *prov, int reason, const char *file,
     va_end(ap);
 }
 
+/* What is offered here (fc/offer.h): decided from the kernels chosen, the
+ * CPU's row and the running libcrypto's version, unless forced. */
+static void fc_prov_offer(fc_prov_ctx *prov, int all)
+{
+    static const size_t halves[3] = {16, 24, 32};
+    fc_offer_in in;
+
+    if (all) {
+        prov->offer = FC_OFFER_ALL;
+        return;
+    }
+    memset(&in, 0, sizeof(in));
+    in.caps = prov->caps;
+    in.tuning = prov->tuning;
+    in.ossl_version = OpenSSL_version_num();
+    in.gcm_impl = prov->gcm->name;
+    in.aes_impl = prov->aes->name;
+    for (size_t i = 0; i < 3; i++) {
+        const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, halves[i]);
+        in.rsa_engine[i] = x2 != NULL ? x2->name : NULL;
+    }
+    prov->offer = fc_offer_decide(&in);
+}
+
 /* "buildinfo" names the kernel chosen for each family on this CPU. */
 static void fc_build_info(fc_prov_ctx *prov)
 {
     const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
 
+    char offer[96];
+
+    fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s)",
+             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s offer=%s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->bn->name,
-             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
+             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name, offer);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -202,6 +291,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CPU_CLASS, NULL, 0),
+        OSSL_PARAM_utf8_string(FC_PARAM_OFFER, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATSFILE, NULL, 0),
         OSSL_PARAM_END,
@@ -245,6 +335,12 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, FC_PARAM_CPU_CLASS);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->tuning->name))
         return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_OFFER);
+    if (p != NULL) {
+        fc_offer_describe(prov->offer, buf, sizeof(buf));
+        if (!OSSL_PARAM_set_utf8_string(p, buf))
+            return 0;
+    }
     p = OSSL_PARAM_locate(params, FC_PARAM_STATS);
     if (p != NULL) {
         char stats[512];
@@ -262,19 +358,12 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
 static const OSSL_ALGORITHM *
 fc_prov_query_operation(void *provctx, int operation_id, int *no_store)
 {
+    const fc_prov_ctx *prov = provctx;
+
     *no_store = 0;
-    switch (operation_id) {
-    case OSSL_OP_CIPHER:
-        return fc_ciphers;
-    case OSSL_OP_KEYMGMT:
-        return fc_keymgmt;
-    case OSSL_OP_SIGNATURE:
-        return fc_signatures;
-    case OSSL_OP_ASYM_CIPHER:
-        return fc_asym_ciphers;
-    case OSSL_OP_RAND:
-        return fc_rands;
-    }
+    for (size_t op = 0; op < FC_NOPS; op++)
+        if (fc_operations[op].operation_id == operation_id)
+            return prov->algs[op];
     return NULL;
 }
 
@@ -291,6 +380,7 @@ static void fc_prov_teardown(void *provctx)
         return;
     fc_stats_detach(prov);
     OSSL_LIB_CTX_free(prov->libctx);
+    fc_prov_free_tables(prov);
     OPENSSL_free(prov);
 }
 
@@ -314,36 +404,51 @@ static int fc_cfg_true(const char *v)
             strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
 }
 
+/* "offer": "auto" (or unset) offers what wins here (fc/offer.h), "all"
+ * forces every algorithm on. Returns 0 for anything else. */
+static int fc_cfg_offer(const char *v, int *all)
+{
+    if (v == NULL || *v == '\0' || strcasecmp(v, "auto") == 0)
+        return 1;
+    if (strcasecmp(v, "all") != 0)
+        return 0;
+    *all = 1;
+    return 1;
+}
+
 /*
  * The provider's config section: "cpu_mask" (added to FASTCRYPTO_CPU_MASK),
- * "strict", "cpu_class" and "stats_dir" (FASTCRYPTO_STATS_DIR wins; *dir
- * points into the core's or the environment's storage). Returns 0 if a mask
- * does not parse: a mistyped mask must not silently test the wrong
- * kernels. |why| receives the reason.
+ * "strict", "cpu_class", "offer" (FASTCRYPTO_OFFER=all also forces) and
+ * "stats_dir" (FASTCRYPTO_STATS_DIR wins; *dir points into the core's or
+ * the environment's storage). Returns 0 if a mask or an offer value does
+ * not parse: a mistyped mask must not silently test the wrong kernels.
+ * |why| receives the reason.
  */
 static int fc_prov_config(fc_prov_ctx *prov,
                           OSSL_FUNC_core_get_params_fn *get_params,
-                          uint32_t *mask, int *strict, const char **dir,
-                          char *why, size_t whylen)
+                          uint32_t *mask, int *strict, int *offer_all,
+                          const char **dir, char *why, size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
     const char *cls = getenv(FC_CPU_CLASS_ENV);
+    const char *env_offer = getenv(FC_OFFER_ENV);
     /* Not for set-user-ID programs: a caller must not choose where they
      * create files. */
     const char *env_dir = secure_getenv("FASTCRYPTO_STATS_DIR");
     char *cfg_mask = NULL, *cfg_strict = NULL, *cfg_class = NULL;
-    char *cfg_dir = NULL;
+    char *cfg_dir = NULL, *cfg_offer = NULL;
     uint32_t m_env = 0, m_cfg = 0;
     OSSL_PARAM req[] = {
         OSSL_PARAM_utf8_ptr("cpu_mask", &cfg_mask, 0),
         OSSL_PARAM_utf8_ptr("strict", &cfg_strict, 0),
         OSSL_PARAM_utf8_ptr("cpu_class", &cfg_class, 0),
         OSSL_PARAM_utf8_ptr("stats_dir", &cfg_dir, 0),
+        OSSL_PARAM_utf8_ptr("offer", &cfg_offer, 0),
         OSSL_PARAM_END,
     };
 
     if (get_params != NULL && !get_params(prov->handle, req))
-        cfg_mask = cfg_strict = cfg_class = cfg_dir = NULL;
+        cfg_mask = cfg_strict = cfg_class = cfg_dir = cfg_offer = NULL;
     *dir = env_dir != NULL && *env_dir != '\0' ? env_dir : cfg_dir;
     *strict =
         fc_cfg_true(cfg_strict) || fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
@@ -359,6 +464,15 @@ static int fc_prov_config(fc_prov_ctx *prov,
         return 0;
     }
     *mask = m_env | m_cfg;
+    *offer_all = 0;
+    if (!fc_cfg_offer(cfg_offer, offer_all) ||
+        !fc_cfg_offer(env_offer, offer_all)) {
+        snprintf(why, whylen, "invalid offer (auto or all): %s",
+                 env_offer != NULL ? env_offer : cfg_offer);
+        FC_RAISE_DATA(prov, FC_R_INVALID_PARAMETER, "offer=%s",
+                      env_offer != NULL ? env_offer : cfg_offer);
+        return 0;
+    }
     /* The CPU class: the environment wins over the config, as a way to
      * try another row's choices on one machine. */
     if (cls == NULL || *cls == '\0')
@@ -385,7 +499,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     OSSL_FUNC_core_get_params_fn *core_get_params = NULL;
     fc_prov_ctx *prov;
     uint32_t mask = 0;
-    int strict = 0;
+    int strict = 0, offer_all = 0;
     const char *stats_dir = NULL;
     char why[160] = "out of memory";
     const OSSL_DISPATCH *f;
@@ -415,8 +529,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         prov->vset_error == NULL)
         prov->new_error = NULL; /* no error reporting without all three */
 
-    if (!fc_prov_config(prov, core_get_params, &mask, &strict, &stats_dir, why,
-                        sizeof(why)))
+    if (!fc_prov_config(prov, core_get_params, &mask, &strict, &offer_all,
+                        &stats_dir, why, sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
     prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
@@ -434,6 +548,9 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "gcm=%s", prov->gcm->name);
         goto err;
     }
+    fc_prov_offer(prov, offer_all);
+    if (!fc_prov_build_tables(prov))
+        goto err;
     fc_build_info(prov);
 
     /* Our own RNG and digest source: a child library context mirrors the
@@ -460,6 +577,8 @@ err:
         fprintf(stderr, "fastcrypto: refusing to run without it: %s\n", why);
         abort();
     }
+    if (prov != NULL)
+        fc_prov_free_tables(prov);
     OPENSSL_free(prov);
     return 0;
 }

@@ -97,6 +97,10 @@ enum fc_stat {
     FC_STAT_COUNT
 };
 
+/* Operations with algorithms (cipher, keymgmt, signature, asym cipher,
+ * rand): the size of fc_prov_ctx.algs. */
+#define FC_NOPS 5
+
 /* One per library context that loads fastcrypto. */
 typedef struct fc_prov_ctx {
     const OSSL_CORE_HANDLE *handle;
@@ -109,7 +113,11 @@ typedef struct fc_prov_ctx {
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
     const fc_bn_ops *bn; /* Montgomery kernels for RSA */
-    char buildinfo[160]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    /* FC_OFFER_* families offered here (fc/offer.h), and their algorithm
+     * tables, one per operation (query_operation's answers). */
+    uint32_t offer;
+    OSSL_ALGORITHM *algs[FC_NOPS];
+    char buildinfo[256]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;

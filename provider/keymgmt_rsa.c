@@ -44,6 +44,7 @@
 
 #include "fc/common.h"
 #include "fc/ct.h"
+#include "fc/offer.h"
 #include "fc/rsa.h"
 #include "fc_prov.h"
 #include "fc_rsa.h"
@@ -201,6 +202,24 @@ static void fc_be_to_native(uint8_t *dst, const uint8_t *be, size_t len)
 #endif
 }
 
+/* 1 if RSA keys with the modulus |n| (|len| bytes, big-endian) are
+ * offered: by the size of their CRT halves, ceil(bits / 2) bits. */
+static int fc_rsa_offered(const fc_prov_ctx *prov, const uint8_t *n, size_t len)
+{
+    size_t bits;
+
+    while (len > 0 && n[0] == 0) {
+        n++;
+        len--;
+    }
+    if (len == 0)
+        return 1; /* refused later, with a reason */
+    bits = 8 * len;
+    for (uint8_t top = n[0]; (top & 0x80) == 0; top <<= 1)
+        bits--;
+    return (prov->offer & fc_offer_rsa_bit(((bits + 1) / 2 + 63) / 64)) != 0;
+}
+
 static int fc_rsa_km_import(void *keydata, int selection,
                             const OSSL_PARAM params[])
 {
@@ -250,6 +269,11 @@ static int fc_rsa_km_import(void *keydata, int selection,
         FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
         goto err;
     }
+    /* A size not offered on this CPU (fc/offer.h) is refused without an
+     * error: libcrypto then keeps the key, and the operation, on the
+     * provider that made it, whose code is at least as fast there. */
+    if (!fc_rsa_offered(prov, val[0], len[0]))
+        goto err;
     memset(&c, 0, sizeof(c));
     c.n = val[0], c.n_len = len[0];
     c.e = val[1], c.e_len = len[1];

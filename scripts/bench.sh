@@ -241,6 +241,9 @@ trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/empty.cnf"
 export OPENSSL_CONF=$tmp/empty.cnf
 export FASTCRYPTO_STATS=1
+# Every kernel is measured, whether or not fastcrypto offers it by default
+# here (fc/offer.h); the header says what it offers.
+export FASTCRYPTO_OFFER=all
 unset OPENSSL_MODULES FASTCRYPTO_CPU_MASK OPENSSL_ia32cap
 if [[ -n $hide ]]; then
     # Both sides: fastcrypto through its own mask, OpenSSL through its own.
@@ -280,6 +283,9 @@ grep -q 'status: active' <<<"$fc_block" || {
     die "fastcrypto is not active"
 }
 buildinfo=$(sed -n 's/^ *build info: //p' <<<"$fc_block")
+# What it offers by default on this CPU and OpenSSL (not forced).
+offer_auto=$(FASTCRYPTO_OFFER= openssl list -providers -verbose "${prov_opts[@]}" 2>/dev/null |
+    sed -n 's/.*build info: fastcrypto .* offer=\([^)]*\)).*/\1/p' | head -1)
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
     head -n 1)
@@ -302,6 +308,7 @@ echo "openssl:    $(openssl version)${ossl_dir:+ ($ossl_dir)}"
     echo "hidden:     $hide from both: FASTCRYPTO_CPU_MASK=$hide," \
         "OPENSSL_ia32cap=$ia32cap"
 echo "fastcrypto: ${buildinfo:-?} ($module)"
+echo "offered:    ${offer_auto:-?} by default here (measured below: everything)"
 echo "runs:       $rounds interleaved round(s); ciphers ${seconds}s per run" \
     "(cbc sizes $cbc_sizes; gcm sizes $gcm_sizes);" \
     "rsa ${rsa_seconds}s per size and op; ~$((est / 60 + 1)) min"

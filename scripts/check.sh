@@ -11,6 +11,12 @@
 # requires fastcrypto's own counters to show it did the work: a provider
 # that is loaded but not preferred fails too.
 #
+# fastcrypto offers by default only what beats the default provider on
+# this CPU and OpenSSL (fc/offer.h; "offer=" in its build info). The check
+# runs its commands with FASTCRYPTO_OFFER=all, so that it tests the
+# configuration's preference whatever is offered, and then says what is
+# offered here: the rest runs on default, which is as fast or faster.
+#
 # Without --propq it checks no query and the ones programs commonly pass
 # ("provider!=fips" as stunnel does, "fips=no", "-provider"); with --propq
 # only the queries given (repeatable), e.g.
@@ -38,7 +44,7 @@ while [ $# -gt 0 ]; do
         shift
         ;;
     -h | --help)
-        sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -58,8 +64,12 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fastcrypto-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/stats"
-# openssl, with the stats files of our own runs (if any) in $tmp.
-ossl() { FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" "$@"; }
+# openssl, with the stats files of our own runs (if any) in $tmp, and
+# every algorithm offered.
+ossl() { FASTCRYPTO_OFFER=all FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" "$@"; }
+# What fastcrypto offers by default here ("gcm cbc ..." or "none").
+offer=$(FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" list -providers -verbose 2>/dev/null |
+    sed -n 's/.*build info: fastcrypto .* offer=\([^)]*\)).*/\1/p' | head -1)
 
 if ! ossl list -providers 2>/dev/null | grep -A3 '^  fastcrypto' |
     grep -q 'status: active'; then
@@ -151,6 +161,7 @@ if [ "$bad" -ne 0 ]; then
     exit 1
 fi
 echo "fastcrypto-check: ok: fastcrypto is loaded and preferred"
+echo "  offered on this CPU and OpenSSL: ${offer:-unknown} (the rest runs on default, as fast or faster here)"
 echo "  ${cipher_line#fastcrypto: stats }" | cut -c1-200
 # Live counters: does a run with the configuration as it is leave a stats
 # file? (That one file is removed again.)

@@ -25,6 +25,7 @@
 
 #include "fc/aes.h"
 #include "fc/cpu.h"
+#include "fc/offer.h"
 #include "fc/tuning.h"
 #include "impls.h"
 
@@ -512,6 +513,110 @@ static void test_tuning_rows(void **state)
     assert_int_equal(rows[n - 1].aes_zmm, 0);
 }
 
+/* ---- offer: never slower than default ----------------------------------- */
+
+#define OSSL_30 0x30000130UL /* 3.0.19 */
+#define OSSL_36 0x30600030UL /* 3.6.3 */
+
+/* x86-64 features of the development Xeon (AVX-512 with VAES and IFMA),
+ * of an AVX2 server without AVX-512 (AMD Zen 3), and of AES-NI alone. */
+#define CAPS_AVX2                                                              \
+    (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
+     FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_BMI2 | FC_CAP_ADX |   \
+     FC_CAP_MOVBE)
+#define CAPS_XEON (CAPS_AVX2 | FC_CAP_AVX512 | FC_CAP_IFMA)
+
+static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
+                      const char *gcm, const char *aes, const char *rsa2k,
+                      const char *rsa3k, const char *rsa4k)
+{
+    fc_offer_in in = {
+        .caps = caps,
+        .tuning = fc_tuning_by_name(row),
+        .ossl_version = ver,
+        .gcm_impl = gcm,
+        .aes_impl = aes,
+        .rsa_engine = {rsa2k, rsa3k, rsa4k},
+    };
+
+    assert_non_null(in.tuning);
+    return fc_offer_decide(&in);
+}
+
+/* Each answer below is a row of measurements in provider/core/offer.c. */
+static void test_offer_decide(void **state)
+{
+    const uint32_t rsa3 =
+        FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096;
+    uint32_t o;
+
+    /* The Xeon on OpenSSL 3.0: everything; our ymm GCM against default's
+     * xmm loop, IFMA RSA against default's IFMA (2048) and MULX. */
+    o = offer(CAPS_XEON, "golden-cove", OSSL_30, "vaes-avx2", "vaes-avx2",
+              "ifma-1024", "ifma-1536", "ifma-2048");
+    assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_DRBG | rsa3);
+    /* On 3.6 default has an AVX-512 GCM: our ymm tier loses, a zmm tier
+     * is offered. */
+    o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx2", "vaes-avx2",
+              "ifma-1024", "ifma-1536", "ifma-2048");
+    assert_int_equal(o & FC_OFFER_GCM, 0);
+    assert_int_equal(o & rsa3, rsa3);
+    o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx512", "vaes-avx2",
+              NULL, NULL, NULL);
+    assert_int_equal(o & FC_OFFER_GCM, FC_OFFER_GCM);
+    /* Without AVX-512 default keeps its xmm loop on every version. */
+    o = offer(CAPS_AVX2, "zen3", OSSL_36, "vaes-avx2", "vaes-avx2", NULL, NULL,
+              NULL);
+    assert_int_equal(o & FC_OFFER_GCM, FC_OFFER_GCM);
+    o = offer(CAPS_AVX2 & ~(FC_CAP_VAES | FC_CAP_VPCLMUL), "default", OSSL_30,
+              "aesni-avx", "aesni", NULL, NULL, NULL);
+    assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_DRBG);
+    /* CBC needs the VAES decryption (the AES-NI tier ties). */
+    assert_int_equal(o & FC_OFFER_CBC, 0);
+    /* RSA: MULX against MULX ties; the AVX2 engine where the row prefers
+     * it and default runs MULX; not where default runs IFMA. */
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", NULL, NULL,
+              NULL);
+    assert_int_equal(o & FC_OFFER_RSA, 0);
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2-1024",
+              "avx2-1536", "avx2-2048");
+    assert_int_equal(o & FC_OFFER_RSA, rsa3);
+    o = offer(CAPS_AVX2, "default", OSSL_30, "vaes-avx2", "vaes-avx2",
+              "avx2-1024", "avx2-1536", "avx2-2048");
+    assert_int_equal(o & FC_OFFER_RSA, 0);
+    o = offer(CAPS_XEON, "zen4", OSSL_36, "vaes-avx2", "vaes-avx2", "avx2-1024",
+              "avx2-1536", "avx2-2048");
+    assert_int_equal(o & FC_OFFER_RSA, 0);
+    o = offer(CAPS_XEON, "zen4", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2-1024",
+              "avx2-1536", "avx2-2048");
+    assert_int_equal(o & FC_OFFER_RSA, FC_OFFER_RSA3072 | FC_OFFER_RSA4096);
+    /* Portable C, and the unmeasured arm64 kernels: nothing. */
+    assert_int_equal(
+        offer(0, "default", OSSL_30, "generic", "generic", NULL, NULL, NULL),
+        0);
+    assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "default",
+                           OSSL_36, "ce-pmull", "ce", NULL, NULL, NULL),
+                     0);
+}
+
+static void test_offer_names(void **state)
+{
+    char buf[128];
+
+    assert_int_equal(fc_offer_rsa_bit(16), FC_OFFER_RSA2048);
+    assert_int_equal(fc_offer_rsa_bit(24), FC_OFFER_RSA3072);
+    assert_int_equal(fc_offer_rsa_bit(32), FC_OFFER_RSA4096);
+    assert_int_equal(fc_offer_rsa_bit(8), FC_OFFER_RSAOTHER);
+    assert_int_equal(fc_offer_rsa_bit(17), FC_OFFER_RSAOTHER);
+    fc_offer_describe(FC_OFFER_ALL, buf, sizeof(buf));
+    assert_string_equal(buf, "all");
+    fc_offer_describe(0, buf, sizeof(buf));
+    assert_string_equal(buf, "none");
+    fc_offer_describe(FC_OFFER_GCM | FC_OFFER_DRBG | FC_OFFER_RSA4096, buf,
+                      sizeof(buf));
+    assert_string_equal(buf, "gcm drbg rsa4096");
+}
+
 int main(void)
 {
     const struct CMUnitTest mask[] = {
@@ -535,11 +640,16 @@ int main(void)
         cmocka_unit_test(test_tuning_identify),
         cmocka_unit_test(test_tuning_rows),
     };
+    const struct CMUnitTest offers[] = {
+        cmocka_unit_test(test_offer_decide),
+        cmocka_unit_test(test_offer_names),
+    };
     int fails = 0;
 
     fails += cmocka_run_group_tests_name("cpu_mask", mask, NULL, NULL);
     fails += cmocka_run_group_tests_name("cpu_detect", detect, NULL, NULL);
     fails += cmocka_run_group_tests_name("aes_dispatch", dispatch, NULL, NULL);
     fails += cmocka_run_group_tests_name("cpu_tuning", tuning, NULL, NULL);
+    fails += cmocka_run_group_tests_name("offer", offers, NULL, NULL);
     return fails == 0 ? 0 : 1;
 }

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * fc/offer.h - what fastcrypto offers by default: only the operations whose
+ * kernel on this CPU beats what the running OpenSSL's default provider
+ * runs on it ("never slower").
+ *
+ * Enabling fastcrypto must not make any operation slower. Which of two
+ * implementations wins depends on three things: the kernel we chose (from
+ * the CPU features after the mask, and the per-CPU row of fc/tuning.h),
+ * the code the default provider runs on the same CPU, and the OpenSSL
+ * version, because default gained wide kernels over the 3.x series
+ * (AVX-512 VAES AES-GCM, AVX-512 IFMA RSA for 3072- and 4096-bit keys).
+ * fc_offer_decide puts the three together once per provider instance; an
+ * algorithm that is not offered is left out of the provider's algorithm
+ * tables (RSA: keys of a size that is not offered are refused at import,
+ * and libcrypto keeps them on the provider that made them).
+ *
+ * Predicting default's code: from our own feature bits after the mask.
+ * FASTCRYPTO_CPU_MASK stands in for a CPU without those features; the
+ * benchmarks hide the same features from OpenSSL (OPENSSL_ia32cap), so
+ * the prediction follows the emulated CPU, not the real one.
+ *
+ * Where nothing was measured (a core or an architecture we never ran on:
+ * arm64 so far), the answer is "not offered": a configuration key forces
+ * every algorithm on (FC_OFFER_ENV or "offer = all" in the provider's
+ * section), as the tests and the benchmarks do.
+ */
+#ifndef FC_OFFER_H
+#define FC_OFFER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fc/tuning.h"
+
+/* The environment variable that forces every algorithm on ("all"). */
+#define FC_OFFER_ENV "FASTCRYPTO_OFFER"
+
+/* Algorithm families, as bits of an offer word. */
+#define FC_OFFER_GCM  (1u << 0) /* AES-128/192/256-GCM */
+#define FC_OFFER_CBC  (1u << 1) /* AES-128/192/256-CBC */
+#define FC_OFFER_DRBG (1u << 2) /* CTR-DRBG and SEED-SRC */
+/* RSA by the size of a CRT half (the limb count of p): 1024-bit halves
+ * (RSA-2048), 1536 (RSA-3072), 2048 (RSA-4096), and every other size.
+ * The keymgmt, signature and asymmetric cipher are registered when any
+ * of the four is offered; keys of the sizes that are not are refused at
+ * import. */
+#define FC_OFFER_RSA2048  (1u << 8)
+#define FC_OFFER_RSA3072  (1u << 9)
+#define FC_OFFER_RSA4096  (1u << 10)
+#define FC_OFFER_RSAOTHER (1u << 11)
+#define FC_OFFER_RSA                                                           \
+    (FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096 | FC_OFFER_RSAOTHER)
+#define FC_OFFER_ALL 0xffffffffu
+
+/* The first releases whose default provider has the wide kernels named
+ * above (conservative: the earliest 3.x release that may carry them). */
+#define FC_OSSL_3_1 0x30100000UL
+
+/* What the decision looks at: the kernels chosen, as their table names
+ * (fc_gcm_ops, fc_aes_ops), the RSA engine per CRT-half size (NULL for the
+ * scalar Montgomery kernels), the CPU features after the mask, the CPU's
+ * row, and the running libcrypto's OpenSSL_version_num(). */
+typedef struct fc_offer_in {
+    uint32_t caps;
+    const fc_tuning *tuning;
+    unsigned long ossl_version;
+    const char *gcm_impl;
+    const char *aes_impl;
+    const char *rsa_engine[3]; /* halves of 16, 24, 32 limbs */
+} fc_offer_in;
+
+/*
+ * fc_offer_decide returns the FC_OFFER_* bits of the families whose kernel
+ * beats default's on this CPU and OpenSSL version, with the reasoning in
+ * provider/core/offer.c. Pure: the same inputs give the same word.
+ */
+uint32_t fc_offer_decide(const fc_offer_in *in);
+
+/*
+ * fc_offer_rsa_bit returns the FC_OFFER_RSA* bit that covers an RSA key
+ * whose first prime has |half_limbs| 64-bit limbs.
+ */
+uint32_t fc_offer_rsa_bit(size_t half_limbs);
+
+/*
+ * fc_offer_describe writes the names of the families in |offer| ("gcm cbc
+ * drbg rsa2048 ...", or "all") into |buf| (|len| bytes, NUL-terminated).
+ */
+void fc_offer_describe(uint32_t offer, char *buf, size_t len);
+
+#endif /* FC_OFFER_H */

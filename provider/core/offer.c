@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * offer.c - which algorithm families fastcrypto offers by default (see
+ * fc/offer.h): our kernel against the default provider's on this CPU and
+ * this OpenSSL, family by family, with the measurement behind each "yes".
+ *
+ * What default runs (x86-64; OpenSSL's own dispatch, read from its source):
+ *   AES-GCM   3.0: AES-NI + PCLMULQDQ, 6 blocks per pass in xmm registers
+ *             (aesni_gcm_*, with AVX and MOVBE). From 3.1 on (taken
+ *             conservatively as the first release): its AVX-512 VAES GCM
+ *             where AVX512F+DQ+BW+VL, VAES and VPCLMULQDQ are all present.
+ *   AES-CBC   AES-NI: serial encryption, 8 blocks in flight decrypting, xmm.
+ *   RSA       per CRT half: AVX-512 IFMA for 1024-bit halves in 3.0, for
+ *             1536- and 2048-bit halves too from 3.1 on (conservatively);
+ *             else MULX/ADX (BMI2 and ADX); else its AVX2 code for 1024-bit
+ *             halves; else MULQ.
+ *   CTR-DRBG  AES-NI CTR.
+ * Without AES-NI (and on arm64, which none of us has measured) default's
+ * assembly is at least as fast as our portable or untimed kernels: nothing
+ * is offered there unless forced.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fc/common.h"
+#include "fc/cpu.h"
+#include "fc/offer.h"
+
+/* Default's AVX-512 GCM: OpenSSL's ossl_vaes_vpclmulqdq_capable() asks for
+ * AVX512F, DQ, BW, VL (FC_CAP_AVX512), VAES and VPCLMULQDQ. */
+static int fc_default_gcm_zmm(const fc_offer_in *in)
+{
+    const uint32_t need = FC_CAP_AVX512 | FC_CAP_VAES | FC_CAP_VPCLMUL;
+
+    return in->ossl_version >= FC_OSSL_3_1 && (in->caps & need) == need;
+}
+
+/* Default's RSA code for a CRT half of n limbs is IFMA. */
+static int fc_default_rsa_ifma(const fc_offer_in *in, size_t n)
+{
+    if ((in->caps & FC_CAP_IFMA) == 0)
+        return 0;
+    return n == 16 ||
+           (in->ossl_version >= FC_OSSL_3_1 && (n == 24 || n == 32));
+}
+
+static int fc_prefix(const char *s, const char *p)
+{
+    return s != NULL && strncmp(s, p, strlen(p)) == 0;
+}
+
+/*
+ * AES-GCM. Ours against default's 6-block xmm loop (OpenSSL 3.0, or any
+ * CPU without AVX-512 VAES): the VAES ymm tier 1.98x (AES-128) / 2.12x
+ * (AES-256) at 16 KiB, 2.0x and more at 16 B..1350 B (Intel Xeon,
+ * Sapphire Rapids class, OpenSSL 3.0.19, scripts/bench.sh); 2.4x on AMD
+ * Zen 3 (3.0.19); the AES-NI/AVX tier (VAES hidden from both sides) 1.21x.
+ * Against default's AVX-512 GCM only a 512-bit tier of ours competes
+ * (our ymm tier measured 0.77x against OpenSSL 3.6.3's at 16 KiB on the
+ * Xeon), and only where the CPU's row chose it.
+ */
+static int fc_offer_gcm(const fc_offer_in *in)
+{
+    const char *g = in->gcm_impl;
+
+    if (fc_default_gcm_zmm(in))
+        return fc_prefix(g, "vaes-avx512");
+    return fc_prefix(g, "vaes-avx") || fc_prefix(g, "aesni-avx");
+}
+
+/*
+ * AES-CBC. The VAES tier decrypts 16 blocks per pass: 1.96-2.08x at
+ * 16 KiB, encryption 1.03-1.10x (at the AESENC latency bound, as
+ * default). With VAES hidden from both sides (Xeon, 3.0.19) the AES-NI
+ * tier encrypts 1.07-1.10x but decrypts 0.97-1.02x: a tie is not a win.
+ */
+static int fc_offer_cbc(const fc_offer_in *in)
+{
+    return fc_prefix(in->aes_impl, "vaes-");
+}
+
+/*
+ * CTR-DRBG: 3-5x default's for requests of 16-256 bytes (its per-call
+ * work), 1.2-1.3x at 4 KiB, 0.86-0.99x at 64 KiB (Xeon, 3.0.19; AES-NI
+ * tier). Offered with any AES instruction tier: requests are small (keys,
+ * nonces, blinding, padding).
+ */
+static int fc_offer_drbg(const fc_offer_in *in)
+{
+    return fc_prefix(in->aes_impl, "aesni") || fc_prefix(in->aes_impl, "vaes");
+}
+
+/*
+ * RSA, per CRT-half size. The IFMA engine against default's IFMA code
+ * (RSA-2048, any 3.x) 1.57-1.62x; against default's MULX code (RSA-3072
+ * and 4096 on 3.0) 2.46x and 2.76x; against default's IFMA code for those
+ * (3.6.3) 1.23x and 1.26x (Xeon; sign/s, scripts/bench.sh). The AVX2
+ * engine where the CPU's row prefers it to MULX (the row holds the
+ * evidence) and default runs MULX. The scalar Montgomery kernels (MULX,
+ * MULQ, portable C, arm64) tie with default's at best (AMD Zen 3:
+ * 1.03x, 1.04x, 0.92x for 2048, 3072, 4096): not offered.
+ */
+static uint32_t fc_offer_rsa(const fc_offer_in *in)
+{
+    static const size_t halves[3] = {16, 24, 32};
+    static const uint32_t bits[3] = {FC_OFFER_RSA2048, FC_OFFER_RSA3072,
+                                     FC_OFFER_RSA4096};
+    uint32_t r = 0;
+
+    for (size_t i = 0; i < 3; i++) {
+        const char *e = in->rsa_engine[i];
+
+        if (fc_prefix(e, "ifma"))
+            r |= bits[i];
+        else if (fc_prefix(e, "avx2") && in->tuning != NULL &&
+                 in->tuning->rsa_avx2_over_mulx &&
+                 !fc_default_rsa_ifma(in, halves[i]) &&
+                 fc_bn_mulx_capable(in->caps))
+            r |= bits[i];
+    }
+    return r;
+}
+
+/* see fc/offer.h */
+uint32_t fc_offer_decide(const fc_offer_in *in)
+{
+    uint32_t offer = 0;
+
+    if (fc_offer_gcm(in))
+        offer |= FC_OFFER_GCM;
+    if (fc_offer_cbc(in))
+        offer |= FC_OFFER_CBC;
+    if (fc_offer_drbg(in))
+        offer |= FC_OFFER_DRBG;
+    return offer | fc_offer_rsa(in);
+}
+
+/* see fc/offer.h */
+uint32_t fc_offer_rsa_bit(size_t half_limbs)
+{
+    switch (half_limbs) {
+    case 16:
+        return FC_OFFER_RSA2048;
+    case 24:
+        return FC_OFFER_RSA3072;
+    case 32:
+        return FC_OFFER_RSA4096;
+    default:
+        return FC_OFFER_RSAOTHER;
+    }
+}
+
+/* see fc/offer.h */
+void fc_offer_describe(uint32_t offer, char *buf, size_t len)
+{
+    static const struct {
+        uint32_t bit;
+        const char *name;
+    } names[] = {
+        {FC_OFFER_GCM, "gcm"},         {FC_OFFER_CBC, "cbc"},
+        {FC_OFFER_DRBG, "drbg"},       {FC_OFFER_RSA2048, "rsa2048"},
+        {FC_OFFER_RSA3072, "rsa3072"}, {FC_OFFER_RSA4096, "rsa4096"},
+        {FC_OFFER_RSAOTHER, "rsa-other"},
+    };
+    size_t used = 0;
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    if (offer == FC_OFFER_ALL) {
+        snprintf(buf, len, "all");
+        return;
+    }
+    for (size_t i = 0; i < FC_ARRAY_LEN(names) && used < len; i++) {
+        int n;
+
+        if ((offer & names[i].bit) == 0)
+            continue;
+        n = snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+                     names[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    if (used == 0)
+        snprintf(buf, len, "none");
+}
