@@ -40,8 +40,7 @@ static int fc_default_rsa_ifma(const fc_offer_in *in, size_t n)
 {
     if ((in->caps & FC_CAP_IFMA) == 0)
         return 0;
-    return n == 16 ||
-           (in->ossl_version >= FC_OSSL_3_1 && (n == 24 || n == 32));
+    return n == 16 || (in->ossl_version >= FC_OSSL_3_1 && (n == 24 || n == 32));
 }
 
 static int fc_prefix(const char *s, const char *p)
@@ -157,9 +156,12 @@ void fc_offer_describe(uint32_t offer, char *buf, size_t len)
         uint32_t bit;
         const char *name;
     } names[] = {
-        {FC_OFFER_GCM, "gcm"},         {FC_OFFER_CBC, "cbc"},
-        {FC_OFFER_DRBG, "drbg"},       {FC_OFFER_RSA2048, "rsa2048"},
-        {FC_OFFER_RSA3072, "rsa3072"}, {FC_OFFER_RSA4096, "rsa4096"},
+        {FC_OFFER_GCM, "gcm"},
+        {FC_OFFER_CBC, "cbc"},
+        {FC_OFFER_DRBG, "drbg"},
+        {FC_OFFER_RSA2048, "rsa2048"},
+        {FC_OFFER_RSA3072, "rsa3072"},
+        {FC_OFFER_RSA4096, "rsa4096"},
         {FC_OFFER_RSAOTHER, "rsa-other"},
     };
     size_t used = 0;
