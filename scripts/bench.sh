@@ -675,20 +675,22 @@ if awk -F, '!/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" { f = 1 } END { exit !f }' \
         !/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" {
             printf "%-24s floor %7.1f   default +%8.1f   fastcrypto +%8.1f\n", \
                 $1, $13, $14, $15
-            above[$1] = $15; total[$1] = $7
+            above[$1] = $15
         }
         END {
             for (k in above) if (k ~ /-16$/)
                 printf "%-40s %6.1f ns  (target <= 60)   %s\n", \
                     "fastcrypto above the floor, " k, above[k], \
                     (above[k] <= 60 ? "PASS" : "short")
-            for (k in total) if (k ~ /-1350$/) {
+            # Both above the floor: the 1350-byte record against 1350
+            # bytes at the 16 KiB record's rate.
+            for (k in above) if (k ~ /-1350$/) {
                 b = k; sub(/-1350$/, "-16k", b)
-                if (!(b in total)) continue
-                q = total[k] / (1350 * total[b] / 16384)
+                if (!(b in above) || above[b] <= 0) continue
+                q = above[k] / (1350 * above[b] / 16384)
                 printf "%-40s %6.2fx  (target <= 1.15x bulk rate)   %s\n", \
-                    "fastcrypto " k " vs its 16 KiB rate", q, \
-                    (q <= 1.15 ? "PASS" : "short")
+                    "fastcrypto " k " above the floor vs its 16 KiB rate", \
+                    q, (q <= 1.15 ? "PASS" : "short")
             }
         }' "$tmp/fc.csv"
 fi
