@@ -683,7 +683,7 @@ if awk -F, '!/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" { f = 1 } END { exit !f }' \
                     "fastcrypto above the floor, " k, above[k], \
                     (above[k] <= 60 ? "PASS" : "short")
             # Both above the floor: the 1350-byte record against 1350
-            # bytes at the 16 KiB record's rate.
+            # bytes at the rate of the 16 KiB record.
             for (k in above) if (k ~ /-1350$/) {
                 b = k; sub(/-1350$/, "-16k", b)
                 if (!(b in above) || above[b] <= 0) continue
