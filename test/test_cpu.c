@@ -31,21 +31,22 @@
 #define X86_ALL                                                                \
     (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
      FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_BMI2 | FC_CAP_ADX |   \
-     FC_CAP_AVX512 | FC_CAP_MOVBE)
+     FC_CAP_AVX512 | FC_CAP_MOVBE | FC_CAP_SHA)
 #define SENTINEL 0xdeadbeefu
 
 static const struct {
     const char *name;
     uint32_t bit;
 } names[] = {
-    {"aesni", FC_CAP_AESNI},   {"pclmul", FC_CAP_PCLMUL},
-    {"ssse3", FC_CAP_SSSE3},   {"sse41", FC_CAP_SSE41},
-    {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
-    {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
-    {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
-    {"avx512", FC_CAP_AVX512}, {"movbe", FC_CAP_MOVBE},
-    {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
-    {"sha3", FC_CAP_ARM_SHA3},
+    {"aesni", FC_CAP_AESNI},     {"pclmul", FC_CAP_PCLMUL},
+    {"ssse3", FC_CAP_SSSE3},     {"sse41", FC_CAP_SSE41},
+    {"avx", FC_CAP_AVX},         {"avx2", FC_CAP_AVX2},
+    {"vaes", FC_CAP_VAES},       {"vpclmul", FC_CAP_VPCLMUL},
+    {"bmi2", FC_CAP_BMI2},       {"adx", FC_CAP_ADX},
+    {"avx512", FC_CAP_AVX512},   {"movbe", FC_CAP_MOVBE},
+    {"sha", FC_CAP_SHA},         {"aes", FC_CAP_ARM_AES},
+    {"pmull", FC_CAP_ARM_PMULL}, {"sha3", FC_CAP_ARM_SHA3},
+    {"sha1", FC_CAP_ARM_SHA1},   {"sha2", FC_CAP_ARM_SHA2},
 };
 
 static uint32_t parse_ok(const char *spec)
@@ -130,11 +131,12 @@ static void test_apply_rules(void **state)
     assert_int_equal(fc_cpu_apply_mask(all, 0), all);
     assert_int_equal(fc_cpu_apply_mask(all, 0xffffffffu), 0);
 
-    /* No AVX: no AVX2, VAES, VPCLMULQDQ or AVX-512; the rest stays. */
+    /* No AVX: no AVX2, VAES, VPCLMULQDQ or AVX-512; the rest stays (SHA-NI
+     * is a legacy-SSE extension). */
     c = fc_cpu_apply_mask(all, FC_CAP_AVX);
     assert_int_equal(c, FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
                             FC_CAP_SSE41 | FC_CAP_BMI2 | FC_CAP_ADX |
-                            FC_CAP_MOVBE);
+                            FC_CAP_MOVBE | FC_CAP_SHA);
     /* No AES-NI: no VAES, but VPCLMULQDQ and AVX2 stay. */
     c = fc_cpu_apply_mask(all, FC_CAP_AESNI);
     assert_int_equal(c & (FC_CAP_AESNI | FC_CAP_VAES), 0);
@@ -215,6 +217,7 @@ static void test_detect(void **state)
         {FC_CAP_AVX, __builtin_cpu_supports("avx") != 0},
         {FC_CAP_AVX2, __builtin_cpu_supports("avx2") != 0},
         {FC_CAP_BMI2, __builtin_cpu_supports("bmi2") != 0},
+        {FC_CAP_SHA, __builtin_cpu_supports("sha") != 0},
 #if !defined(__clang__) /* clang 14 does not know these two names */
         {FC_CAP_VAES, __builtin_cpu_supports("vaes") != 0 &&
                           __builtin_cpu_supports("avx2") != 0},
@@ -230,8 +233,10 @@ static void test_detect(void **state)
                      name, (caps & ref[i].bit) != 0, ref[i].has);
     }
     /* x86-64 builds never report arm64 features. */
-    assert_int_equal(
-        caps & (FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3), 0);
+    assert_int_equal(caps &
+                         (FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3 |
+                          FC_CAP_ARM_SHA1 | FC_CAP_ARM_SHA2),
+                     0);
 #elif defined(FC_NO_ASM)
     (void)caps; /* portable builds may or may not probe; nothing to check */
 #endif
