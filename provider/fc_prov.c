@@ -38,6 +38,7 @@
 #define FC_PARAM_CPU_CAPS  "fastcrypto-cpu-caps"
 #define FC_PARAM_CBC_IMPL  "fastcrypto-cbc-impl"
 #define FC_PARAM_GCM_IMPL  "fastcrypto-gcm-impl"
+#define FC_PARAM_SHA_IMPL  "fastcrypto-sha-impl"
 #define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
 #define FC_PARAM_CPU_CLASS "fastcrypto-cpu-class"
 #define FC_PARAM_STATS     "fastcrypto-stats"
@@ -179,9 +180,10 @@ static void fc_build_info(fc_prov_ctx *prov)
     const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
 
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s)",
-             FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->bn->name,
-             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
+             "fastcrypto %s (cbc=%s gcm=%s sha=%s bn=%s rsa-crt=%s cpu=%s)",
+             FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
+             prov->bn->name, x2 != NULL ? x2->name : prov->bn->name,
+             prov->tuning->name);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -200,6 +202,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_string(FC_PARAM_CPU_CAPS, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_SHA_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CPU_CLASS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
@@ -238,6 +241,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_GCM_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->gcm->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_SHA_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->sha->name))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
@@ -422,6 +428,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
     prov->aes = fc_aes_select(prov->caps);
     prov->gcm = fc_gcm_select(prov->caps);
+    prov->sha = fc_sha_select(prov->caps);
     prov->bn = fc_bn_select(prov->caps);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
@@ -432,6 +439,11 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (!fc_gcm_self_test(prov->gcm)) {
         snprintf(why, sizeof(why), "self test failed: gcm=%s", prov->gcm->name);
         FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "gcm=%s", prov->gcm->name);
+        goto err;
+    }
+    if (!fc_sha_self_test(prov->sha)) {
+        snprintf(why, sizeof(why), "self test failed: sha=%s", prov->sha->name);
+        FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "sha=%s", prov->sha->name);
         goto err;
     }
     fc_build_info(prov);

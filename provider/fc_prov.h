@@ -16,6 +16,7 @@
 #include "fc/bn.h"
 #include "fc/tuning.h"
 #include "fc/gcm.h"
+#include "fc/sha.h"
 
 /* Declares a dispatch function with its exact OpenSSL prototype, so a wrong
  * signature fails to compile: FC_DISPATCH(cipher, newctx, fc_aes_cbc_newctx) */
@@ -108,8 +109,9 @@ typedef struct fc_prov_ctx {
     const fc_tuning *tuning; /* per-CPU choices (fc/tuning.h) */
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
-    const fc_bn_ops *bn; /* Montgomery kernels for RSA */
-    char buildinfo[160]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    const fc_sha_ops *sha; /* SHA-1/SHA-256 kernels for the HMAC ciphers */
+    const fc_bn_ops *bn;   /* Montgomery kernels for RSA */
+    char buildinfo[160];   /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;
