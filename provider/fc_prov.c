@@ -35,24 +35,35 @@
 #define FC_PROPS "provider=fastcrypto,fastcrypto.preferred=yes"
 
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
-#define FC_PARAM_CPU_CAPS  "fastcrypto-cpu-caps"
-#define FC_PARAM_CBC_IMPL  "fastcrypto-cbc-impl"
-#define FC_PARAM_GCM_IMPL  "fastcrypto-gcm-impl"
-#define FC_PARAM_SHA_IMPL  "fastcrypto-sha-impl"
-#define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
-#define FC_PARAM_CPU_CLASS "fastcrypto-cpu-class"
-#define FC_PARAM_STATS     "fastcrypto-stats"
-#define FC_PARAM_STATSFILE "fastcrypto-stats-file"
+#define FC_PARAM_CPU_CAPS     "fastcrypto-cpu-caps"
+#define FC_PARAM_CBC_IMPL     "fastcrypto-cbc-impl"
+#define FC_PARAM_GCM_IMPL     "fastcrypto-gcm-impl"
+#define FC_PARAM_SHA_IMPL     "fastcrypto-sha-impl"
+#define FC_PARAM_CBC_SHA_IMPL "fastcrypto-cbc-hmac-impl"
+#define FC_PARAM_BN_IMPL      "fastcrypto-bn-impl"
+#define FC_PARAM_CPU_CLASS    "fastcrypto-cpu-class"
+#define FC_PARAM_STATS        "fastcrypto-stats"
+#define FC_PARAM_STATSFILE    "fastcrypto-stats-file"
 
 /* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
 const char *const fc_stat_names[FC_STAT_COUNT] = {
-    [FC_STAT_CBC_ENC] = "aes-cbc-enc",   [FC_STAT_CBC_DEC] = "aes-cbc-dec",
-    [FC_STAT_CBC_TLS] = "aes-cbc-tls",   [FC_STAT_GCM_ENC] = "aes-gcm-enc",
-    [FC_STAT_GCM_DEC] = "aes-gcm-dec",   [FC_STAT_GCM_TLS] = "aes-gcm-tls",
-    [FC_STAT_RSA_SIGN] = "rsa-sign",     [FC_STAT_RSA_VERIFY] = "rsa-verify",
-    [FC_STAT_RSA_ENC] = "rsa-encrypt",   [FC_STAT_RSA_DEC] = "rsa-decrypt",
-    [FC_STAT_RSA_KEX] = "rsa-tls-kex",   [FC_STAT_RSA_IMPORT] = "rsa-import",
-    [FC_STAT_RSA_KEYGEN] = "rsa-keygen", [FC_STAT_DRBG_BYTES] = "drbg-bytes",
+    [FC_STAT_CBC_ENC] = "aes-cbc-enc",
+    [FC_STAT_CBC_DEC] = "aes-cbc-dec",
+    [FC_STAT_CBC_TLS] = "aes-cbc-tls",
+    [FC_STAT_GCM_ENC] = "aes-gcm-enc",
+    [FC_STAT_GCM_DEC] = "aes-gcm-dec",
+    [FC_STAT_GCM_TLS] = "aes-gcm-tls",
+    [FC_STAT_CBC_HMAC_ENC] = "aes-cbc-hmac-enc",
+    [FC_STAT_CBC_HMAC_DEC] = "aes-cbc-hmac-dec",
+    [FC_STAT_CBC_HMAC_TLS] = "aes-cbc-hmac-tls",
+    [FC_STAT_RSA_SIGN] = "rsa-sign",
+    [FC_STAT_RSA_VERIFY] = "rsa-verify",
+    [FC_STAT_RSA_ENC] = "rsa-encrypt",
+    [FC_STAT_RSA_DEC] = "rsa-decrypt",
+    [FC_STAT_RSA_KEX] = "rsa-tls-kex",
+    [FC_STAT_RSA_IMPORT] = "rsa-import",
+    [FC_STAT_RSA_KEYGEN] = "rsa-keygen",
+    [FC_STAT_DRBG_BYTES] = "drbg-bytes",
 };
 
 /* see fc_prov.h */
@@ -84,6 +95,15 @@ static const OSSL_ALGORITHM fc_ciphers[] = {
      fc_aes192gcm_functions, "AES-192-GCM (fastcrypto)"},
     {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
      fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"},
+    /* The TLS MAC-then-encrypt ciphers: no aliases or OIDs, as default. */
+    {"AES-128-CBC-HMAC-SHA1", FC_PROPS, fc_aes128cbc_hmac_sha1_functions,
+     "AES-128-CBC-HMAC-SHA1 (fastcrypto)"},
+    {"AES-256-CBC-HMAC-SHA1", FC_PROPS, fc_aes256cbc_hmac_sha1_functions,
+     "AES-256-CBC-HMAC-SHA1 (fastcrypto)"},
+    {"AES-128-CBC-HMAC-SHA256", FC_PROPS, fc_aes128cbc_hmac_sha256_functions,
+     "AES-128-CBC-HMAC-SHA256 (fastcrypto)"},
+    {"AES-256-CBC-HMAC-SHA256", FC_PROPS, fc_aes256cbc_hmac_sha256_functions,
+     "AES-256-CBC-HMAC-SHA256 (fastcrypto)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -156,6 +176,9 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_BAD_TLS_CLIENT_VERSION, "bad TLS client version"},
     {FC_R_DATA_TOO_SMALL, "data too small"},
     {FC_R_INVALID_MGF1_MD, "invalid mgf1 md"},
+    {FC_R_BAD_RECORD_MAC, "bad record MAC or padding"},
+    {FC_R_INVALID_TLS_AAD, "invalid TLS record header (tlsaad)"},
+    {FC_R_TLS_AAD_NOT_SET, "TLS record mode: no record header (tlsaad) set"},
     {0, NULL},
 };
 
@@ -180,10 +203,11 @@ static void fc_build_info(fc_prov_ctx *prov)
     const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
 
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s sha=%s bn=%s rsa-crt=%s cpu=%s)",
+             "fastcrypto %s (cbc=%s gcm=%s sha=%s cbc-hmac=%s bn=%s rsa-crt=%s "
+             "cpu=%s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
-             prov->bn->name, x2 != NULL ? x2->name : prov->bn->name,
-             prov->tuning->name);
+             prov->cbc_sha->name, prov->bn->name,
+             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -203,6 +227,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_SHA_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_SHA_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CPU_CLASS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
@@ -244,6 +269,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_SHA_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->sha->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_CBC_SHA_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->cbc_sha->name))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
@@ -429,6 +457,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->aes = fc_aes_select(prov->caps);
     prov->gcm = fc_gcm_select(prov->caps);
     prov->sha = fc_sha_select(prov->caps);
+    prov->cbc_sha = fc_cbc_sha_select(prov->caps);
     prov->bn = fc_bn_select(prov->caps);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
