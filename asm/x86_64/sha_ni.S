@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * sha_ni.S - SHA-1 and SHA-256 compression functions with the x86 SHA
- * extensions (SHA-NI), and the SHA-256 round constants the stitched
- * kernels share.
+ * extensions (SHA-NI), and the constants the stitched kernels share.
  *
- * CPU features: SHA (SHA1RNDS4, SHA1NEXTE, SHA1MSG1/2, SHA256RNDS2,
- * SHA256MSG1/2), SSSE3 (PSHUFB, PALIGNR), SSE4.1 (PBLENDW, in the SHA-256
- * layout conversion), SSE2. Legacy SSE encodings only (the SHA
- * instructions have no VEX form), so no AVX state is touched. The ops
+ * CPU features: SHA (SHA1RNDS4, SHA1NEXTE, SHA256RNDS2, SHA256MSG1/2),
+ * SSSE3 (PSHUFB, PALIGNR), SSE4.1 (PBLENDW, in the SHA-256 layout
+ * conversion), SSE2. Legacy SSE encodings (the SHA instructions have no
+ * VEX form), so no AVX state is touched but by the _avx512 form. The ops
  * table requires SHA | SSSE3 | SSE4.1: Intel Goldmont and Ice Lake
- * onwards, AMD Zen.
+ * onwards, AMD Zen. fc_sha1_blocks_shani_avx512 also needs AVX-512F+VL
+ * (VPROLD, EVEX.128 only: no upper state is left dirty).
  *
- * ABI: SysV AMD64. Arguments in rdi, rsi, rdx. Only rdx, rsi and
- * xmm0-xmm10 (caller-saved) are written; no stack, no callee-saved
- * register. Registers that held state or message words are zeroed before
- * returning.
+ * ABI: SysV AMD64. Arguments in rdi, rsi, rdx. Only rax, rdx, rsi and
+ * xmm0-xmm11 (caller-saved) are written; no callee-saved register. The
+ * SHA-1 kernels keep the message schedule in a 320-byte stack buffer,
+ * wiped before they return. Registers that held state or message words
+ * are zeroed.
  *
  * Layout: the chaining value is FIPS 180-4's H0..H7 as host-order 32-bit
  * words (uint32_t h[5] or h[8]); the kernels convert to and from the
@@ -26,17 +27,23 @@
  *
  * Design: each compression function is one dependency chain through the
  * round instructions (SHA-1: 20 SHA1RNDS4 of 4 rounds; SHA-256: 32
- * SHA256RNDS2 of 2 rounds, alternating ABEF/CDGH); SHA1NEXTE and the
- * schedule (SHA*MSG1/2) run beside it, off the chain, and all four message
- * registers are loaded at the top of a block. No unrolling across blocks:
- * block n+1 needs block n's result. Measured on the development CPU (Xeon,
- * Sapphire Rapids class, ~3.6 GHz by a dependent-ADD clock; a shared VM,
- * +/-3%): SHA256RNDS2 latency 4 cycles and one issue per ~3 cycles,
- * SHA1RNDS4 latency 4-5, SHA1NEXTE 3, SHA1MSG2/SHA256MSG2 6, AESENC 3.
- * 16 KiB per call: SHA-1 1.88 c/B (120 cycles per block), SHA-256 2.00
- * c/B (128 cycles: 32 x the SHA256RNDS2 latency, the bound); portable C
- * 5.7 / 11.7 c/B. An AES-128-CBC encryption chain costs 117-120 cycles per
- * 64 bytes on the same core, so stitched with it SHA-256 sets the pace.
+ * SHA256RNDS2 of 2 rounds, alternating ABEF/CDGH); the message schedule
+ * runs beside it. Measured on the development CPU (Xeon, Sapphire Rapids
+ * class, ~3.6 GHz by a dependent-ADD clock; a shared VM, +/-3%):
+ * SHA256RNDS2 latency 4 cycles, one issue per ~3; SHA1RNDS4 latency ~4,
+ * one per ~3; SHA1NEXTE and SHA1MSG1 one per cycle; SHA256MSG2 one per 2;
+ * SHA1MSG2 one per ~4, and it slows AESENC beside it; AESENC latency 3.
+ * - SHA-256 runs at its chain: 2.04 c/B (128 cycles = 32 x 4) with
+ *   SHA256MSG1/2, whose schedule is not on the critical path.
+ * - SHA-1 with SHA1MSG1/2 (Intel's reference arrangement) ran at 1.88 c/B,
+ *   bound by SHA-unit occupancy: 120 cycles a block against 84 for the
+ *   rounds alone. Its schedule now runs on the vector ALUs a block ahead
+ *   of the rounds, through a stack buffer (sha_ni.h): 1.79 c/B with SSE
+ *   shifts, 1.54 with AVX-512 VPROLD for the rotations (the
+ *   fc_sha1_blocks_shani_avx512 form, its own table).
+ * - Portable C on the same core: 5.7 (SHA-1) / 11.7 (SHA-256) c/B.
+ * An AES-128-CBC encryption chain costs 117-120 cycles per 64 bytes on the
+ * same core (aes_cbc_sha_ni.S stitches the two).
  */
 #include "fc_asm.h"
 
@@ -95,53 +102,85 @@ fc_sha_bswap128_ni:
 
 /* ------------------------------------------------------------------------
  * void fc_sha1_blocks_shani(uint32_t h[5], const uint8_t *in, size_t blocks);
+ * void fc_sha1_blocks_shani_avx512(uint32_t h[5], const uint8_t *in,
+ *                                  size_t blocks);
  *
  * Absorbs |blocks| 64-byte blocks at |in| into h[0..4]. blocks == 0 is a
- * no-op. No alignment requirement. Reads exactly 64 * blocks bytes.
+ * no-op. No alignment requirement. Reads exactly 64 * blocks bytes. The
+ * _avx512 form rotates with VPROLD (AVX-512F+VL), the other with SSE
+ * shifts; one body (SHA1_BLOCKS_FN).
  * CT: no branch or address depends on the data or the state.
+ *
+ * The schedule runs a block ahead of the rounds (sha_ni.h): the loop's
+ * rounds read block n's W from the stack buffer while the schedule of
+ * block n+1 is written behind them, so the state chain of SHA1RNDS4 (84
+ * cycles a block measured alone) waits for nothing but itself.
  * ------------------------------------------------------------------------ */
-FC_FUNC_START(fc_sha1_blocks_shani)
+.macro SHA1_BLOCKS_FN name, vprold
+FC_FUNC_START(\name)
+	.set	S1_VPROLD, \vprold
 	.set	HP,	%rdi		// uint32_t h[5]
 	.set	IN,	%rsi		// message, advancing
 	.set	NB,	%rdx		// blocks left
+	.set	NXT,	%rax		// the next block (this one at the last)
 	.set	S1_ABCD, %xmm0		// A (dword 3) .. D (dword 0)
 	.set	S1_E0,	%xmm1		// E, even steps; E + 0 elsewhere at start
 	.set	S1_E1,	%xmm2		// E, odd steps
-	.set	S1_M0,	%xmm3		// schedule ring
+	.set	S1_M0,	%xmm3		// schedule ring (a block ahead)
 	.set	S1_M1,	%xmm4
 	.set	S1_M2,	%xmm5
 	.set	S1_M3,	%xmm6
 	.set	SHUF,	%xmm7		// fc_sha_bswap128_ni
 	.set	ESAVE,	%xmm8		// E at the block's start
 	.set	ABCDSAVE, %xmm9		// ABCD at the block's start
+	.set	S1_T,	%xmm10		// schedule scratch
+	.set	S1_V,	%xmm11
+	.set	S1_WOFF, 0		// W groups 0..19 at 0..319(%rsp)
 
 	test	NB, NB
-	jz	.Lsha1_done
-	movdqu	(HP), S1_ABCD
-	pshufd	$0x1b, S1_ABCD, S1_ABCD	// A in dword 3
-	movd	16(HP), S1_E0
-	pslldq	$12, S1_E0		// E in dword 3, zeros below
+	jz	.Lsha1_done_\name
+	/* rsp is 8 mod 16 at entry: 328 more makes the W buffer aligned. */
+	sub	$328, %rsp
+	.cfi_adjust_cfa_offset 328
+	SHA1_STATE_LOAD HP
 	movdqa	fc_sha_bswap128_ni(%rip), SHUF
-.Lsha1_loop:
+.irp g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+	SHA1_SCHED \g, (IN), SHUF
+.endr
+.Lsha1_loop_\name:
 	movdqa	S1_E0, ESAVE
 	movdqa	S1_ABCD, ABCDSAVE
-	SHA1_LOAD (IN), SHUF
+	/* The schedule of the next block beside the rounds of this one; at
+	 * the last block, this block's again (harmless, and in bounds). */
+	lea	64(IN), NXT
+	cmp	$1, NB
+	cmove	IN, NXT
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-	SHA1_STEP \i
+	SHA1_STEP \i, (NXT), SHUF
 .endr
 	SHA1_FINISH ESAVE, ABCDSAVE
 	add	$64, IN
 	dec	NB
-	jnz	.Lsha1_loop
-	pshufd	$0x1b, S1_ABCD, S1_ABCD
-	movdqu	S1_ABCD, (HP)
-	psrldq	$12, S1_E0
-	movd	S1_E0, 16(HP)
+	jnz	.Lsha1_loop_\name
+	SHA1_STATE_STORE HP
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm8
-	CLEAR_XMM %xmm9
-.Lsha1_done:
+	CLEAR_XMM %xmm9, %xmm10, %xmm11
+.if \vprold
+	vzeroupper
+.endif
+	/* The W buffer holds message words: wipe it. */
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+	movdqa	%xmm0, 16*\j(%rsp)
+.endr
+	add	$328, %rsp
+	.cfi_adjust_cfa_offset -328
+.Lsha1_done_\name:
 	ret
-FC_FUNC_END(fc_sha1_blocks_shani)
+FC_FUNC_END(\name)
+.endm
+
+	SHA1_BLOCKS_FN fc_sha1_blocks_shani, 0
+	SHA1_BLOCKS_FN fc_sha1_blocks_shani_avx512, 1
 
 /* ------------------------------------------------------------------------
  * void fc_sha256_blocks_shani(uint32_t h[8], const uint8_t *in,
@@ -169,14 +208,7 @@ FC_FUNC_START(fc_sha256_blocks_shani)
 
 	test	NB, NB
 	jz	.Lsha256_done
-	/* h[0..3] = DCBA (A in dword 0), h[4..7] = HGFE: to ABEF, CDGH. */
-	movdqu	(HP), S2_ST0
-	movdqu	16(HP), S2_ST1
-	pshufd	$0xb1, S2_ST0, S2_ST0	// CDAB
-	pshufd	$0x1b, S2_ST1, S2_ST1	// EFGH
-	movdqa	S2_ST0, S2_TMP
-	palignr	$8, S2_ST1, S2_ST0	// ABEF
-	pblendw	$0xf0, S2_TMP, S2_ST1	// CDGH
+	SHA256_STATE_LOAD HP
 	movdqa	fc_sha_bswap32_ni(%rip), SHUF
 .Lsha256_loop:
 	movdqa	S2_ST0, SAVE0
@@ -190,14 +222,7 @@ FC_FUNC_START(fc_sha256_blocks_shani)
 	add	$64, IN
 	dec	NB
 	jnz	.Lsha256_loop
-	/* Back to DCBA, HGFE. */
-	pshufd	$0x1b, S2_ST0, S2_ST0	// FEBA
-	pshufd	$0xb1, S2_ST1, S2_ST1	// DCHG
-	movdqa	S2_ST0, S2_TMP
-	pblendw	$0xf0, S2_ST1, S2_ST0	// DCBA
-	palignr	$8, S2_TMP, S2_ST1	// HGFE
-	movdqu	S2_ST0, (HP)
-	movdqu	S2_ST1, 16(HP)
+	SHA256_STATE_STORE HP
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
 	CLEAR_XMM %xmm9, %xmm10
 .Lsha256_done:

@@ -38,7 +38,7 @@ typedef enum fc_sha_alg { FC_SHA1 = 0, FC_SHA256 = 1 } fc_sha_alg;
 typedef void fc_sha_blocks_fn(uint32_t *h, const uint8_t *in, size_t blocks);
 
 typedef struct fc_sha_ops {
-    const char *name;       /* "generic", "shani", "ce" */
+    const char *name;       /* "generic", "shani", "shani-avx512" */
     uint32_t required_caps; /* FC_CAP_* bits this table needs */
     fc_sha_blocks_fn *sha1_blocks;
     fc_sha_blocks_fn *sha256_blocks;
@@ -46,6 +46,7 @@ typedef struct fc_sha_ops {
 
 extern const fc_sha_ops fc_sha_ops_generic;
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+extern const fc_sha_ops fc_sha_ops_shani_avx512;
 extern const fc_sha_ops fc_sha_ops_shani;
 #endif
 
@@ -133,8 +134,11 @@ void fc_sha256_blocks_generic(uint32_t *h, const uint8_t *in, size_t blocks);
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /* x86-64 SHA-NI (asm/x86_64/sha_ni.S); the table needs SHA | SSSE3 |
- * SSE4.1. CT: the SHA instructions are data-independent in time. */
+ * SSE4.1. The _avx512 SHA-1 runs its message schedule's rotations as
+ * VPROLD (its table adds FC_CAP_AVX512). CT: the SHA instructions and the
+ * vector ALU operations are data-independent in time. */
 void fc_sha1_blocks_shani(uint32_t *h, const uint8_t *in, size_t blocks);
+void fc_sha1_blocks_shani_avx512(uint32_t *h, const uint8_t *in, size_t blocks);
 void fc_sha256_blocks_shani(uint32_t *h, const uint8_t *in, size_t blocks);
 #endif
 

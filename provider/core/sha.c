@@ -18,6 +18,14 @@ const fc_sha_ops fc_sha_ops_generic = {
 };
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+/* SHA-256 has no rotation in its SHA-NI schedule: the same kernel. */
+const fc_sha_ops fc_sha_ops_shani_avx512 = {
+    .name = "shani-avx512",
+    .required_caps = FC_CAP_SHA | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX512,
+    .sha1_blocks = fc_sha1_blocks_shani_avx512,
+    .sha256_blocks = fc_sha256_blocks_shani,
+};
+
 const fc_sha_ops fc_sha_ops_shani = {
     .name = "shani",
     .required_caps = FC_CAP_SHA | FC_CAP_SSSE3 | FC_CAP_SSE41,
@@ -29,6 +37,7 @@ const fc_sha_ops fc_sha_ops_shani = {
 /* Fastest first; the generic table is always last. */
 static const fc_sha_ops *const fc_sha_table[] = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+    &fc_sha_ops_shani_avx512,
     &fc_sha_ops_shani,
 #endif
     &fc_sha_ops_generic,
