@@ -42,22 +42,22 @@
 #include "fc/sha.h"
 
 /*
- * The stitched kernel prototype: CBC-encrypts |blocks| x 64 bytes at |in|
- * to |out| chaining from |iv| (left holding the last ciphertext block),
- * and absorbs the |blocks| 64-byte blocks at |sha_in| into the chaining
- * value |h| (5 or 8 words, as the fc_sha_blocks_fn of the same hash).
- * The key is an encryption schedule of the AES-NI layout (fc/aes.h).
- * in == out is allowed, and |sha_in| may lie anywhere at or after |in|:
- * each step loads its SHA block before it stores its ciphertext, so with
- * in == out the MAC input is read before it is overwritten. blocks == 0 is
- * a no-op. CT: no branch or address depends on key, data or state.
+ * The stitched kernel prototype: CBC-encrypts the |blocks| x 64 bytes at
+ * |buf| in place, chaining from |iv| (left holding the last ciphertext
+ * block), and absorbs the |blocks| 64-byte blocks at |sha_in| into the
+ * chaining value |h| (5 or 8 words, as the fc_sha_blocks_fn of the same
+ * hash). The key is an encryption schedule of the AES-NI layout (fc/aes.h),
+ * 16-byte aligned as the type makes it. |sha_in| may lie at or after |buf|
+ * or outside it: each step loads its SHA block before it stores its
+ * ciphertext, so the MAC input is read before it is overwritten. blocks
+ * == 0 is a no-op. CT: no branch or address depends on key, data or state.
  */
-typedef void fc_cbc_sha_enc_fn(const fc_aes_key *key, const uint8_t *in,
-                               uint8_t *out, size_t blocks, uint8_t iv[16],
-                               uint32_t *h, const uint8_t *sha_in);
+typedef void fc_cbc_sha_enc_fn(const fc_aes_key *key, uint8_t *buf,
+                               size_t blocks, uint8_t iv[16], uint32_t *h,
+                               const uint8_t *sha_in);
 
 typedef struct fc_cbc_sha_ops {
-    const char *name;       /* "aesni-shani", "none" */
+    const char *name;       /* "aesni-shani-avx512", "aesni-shani", "none" */
     uint32_t required_caps; /* FC_CAP_* bits this table needs */
     /* NULL in the "none" table: AES and SHA then run one after the other. */
     fc_cbc_sha_enc_fn *sha1_enc;
@@ -65,6 +65,10 @@ typedef struct fc_cbc_sha_ops {
 } fc_cbc_sha_ops;
 
 extern const fc_cbc_sha_ops fc_cbc_sha_ops_none;
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+extern const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani_avx512;
+extern const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani;
+#endif
 
 /*
  * fc_cbc_sha_select returns the stitched kernels for a CPU with |caps|, or
@@ -172,13 +176,17 @@ void fc_cbc_hmac_dec_hash(const fc_cbc_hmac_key *k, fc_sha_state *st,
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /* x86-64 AES-NI + SHA-NI (asm/x86_64/aes_cbc_sha_ni.S), fc_cbc_sha_enc_fn
- * contracts; the table needs AESNI | SSSE3 | SSE4.1 | SHA. */
-void fc_aes_cbc_sha1_enc_shani(const fc_aes_key *key, const uint8_t *in,
-                               uint8_t *out, size_t blocks, uint8_t iv[16],
-                               uint32_t *h, const uint8_t *sha_in);
-void fc_aes_cbc_sha256_enc_shani(const fc_aes_key *key, const uint8_t *in,
-                                 uint8_t *out, size_t blocks, uint8_t iv[16],
-                                 uint32_t *h, const uint8_t *sha_in);
+ * contracts; the table needs AESNI | SSSE3 | SSE4.1 | SHA, the _avx512
+ * one (VPROLD in the SHA-1 schedule) also FC_CAP_AVX512. */
+void fc_aes_cbc_sha1_enc_shani(const fc_aes_key *key, uint8_t *buf,
+                               size_t blocks, uint8_t iv[16], uint32_t *h,
+                               const uint8_t *sha_in);
+void fc_aes_cbc_sha1_enc_shani_avx512(const fc_aes_key *key, uint8_t *buf,
+                                      size_t blocks, uint8_t iv[16],
+                                      uint32_t *h, const uint8_t *sha_in);
+void fc_aes_cbc_sha256_enc_shani(const fc_aes_key *key, uint8_t *buf,
+                                 size_t blocks, uint8_t iv[16], uint32_t *h,
+                                 const uint8_t *sha_in);
 #endif
 
 #endif /* FC_CBC_HMAC_H */

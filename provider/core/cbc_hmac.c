@@ -21,8 +21,29 @@ const fc_cbc_sha_ops fc_cbc_sha_ops_none = {
     .sha256_enc = NULL,
 };
 
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani_avx512 = {
+    .name = "aesni-shani-avx512",
+    .required_caps =
+        FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_SHA | FC_CAP_AVX512,
+    .sha1_enc = fc_aes_cbc_sha1_enc_shani_avx512,
+    .sha256_enc = fc_aes_cbc_sha256_enc_shani,
+};
+
+const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani = {
+    .name = "aesni-shani",
+    .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_SHA,
+    .sha1_enc = fc_aes_cbc_sha1_enc_shani,
+    .sha256_enc = fc_aes_cbc_sha256_enc_shani,
+};
+#endif
+
 /* Stitched first; "none" is always last. */
 static const fc_cbc_sha_ops *const fc_cbc_sha_table[] = {
+#if defined(__x86_64__) && !defined(FC_NO_ASM)
+    &fc_cbc_sha_ops_aesni_shani_avx512,
+    &fc_cbc_sha_ops_aesni_shani,
+#endif
     &fc_cbc_sha_ops_none,
 };
 
@@ -78,31 +99,32 @@ void fc_cbc_hmac_set_mac_key(fc_cbc_hmac_key *k, const uint8_t *key, size_t len)
 }
 
 /*
- * Absorbs the |m| bytes at |in| + |off| into |st| and, where the stitched
- * kernel can take them, CBC-encrypts 64 bytes from |in| to |out| (from
- * offset 0) for every whole SHA block it hashes. Returns the bytes
- * encrypted (a multiple of 64, at most off + m rounded down): the caller
- * encrypts the rest. Without a stitched kernel it only hashes.
+ * Absorbs the |m| bytes at |msg| into |st| and, where the stitched kernel
+ * can take them, CBC-encrypts |buf| in place from its start, 64 bytes for
+ * every whole SHA block it hashes. |msg| lies at or after |buf| (or
+ * outside it), so the bytes encrypted are ones already known: at most
+ * msg + m - buf. Returns the bytes encrypted (a multiple of 64); the
+ * caller encrypts the rest. Without a stitched kernel it only hashes.
  */
 static size_t fc_cbc_hmac_stitch(const fc_cbc_hmac_key *k, fc_sha_state *st,
-                                 const uint8_t *in, uint8_t *out, size_t off,
-                                 size_t m, uint8_t iv[16])
+                                 uint8_t *buf, const uint8_t *msg, size_t m,
+                                 uint8_t iv[16])
 {
     const size_t fill =
         (FC_SHA_BLOCK - (size_t)(st->n % FC_SHA_BLOCK)) % FC_SHA_BLOCK;
     size_t blocks;
 
     if (k->stitch == NULL || m < fill + FC_SHA_BLOCK) {
-        fc_sha_update(&k->hash, st, in + off, m);
+        fc_sha_update(&k->hash, st, msg, m);
         return 0;
     }
     /* Complete the partial SHA block; then the kernel hashes whole blocks
-     * straight from the input, ahead of (or level with) its AES. */
-    fc_sha_update(&k->hash, st, in + off, fill);
+     * straight from |msg|, level with or ahead of its AES. */
+    fc_sha_update(&k->hash, st, msg, fill);
     blocks = (m - fill) / FC_SHA_BLOCK;
-    k->stitch(&k->ks, in, out, blocks, iv, st->h, in + off + fill);
+    k->stitch(&k->ks, buf, blocks, iv, st->h, msg + fill);
     st->n += blocks * FC_SHA_BLOCK;
-    fc_sha_update(&k->hash, st, in + off + fill + blocks * FC_SHA_BLOCK,
+    fc_sha_update(&k->hash, st, msg + fill + blocks * FC_SHA_BLOCK,
                   m - fill - blocks * FC_SHA_BLOCK);
     return blocks * FC_SHA_BLOCK;
 }
@@ -118,12 +140,13 @@ void fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
     uint8_t md[FC_SHA_MAX_LEN];
     size_t done;
 
-    fc_sha_update(&k->hash, &st, hdr, FC_TLS_HDR_LEN);
-    done = fc_cbc_hmac_stitch(k, &st, in, out, eiv, plen, iv);
-    /* What the kernel left: payload to |out| (unless in place), the MAC,
-     * the padding, then one CBC pass over all of it. */
+    /* The record is built in place at |out| (libssl's own layout). */
     if (in != out)
-        memcpy(out + done, in + done, end - done);
+        memcpy(out, in, end);
+    fc_sha_update(&k->hash, &st, hdr, FC_TLS_HDR_LEN);
+    done = fc_cbc_hmac_stitch(k, &st, out, out + eiv, plen, iv);
+    /* What the kernel left: the MAC, the padding, then one CBC pass over
+     * the rest of the record. */
     fc_sha_final(&k->hash, &st, md);
     st = k->outer;
     fc_sha_update(&k->hash, &st, md, dlen);
@@ -139,9 +162,12 @@ void fc_cbc_hmac_enc_hash(const fc_cbc_hmac_key *k, fc_sha_state *st,
                           const uint8_t *in, uint8_t *out, size_t len,
                           uint8_t iv[16])
 {
-    size_t done = fc_cbc_hmac_stitch(k, st, in, out, 0, len, iv);
+    size_t done;
 
-    k->aes->cbc_enc(&k->ks, in + done, out + done, (len - done) / 16, iv);
+    if (in != out)
+        memcpy(out, in, len);
+    done = fc_cbc_hmac_stitch(k, st, out, out, len, iv);
+    k->aes->cbc_enc(&k->ks, out + done, out + done, (len - done) / 16, iv);
 }
 
 /* see fc/cbc_hmac.h */
