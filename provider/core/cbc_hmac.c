@@ -183,29 +183,6 @@ void fc_cbc_hmac_dec_hash(const fc_cbc_hmac_key *k, fc_sha_state *st,
 /* Opening a record in constant time. */
 
 /*
- * fc_ct_lanes_lt returns the 8-byte lane mask whose byte j (little-endian
- * order: byte j of the word) is 0xff when j < r, r in 0..8. SWAR: byte j of
- * (r | 0x80) - j - 1 keeps its top bit exactly when r - j - 1 >= 0, and no
- * byte borrows from its neighbour (each stays within 0x78..0x87).
- */
-static inline uint64_t fc_ct_lanes_lt(uint64_t r)
-{
-    const uint64_t ones = 0x0101010101010101u;
-    /* Byte j of the subtrahend is j + 1. */
-    uint64_t t = (r * ones | 0x8080808080808080u) - 0x0807060504030201u;
-
-    return ((t >> 7) & ones) * 0xff;
-}
-
-/* fc_ct_clamp8 returns a - b clamped to 0..8, without a branch: 0 when a
- * < b, 8 when a >= b + 8. */
-static inline uint64_t fc_ct_clamp8(uint64_t a, uint64_t b)
-{
-    return fc_ct_select(fc_ct_lt(a, b), 0,
-                        fc_ct_select(fc_ct_ge(a, b + 8), 8, a - b));
-}
-
-/*
  * The MAC of a record being opened: HMAC over the message M = hdr[0..11)
  * || be16(d) || rec[0..d), d secret, d_min <= d <= d_max, all public but
  * d. The compression function runs on every block M could end in, a
@@ -270,8 +247,8 @@ static void fc_cbc_hmac_mac_ct(const fc_cbc_hmac_key *k,
                 memcpy(src, rec + i0 - FC_TLS_HDR_LEN, avail < 8 ? avail : 8);
             }
             v = fc_load_le64(src);
-            keep = fc_ct_lanes_lt(fc_ct_clamp8(end, i0));
-            at80 = fc_ct_lanes_lt(fc_ct_clamp8(end + 1, i0)) & ~keep;
+            keep = fc_ct_lanes_lt(fc_ct_sub_clamp8(end, i0));
+            at80 = fc_ct_lanes_lt(fc_ct_sub_clamp8(end + 1, i0)) & ~keep;
             v = (v & keep) | (at80 & 0x8080808080808080u);
             if (w == FC_SHA_BLOCK / 8 - 1)
                 v |= bits_be & is_last;
