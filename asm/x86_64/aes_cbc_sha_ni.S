@@ -134,6 +134,23 @@
 	aesenc	FC_OFF_AES_RK+16*\r(KEY), S
 .endm
 
+/*
+ * AES_FINISH nr, j: after round 9, the rounds AES-192/256 add, the last
+ * round with the folded key T, and AES_POST (block j's ciphertext out).
+ */
+.macro AES_FINISH nr, j
+.if \nr >= 12
+	AESR	10
+	AESR	11
+.endif
+.if \nr == 14
+	AESR	12
+	AESR	13
+.endif
+	aesenclast T, S
+	AES_POST \nr, \j
+.endm
+
 /* ------------------------------------------------------------------------
  * SHA-1
  * ------------------------------------------------------------------------ */
@@ -158,16 +175,7 @@
 	AESR	8
 	AESR	9
 	SHA1_STEP \e, (NXT), SHUF
-.if \nr >= 12
-	AESR	10
-	AESR	11
-.endif
-.if \nr == 14
-	AESR	12
-	AESR	13
-.endif
-	aesenclast T, S
-	AES_POST \nr, \j
+	AES_FINISH \nr, \j
 .endm
 
 /* S1_PATH nr, sfx: the whole loop for one key size; returns through
@@ -175,13 +183,8 @@
 .macro S1_PATH nr, sfx
 	AES_ENTRY \nr
 .Ls1_loop_\nr\()_\sfx:
-	movdqa	S1_E0, ESAVE
-	movdqa	S1_ABCD, ABCDSAVE
-	/* The SHA schedule of the next block beside this one's rounds; at
-	 * the last step, this block's again (harmless, and in bounds). */
-	lea	64(SIN), NXT
-	cmp	$1, NB
-	cmove	SIN, NXT
+	/* The SHA schedule of the next block beside this one's rounds. */
+	SHA1_BLOCK_START ESAVE, ABCDSAVE, SIN, NB, NXT
 	S1_AES_BLOCK \nr, 0, 0, 1, 2, 3, 4
 	S1_AES_BLOCK \nr, 1, 5, 6, 7, 8, 9
 	S1_AES_BLOCK \nr, 2, 10, 11, 12, 13, 14
@@ -232,15 +235,8 @@ FC_FUNC_START(\name)
 
 	test	NB, NB
 	jz	.Ls1_done_\name
-	/* rsp is 8 mod 16 at entry: 328 more makes the W buffer aligned. */
-	sub	$328, %rsp
-	.cfi_adjust_cfa_offset 328
-	SHA1_STATE_LOAD HP
-	movdqa	fc_sha_bswap128_ni(%rip), SHUF
 	/* The schedule of block 0 (its bytes are read before any store). */
-.irp g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-	SHA1_SCHED \g, (SIN), SHUF
-.endr
+	SHA1_FRAME_ENTER HP, (SIN), SHUF
 	mov	FC_OFF_AES_ROUNDS(KEY), %eax
 	cmp	$12, %eax
 	jb	.Ls1_128_\name
@@ -252,18 +248,12 @@ FC_FUNC_START(\name)
 	S1_PATH 10, \name
 .Ls1_out_\name:
 	movdqu	T, (IVP)
-	SHA1_STATE_STORE HP
+	SHA1_FRAME_LEAVE HP
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
-	CLEAR_XMM %xmm8, %xmm10, %xmm11, %xmm12, %xmm13, %xmm14, %xmm15
+	CLEAR_XMM %xmm8, %xmm10, %xmm11, %xmm12, %xmm13, %xmm15
 .if \vprold
 	vzeroupper
 .endif
-	/* The W buffer holds message words: wipe it. */
-.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-	movdqa	%xmm0, 16*\j(%rsp)
-.endr
-	add	$328, %rsp
-	.cfi_adjust_cfa_offset -328
 .Ls1_done_\name:
 	ret
 FC_FUNC_END(\name)
@@ -299,16 +289,7 @@ FC_FUNC_END(\name)
 	AESR	8
 	SHA256_HALF \d, 1
 	AESR	9
-.if \nr >= 12
-	AESR	10
-	AESR	11
-.endif
-.if \nr == 14
-	AESR	12
-	AESR	13
-.endif
-	aesenclast T, S
-	AES_POST \nr, \j
+	AES_FINISH \nr, \j
 .endm
 
 /* S2_PATH nr: the whole loop for one key size; returns through .Ls2_out. */

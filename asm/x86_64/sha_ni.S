@@ -139,22 +139,10 @@ FC_FUNC_START(\name)
 
 	test	NB, NB
 	jz	.Lsha1_done_\name
-	/* rsp is 8 mod 16 at entry: 328 more makes the W buffer aligned. */
-	sub	$328, %rsp
-	.cfi_adjust_cfa_offset 328
-	SHA1_STATE_LOAD HP
-	movdqa	fc_sha_bswap128_ni(%rip), SHUF
-.irp g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-	SHA1_SCHED \g, (IN), SHUF
-.endr
+	SHA1_FRAME_ENTER HP, (IN), SHUF
 .Lsha1_loop_\name:
-	movdqa	S1_E0, ESAVE
-	movdqa	S1_ABCD, ABCDSAVE
-	/* The schedule of the next block beside the rounds of this one; at
-	 * the last block, this block's again (harmless, and in bounds). */
-	lea	64(IN), NXT
-	cmp	$1, NB
-	cmove	IN, NXT
+	/* The schedule of the next block runs beside this one's rounds. */
+	SHA1_BLOCK_START ESAVE, ABCDSAVE, IN, NB, NXT
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
 	SHA1_STEP \i, (NXT), SHUF
 .endr
@@ -162,18 +150,12 @@ FC_FUNC_START(\name)
 	add	$64, IN
 	dec	NB
 	jnz	.Lsha1_loop_\name
-	SHA1_STATE_STORE HP
+	SHA1_FRAME_LEAVE HP
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm8
-	CLEAR_XMM %xmm9, %xmm10, %xmm11
+	CLEAR_XMM %xmm9, %xmm11
 .if \vprold
 	vzeroupper
 .endif
-	/* The W buffer holds message words: wipe it. */
-.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-	movdqa	%xmm0, 16*\j(%rsp)
-.endr
-	add	$328, %rsp
-	.cfi_adjust_cfa_offset -328
 .Lsha1_done_\name:
 	ret
 FC_FUNC_END(\name)

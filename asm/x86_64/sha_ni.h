@@ -178,6 +178,49 @@
 .endm
 
 /*
+ * SHA1_FRAME_ENTER hp, src, shuf: at a function's entry (rsp 8 mod 16),
+ * reserves the W buffer at (%rsp) (328 bytes keep it 16-byte aligned),
+ * loads the state from h at (hp) and the PSHUFB mask fc_sha_bswap128_ni
+ * into |shuf|, and computes the schedule of the first block, at memory
+ * base |src| (read before the caller stores anything).
+ * SHA1_FRAME_LEAVE hp: stores the state to h, wipes the buffer (it holds
+ * message words) and releases it. Clobbers S1_ABCD, S1_E0, S1_T.
+ */
+.macro SHA1_FRAME_ENTER hp, src, shuf
+	sub	$328, %rsp
+	.cfi_adjust_cfa_offset 328
+	SHA1_STATE_LOAD \hp
+	movdqa	fc_sha_bswap128_ni(%rip), \shuf
+.irp g, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+	SHA1_SCHED \g, \src, \shuf
+.endr
+.endm
+
+.macro SHA1_FRAME_LEAVE hp
+	SHA1_STATE_STORE \hp
+	pxor	S1_T, S1_T
+.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+	movdqa	S1_T, S1_WOFF+16*\j(%rsp)
+.endr
+	add	$328, %rsp
+	.cfi_adjust_cfa_offset -328
+.endm
+
+/*
+ * SHA1_BLOCK_START esave, abcdsave, src, nb, nxt: at the top of a block,
+ * saves E and ABCD for the feed-forward and points |nxt| at the block
+ * after |src|, whose schedule the steps compute; at the last block (|nb|
+ * == 1) at |src| itself again (harmless, and in bounds).
+ */
+.macro SHA1_BLOCK_START esave, abcdsave, src, nb, nxt
+	movdqa	S1_E0, \esave
+	movdqa	S1_ABCD, \abcdsave
+	lea	64(\src), \nxt
+	cmp	$1, \nb
+	cmove	\src, \nxt
+.endm
+
+/*
  * SHA1_FINISH esave, abcdsave: the feed-forward after step 19: S1_E0 =
  * the new E (dword 3) plus |esave| (E at the block's start, dword 3),
  * S1_ABCD += |abcdsave|. Register or memory operands.
