@@ -132,19 +132,6 @@ static void ref_mac(int alg, const uint8_t *mk, size_t mklen,
     free(m);
 }
 
-static void expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                         const uint8_t *want, size_t len)
-{
-    char g[200], w[200];
-
-    if (memcmp(got, want, len) == 0)
-        return;
-    fail_msg("%s: %s differs (seed %llu)\n  got  %s\n  want %s", ctx, what,
-             (unsigned long long)fc_test_seed_value(),
-             fc_test_hex(g, sizeof(g), got, len),
-             fc_test_hex(w, sizeof(w), want, len));
-}
-
 /* A key for |co|, |alg|, |kb|-byte AES key, |enc| direction. */
 static void make_key(fc_cbc_hmac_key *k, const combo *co, int alg, size_t kb,
                      const uint8_t *key, int enc, const uint8_t *mk,
@@ -216,8 +203,9 @@ static void test_seal(void **state)
                 } else {
                     fc_cbc_hmac_seal(&k, iv2, hdr, in, out, eiv, plen);
                 }
-                expect_equal(ctx, "record", out, ref, len);
-                expect_equal(ctx, "chaining value", iv2, ref + len - 16, 16);
+                fc_test_expect_equal(ctx, "record", out, ref, len);
+                fc_test_expect_equal(ctx, "chaining value", iv2, ref + len - 16,
+                                     16);
                 for (size_t i = len; i < len + 32; i++)
                     if (out[i] != 0xa5)
                         fail_msg("%s: wrote byte %zu past the record", ctx, i);
@@ -327,11 +315,13 @@ static void test_open(void **state)
                     if (good != UINT64_MAX)
                         fail_msg("%s: good record refused", ctx);
                     assert_int_equal(got_len, plen);
-                    expect_equal(ctx, "payload", out + eiv, pt + eiv, plen);
+                    fc_test_expect_equal(ctx, "payload", out + eiv, pt + eiv,
+                                         plen);
                 } else if (good != 0) {
                     fail_msg("%s: bad record accepted", ctx);
                 }
-                expect_equal(ctx, "chaining value", iv2, rec + len - 16, 16);
+                fc_test_expect_equal(ctx, "chaining value", iv2, rec + len - 16,
+                                     16);
             }
         }
     }
@@ -375,14 +365,15 @@ static void test_plain(void **state)
                     else
                         fc_cbc_hmac_dec_hash(&k, &st, in, out, len, iv2);
                     ref_cbc(16, key, iv, enc, in, len, ref);
-                    expect_equal(co[ci].name, "CBC", out, ref, len);
+                    fc_test_expect_equal(co[ci].name, "CBC", out, ref, len);
                     if (len > 0)
-                        expect_equal(co[ci].name, "chaining value", iv2,
-                                     (enc ? ref : in) + len - 16, 16);
+                        fc_test_expect_equal(co[ci].name, "chaining value", iv2,
+                                             (enc ? ref : in) + len - 16, 16);
                     fc_sha_update(&h, &st2, enc ? in : ref, len);
                     fc_sha_final(&h, &st, md);
                     fc_sha_final(&h, &st2, md2);
-                    expect_equal(co[ci].name, "running hash", md, md2, h.len);
+                    fc_test_expect_equal(co[ci].name, "running hash", md, md2,
+                                         h.len);
                 }
             }
         }
@@ -456,14 +447,16 @@ static void test_stitched_kernels(void **state)
                     memcpy(iv2, iv, 16);
                     fn(&ks, buf, blocks, iv2, h,
                        apart ? copy + off : buf + off);
-                    expect_equal(ctx, "ciphertext", buf, ref, 64 * blocks);
+                    fc_test_expect_equal(ctx, "ciphertext", buf, ref,
+                                         64 * blocks);
                     /* Past the AES range the buffer is untouched. */
-                    expect_equal(ctx, "bytes after", buf + 64 * blocks,
-                                 copy + 64 * blocks, off);
-                    expect_equal(ctx, "SHA state", (uint8_t *)h, (uint8_t *)hr,
-                                 sizeof(h));
-                    expect_equal(ctx, "chaining value", iv2,
-                                 blocks > 0 ? ref + 64 * blocks - 16 : iv, 16);
+                    fc_test_expect_equal(ctx, "bytes after", buf + 64 * blocks,
+                                         copy + 64 * blocks, off);
+                    fc_test_expect_equal(ctx, "SHA state", (uint8_t *)h,
+                                         (uint8_t *)hr, sizeof(h));
+                    fc_test_expect_equal(
+                        ctx, "chaining value", iv2,
+                        blocks > 0 ? ref + 64 * blocks - 16 : iv, 16);
                 }
             }
         }
@@ -524,9 +517,10 @@ static void test_abi_kernels(void **state)
                     FC_ABI_CALL(what, fn, FC_ABI_ARG(&ks), FC_ABI_ARG(buf),
                                 counts[c], FC_ABI_ARG(iv), FC_ABI_ARG(h),
                                 FC_ABI_ARG(buf + 64));
-                    expect_equal(what, "ciphertext", buf, ref, 64 * counts[c]);
-                    expect_equal(what, "SHA state", (uint8_t *)h, (uint8_t *)hr,
-                                 sizeof(h));
+                    fc_test_expect_equal(what, "ciphertext", buf, ref,
+                                         64 * counts[c]);
+                    fc_test_expect_equal(what, "SHA state", (uint8_t *)h,
+                                         (uint8_t *)hr, sizeof(h));
                 }
             }
         }
@@ -628,8 +622,8 @@ static void test_ct_marked(void **state)
                     FC_CT_PUBLIC(out, len);
                     FC_CT_PUBLIC(pt, eiv + plens[pi]);
                     FC_CT_PUBLIC(iv, sizeof(iv));
-                    expect_equal(co[ci].name, "secret-marked seal", out, ref,
-                                 len);
+                    fc_test_expect_equal(co[ci].name, "secret-marked seal", out,
+                                         ref, len);
                 }
             }
         }

@@ -77,19 +77,6 @@ static int alg_of(fc_kat *k)
     fc_kat_fail(k, "unknown Alg \"%s\"", a);
 }
 
-static void expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                         const uint8_t *want, size_t len)
-{
-    char g[200], w[200];
-
-    if (memcmp(got, want, len) == 0)
-        return;
-    fail_msg("%s: %s differs (seed %llu)\n  got  %s\n  want %s", ctx, what,
-             (unsigned long long)fc_test_seed_value(),
-             fc_test_hex(g, sizeof(g), got, len),
-             fc_test_hex(w, sizeof(w), want, len));
-}
-
 /* The digest of |len| bytes at |msg|: one update (step == 0), or updates
  * of random sizes 1..step. */
 static void digest(const fc_sha_ops *ops, int alg, const uint8_t *msg,
@@ -168,9 +155,9 @@ static void test_kat(void **state)
             for (size_t r = 0; r < reps; r++)
                 memcpy(all + r * ml, msg, ml);
             digest(ops, alg, all, ml * reps, 0, md);
-            expect_equal(ctx, "digest (one update)", md, want, dl);
+            fc_test_expect_equal(ctx, "digest (one update)", md, want, dl);
             digest(ops, alg, all, ml * reps, ml * reps > 4096 ? 5000 : 70, md);
-            expect_equal(ctx, "digest (random pieces)", md, want, dl);
+            fc_test_expect_equal(ctx, "digest (random pieces)", md, want, dl);
             free(all);
             count++;
         }
@@ -207,7 +194,7 @@ static void test_kat_hmac(void **state)
                      ops->name, alg_names[alg]);
             for (size_t cut = 0; cut <= ml; cut += ml / 3 + 1) {
                 hmac(ops, alg, key, kl, msg, ml, cut, mac);
-                expect_equal(ctx, "HMAC", mac, want, al);
+                fc_test_expect_equal(ctx, "HMAC", mac, want, al);
             }
             count++;
         }
@@ -271,8 +258,8 @@ static void test_diff_generic(void **state)
                 kernel(&fc_sha_ops_generic, alg)(ref, buf + off, blocks);
                 snprintf(ctx, sizeof(ctx), "%s %s blocks=%zu", ops->name,
                          alg_names[alg], blocks);
-                expect_equal(ctx, "chaining value", (uint8_t *)h,
-                             (uint8_t *)ref, sizeof(h));
+                fc_test_expect_equal(ctx, "chaining value", (uint8_t *)h,
+                                     (uint8_t *)ref, sizeof(h));
                 free(buf);
             }
         }
@@ -307,14 +294,14 @@ static void test_diff_openssl(void **state)
                          alg_names[alg], len);
                 assert_true(EVP_Digest(msg, len, ref, &rl, evp_md(alg), NULL));
                 digest(ops, alg, msg, len, 150, md);
-                expect_equal(ctx, "digest", md, ref, rl);
+                fc_test_expect_equal(ctx, "digest", md, ref, rl);
 
                 fc_test_rand_bytes(key, kl);
                 assert_non_null(
                     HMAC(evp_md(alg), key, (int)kl, msg, len, ref, &rl));
                 hmac(ops, alg, key, kl, msg, len, fc_test_rand_below(len + 1),
                      md);
-                expect_equal(ctx, "HMAC", md, ref, rl);
+                fc_test_expect_equal(ctx, "HMAC", md, ref, rl);
             }
         }
     }
@@ -322,16 +309,6 @@ static void test_diff_openssl(void **state)
 }
 
 /* ---- ABI -------------------------------------------------------------- */
-
-static void test_abi_checker(void **state)
-{
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
-    assert_true(fc_abi_self_test());
-}
 
 static void test_abi_kernels(void **state)
 {
@@ -364,8 +341,8 @@ static void test_abi_kernels(void **state)
                          alg_names[alg], counts[c]);
                 FC_ABI_CALL(what, kernel(ops, alg), FC_ABI_ARG(h),
                             FC_ABI_ARG(in), counts[c]);
-                expect_equal(what, "chaining value", (uint8_t *)h,
-                             (uint8_t *)ref, sizeof(h));
+                fc_test_expect_equal(what, "chaining value", (uint8_t *)h,
+                                     (uint8_t *)ref, sizeof(h));
             }
         }
     }
@@ -409,9 +386,9 @@ static void test_streaming_edges(void **state)
             assert_memory_equal(a.buf, zero, sizeof(zero));
             fc_sha_final(&h, &b, mb);
             digest(&fc_sha_ops_generic, alg, msg, 300, 0, ref);
-            expect_equal(ops->name, "original", ma, ref, h.len);
+            fc_test_expect_equal(ops->name, "original", ma, ref, h.len);
             digest(&fc_sha_ops_generic, alg, msg, 150, 0, ref);
-            expect_equal(ops->name, "copy", mb, ref, h.len);
+            fc_test_expect_equal(ops->name, "copy", mb, ref, h.len);
             /* fc_sha_store is the digest encoding of a chaining value. */
             fc_sha_init(&h, &a);
             fc_sha_store(&h, a.h, ma);
@@ -457,16 +434,16 @@ static void test_ct_marked(void **state)
                 FC_CT_PUBLIC(msg, sizeof(msg));
                 hmac(&fc_sha_ops_generic, alg, key, kl, msg, sizeof(msg), 33,
                      ref);
-                expect_equal(ops->name, "secret-marked HMAC", mac, ref,
-                             alg == FC_SHA1 ? 20 : 32);
+                fc_test_expect_equal(ops->name, "secret-marked HMAC", mac, ref,
+                                     alg == FC_SHA1 ? 20 : 32);
                 FC_CT_SECRET(msg, sizeof(msg));
                 FC_CT_SECRET(key, sizeof(key));
             }
             FC_CT_PUBLIC(h, sizeof(h));
             FC_CT_PUBLIC(msg, sizeof(msg));
             FC_CT_PUBLIC(key, sizeof(key));
-            expect_equal(ops->name, "secret-marked blocks", (uint8_t *)h,
-                         (uint8_t *)hr, sizeof(h));
+            fc_test_expect_equal(ops->name, "secret-marked blocks",
+                                 (uint8_t *)h, (uint8_t *)hr, sizeof(h));
         }
     }
 }
@@ -483,7 +460,7 @@ int main(void)
         cmocka_unit_test(test_diff_openssl),
     };
     const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_checker),
+        cmocka_unit_test(fc_abi_test_checker),
         cmocka_unit_test(test_abi_kernels),
     };
     const struct CMUnitTest edge[] = {
