@@ -82,7 +82,22 @@ void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
     }
 }
 
+/*
+ * The ciphers. The four TLS MAC-then-encrypt ciphers come first so that,
+ * where they are not offered (fc_prov_ctx.cbc_hmac), the table without
+ * them is the same array from its FC_N_CBC_HMAC-th entry on.
+ */
+#define FC_N_CBC_HMAC 4
 static const OSSL_ALGORITHM fc_ciphers[] = {
+    /* No aliases or OIDs, as default registers them. */
+    {"AES-128-CBC-HMAC-SHA1", FC_PROPS, fc_aes128cbc_hmac_sha1_functions,
+     "AES-128-CBC-HMAC-SHA1 (fastcrypto)"},
+    {"AES-256-CBC-HMAC-SHA1", FC_PROPS, fc_aes256cbc_hmac_sha1_functions,
+     "AES-256-CBC-HMAC-SHA1 (fastcrypto)"},
+    {"AES-128-CBC-HMAC-SHA256", FC_PROPS, fc_aes128cbc_hmac_sha256_functions,
+     "AES-128-CBC-HMAC-SHA256 (fastcrypto)"},
+    {"AES-256-CBC-HMAC-SHA256", FC_PROPS, fc_aes256cbc_hmac_sha256_functions,
+     "AES-256-CBC-HMAC-SHA256 (fastcrypto)"},
     {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", FC_PROPS,
      fc_aes256cbc_functions, "AES-256-CBC (fastcrypto)"},
     {"AES-192-CBC:AES192:2.16.840.1.101.3.4.1.22", FC_PROPS,
@@ -95,15 +110,6 @@ static const OSSL_ALGORITHM fc_ciphers[] = {
      fc_aes192gcm_functions, "AES-192-GCM (fastcrypto)"},
     {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
      fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"},
-    /* The TLS MAC-then-encrypt ciphers: no aliases or OIDs, as default. */
-    {"AES-128-CBC-HMAC-SHA1", FC_PROPS, fc_aes128cbc_hmac_sha1_functions,
-     "AES-128-CBC-HMAC-SHA1 (fastcrypto)"},
-    {"AES-256-CBC-HMAC-SHA1", FC_PROPS, fc_aes256cbc_hmac_sha1_functions,
-     "AES-256-CBC-HMAC-SHA1 (fastcrypto)"},
-    {"AES-128-CBC-HMAC-SHA256", FC_PROPS, fc_aes128cbc_hmac_sha256_functions,
-     "AES-128-CBC-HMAC-SHA256 (fastcrypto)"},
-    {"AES-256-CBC-HMAC-SHA256", FC_PROPS, fc_aes256cbc_hmac_sha256_functions,
-     "AES-256-CBC-HMAC-SHA256 (fastcrypto)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -206,7 +212,7 @@ static void fc_build_info(fc_prov_ctx *prov)
              "fastcrypto %s (cbc=%s gcm=%s sha=%s cbc-hmac=%s bn=%s rsa-crt=%s "
              "cpu=%s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
-             prov->cbc_sha->name, prov->bn->name,
+             prov->cbc_hmac ? prov->cbc_sha->name : "off", prov->bn->name,
              x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
 }
 
@@ -299,7 +305,9 @@ fc_prov_query_operation(void *provctx, int operation_id, int *no_store)
     *no_store = 0;
     switch (operation_id) {
     case OSSL_OP_CIPHER:
-        return fc_ciphers;
+        return ((const fc_prov_ctx *)provctx)->cbc_hmac
+                   ? fc_ciphers
+                   : fc_ciphers + FC_N_CBC_HMAC;
     case OSSL_OP_KEYMGMT:
         return fc_keymgmt;
     case OSSL_OP_SIGNATURE:
@@ -348,37 +356,70 @@ static int fc_cfg_true(const char *v)
             strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0);
 }
 
+/* A boolean config value: 0/no/false/off. */
+static int fc_cfg_false(const char *v)
+{
+    return v != NULL &&
+           (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 ||
+            strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0);
+}
+
+/*
+ * Whether to offer the AES-CBC-HMAC-SHA* ciphers: "auto" (or unset) where
+ * the CPU has the stitched AES-NI + SHA-NI kernels, at or past default's
+ * speed; elsewhere default's own stitched AVX2 code is the faster one and
+ * libssl should keep using it. "on" offers them anyway (the tests, or a
+ * CPU default does not serve), "off" never. Sets prov->cbc_hmac; returns
+ * 0 for a value it does not know.
+ */
+static int fc_prov_cbc_hmac(fc_prov_ctx *prov, const char *v)
+{
+    if (v == NULL || *v == '\0' || strcasecmp(v, "auto") == 0)
+        prov->cbc_hmac = prov->cbc_sha->sha1_enc != NULL;
+    else if (fc_cfg_true(v))
+        prov->cbc_hmac = 1;
+    else if (fc_cfg_false(v))
+        prov->cbc_hmac = 0;
+    else
+        return 0;
+    return 1;
+}
+
 /*
  * The provider's config section: "cpu_mask" (added to FASTCRYPTO_CPU_MASK),
- * "strict", "cpu_class" and "stats_dir" (FASTCRYPTO_STATS_DIR wins; *dir
- * points into the core's or the environment's storage). Returns 0 if a mask
- * does not parse: a mistyped mask must not silently test the wrong
+ * "strict", "cpu_class", "stats_dir" (FASTCRYPTO_STATS_DIR wins; *dir
+ * points into the core's or the environment's storage) and "cbc_hmac"
+ * (FASTCRYPTO_CBC_HMAC wins; *cbc_hmac points to it or NULL). Returns 0 if
+ * a mask does not parse: a mistyped mask must not silently test the wrong
  * kernels. |why| receives the reason.
  */
 static int fc_prov_config(fc_prov_ctx *prov,
                           OSSL_FUNC_core_get_params_fn *get_params,
                           uint32_t *mask, int *strict, const char **dir,
-                          char *why, size_t whylen)
+                          const char **cbc_hmac, char *why, size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
     const char *cls = getenv(FC_CPU_CLASS_ENV);
+    const char *env_ch = getenv("FASTCRYPTO_CBC_HMAC");
     /* Not for set-user-ID programs: a caller must not choose where they
      * create files. */
     const char *env_dir = secure_getenv("FASTCRYPTO_STATS_DIR");
     char *cfg_mask = NULL, *cfg_strict = NULL, *cfg_class = NULL;
-    char *cfg_dir = NULL;
+    char *cfg_dir = NULL, *cfg_ch = NULL;
     uint32_t m_env = 0, m_cfg = 0;
     OSSL_PARAM req[] = {
         OSSL_PARAM_utf8_ptr("cpu_mask", &cfg_mask, 0),
         OSSL_PARAM_utf8_ptr("strict", &cfg_strict, 0),
         OSSL_PARAM_utf8_ptr("cpu_class", &cfg_class, 0),
         OSSL_PARAM_utf8_ptr("stats_dir", &cfg_dir, 0),
+        OSSL_PARAM_utf8_ptr("cbc_hmac", &cfg_ch, 0),
         OSSL_PARAM_END,
     };
 
     if (get_params != NULL && !get_params(prov->handle, req))
-        cfg_mask = cfg_strict = cfg_class = cfg_dir = NULL;
+        cfg_mask = cfg_strict = cfg_class = cfg_dir = cfg_ch = NULL;
     *dir = env_dir != NULL && *env_dir != '\0' ? env_dir : cfg_dir;
+    *cbc_hmac = env_ch != NULL && *env_ch != '\0' ? env_ch : cfg_ch;
     *strict =
         fc_cfg_true(cfg_strict) || fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
     if (env != NULL && !fc_cpu_parse_mask(env, &m_env)) {
@@ -420,7 +461,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     fc_prov_ctx *prov;
     uint32_t mask = 0;
     int strict = 0;
-    const char *stats_dir = NULL;
+    const char *stats_dir = NULL, *cbc_hmac = NULL;
     char why[160] = "out of memory";
     const OSSL_DISPATCH *f;
 
@@ -449,8 +490,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         prov->vset_error == NULL)
         prov->new_error = NULL; /* no error reporting without all three */
 
-    if (!fc_prov_config(prov, core_get_params, &mask, &strict, &stats_dir, why,
-                        sizeof(why)))
+    if (!fc_prov_config(prov, core_get_params, &mask, &strict, &stats_dir,
+                        &cbc_hmac, why, sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
     prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
@@ -458,6 +499,11 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->gcm = fc_gcm_select(prov->caps);
     prov->sha = fc_sha_select(prov->caps);
     prov->cbc_sha = fc_cbc_sha_select(prov->caps);
+    if (!fc_prov_cbc_hmac(prov, cbc_hmac)) {
+        snprintf(why, sizeof(why), "invalid cbc_hmac=%s", cbc_hmac);
+        FC_RAISE_DATA(prov, FC_R_INVALID_PARAMETER, "cbc_hmac=%s", cbc_hmac);
+        goto err;
+    }
     prov->bn = fc_bn_select(prov->caps);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {

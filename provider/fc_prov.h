@@ -119,8 +119,9 @@ typedef struct fc_prov_ctx {
     const fc_gcm_ops *gcm;
     const fc_sha_ops *sha; /* SHA-1/SHA-256 kernels for the HMAC ciphers */
     const fc_cbc_sha_ops *cbc_sha; /* their stitched AES-CBC + SHA kernels */
-    const fc_bn_ops *bn;           /* Montgomery kernels for RSA */
-    char buildinfo[160];           /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    int cbc_hmac; /* the AES-CBC-HMAC-SHA* ciphers are offered ("cbc_hmac") */
+    const fc_bn_ops *bn; /* Montgomery kernels for RSA */
+    char buildinfo[160]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;
