@@ -97,12 +97,18 @@ static inline uint64_t fc_ct_lanes_lt(uint64_t r)
 /*
  * fc_ct_sub_clamp8 returns a - b clamped to 0..8: 0 when a < b, 8 when a
  * >= b + 8. With fc_ct_lanes_lt it gives the lanes of the eight bytes at
- * index b that lie below a secret bound a. CT: a and b do not leak.
+ * index b that lie below a secret bound a. a and b must be below 2^62
+ * (indices and lengths): a - b is then a signed difference whose sign bit
+ * and whose excess over 7 are read with fc_ct_msb_mask.
+ * CT: a and b do not leak.
  */
 static inline uint64_t fc_ct_sub_clamp8(uint64_t a, uint64_t b)
 {
-    return fc_ct_select(fc_ct_lt(a, b), 0,
-                        fc_ct_select(fc_ct_ge(a, b + 8), 8, a - b));
+    uint64_t r = a - b, big;
+
+    r &= ~fc_ct_msb_mask(r); /* max(a - b, 0) */
+    big = fc_ct_msb_mask(7 - r);
+    return (r & ~big) | (8 & big);
 }
 
 /*
