@@ -37,6 +37,14 @@
  *   gcm-speed-*  AES-GCM as `openssl speed -evp -aead` drives it: "ivlen"
  *                set, init with key and IV (a re-key every iteration), 13 B
  *                AAD, data, final.
+ *   mte-*        TLS 1.2 MAC-then-encrypt records (AES-*-CBC-HMAC-SHA*, the
+ *                ciphers libssl uses without encrypt-then-MAC), driven as
+ *                libssl drives them: contexts set up once (key, IV,
+ *                "mackey", "tls-version"), then per record the 13-byte
+ *                header and one in-place update; "seal" (explicit IV and
+ *                payload in), "open" (records the baseline sealed), and
+ *                "xfer", a sender and a receiver: each record sealed and
+ *                opened again, MB/s of payload.
  *   rsa-*        RSA-2048, one key made by the baseline and imported into
  *                the candidate with EVP_PKEY_fromdata (as libcrypto exports
  *                a key to another provider): PSS-SHA256 signing as a TLS 1.3
@@ -645,6 +653,179 @@ static void rec_teardown(void *st)
 }
 
 /* ------------------------------------------------------------------------ */
+/* mte-*: TLS 1.2 MAC-then-encrypt records (AES-CBC-HMAC-SHA*). */
+
+#define MTE_POOL 8 /* payloads (seal) or sealed records (open) cycled */
+#define MTE_EIV  16
+
+enum { MTE_SEAL, MTE_OPEN, MTE_XFER };
+
+typedef struct mte_state {
+    EVP_CIPHER *cipher[NPROV];
+    EVP_CIPHER_CTX *enc[NPROV], *dec[NPROV];
+    int kind;      /* MTE_* */
+    size_t len;    /* payload bytes */
+    size_t rec;    /* record bytes: explicit IV, payload, MAC, padding */
+    size_t maclen; /* 20 or 32 */
+    size_t iters;
+    unsigned char key[32], iv[16], mk[32];
+    unsigned char *pool;   /* MTE_POOL payloads, each behind its IV block */
+    unsigned char *sealed; /* open: MTE_POOL records as the baseline sealed */
+    unsigned char *buf;
+} mte_state;
+
+/* The 13-byte header of record |seq| whose length field is |len|. */
+static void mte_hdr(unsigned char hdr[13], uint64_t seq, size_t len)
+{
+    for (int i = 0; i < 8; i++)
+        hdr[i] = (unsigned char)(seq >> (56 - 8 * i));
+    hdr[8] = 0x17;
+    hdr[9] = 0x03;
+    hdr[10] = 0x03;
+    hdr[11] = (unsigned char)(len >> 8);
+    hdr[12] = (unsigned char)len;
+}
+
+/* Both contexts of provider |p| set up as tls1_change_cipher_state does. */
+static void mte_keys(mte_state *s, int p)
+{
+    int version = 0x0303;
+    size_t zero = 0;
+    OSSL_PARAM prm[3] = {
+        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &version),
+        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &zero),
+        OSSL_PARAM_construct_end()};
+
+    for (int e = 0; e <= 1; e++) {
+        EVP_CIPHER_CTX *c = e ? s->enc[p] : s->dec[p];
+
+        if (!EVP_CipherInit_ex(c, s->cipher[p], NULL, s->key, s->iv, e) ||
+            EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_SET_MAC_KEY, (int)s->maclen,
+                                s->mk) <= 0 ||
+            !EVP_CIPHER_CTX_set_params(c, prm))
+            die_openssl("mte: context setup");
+    }
+}
+
+/* Seals payload |j| of the pool as record |seq| into s->buf. */
+static void mte_seal(mte_state *s, int p, size_t j, uint64_t seq)
+{
+    unsigned char hdr[13];
+    int outl;
+
+    memcpy(s->buf, s->pool + j * (MTE_EIV + s->len), MTE_EIV + s->len);
+    mte_hdr(hdr, seq, MTE_EIV + s->len);
+    if (EVP_CIPHER_CTX_ctrl(s->enc[p], EVP_CTRL_AEAD_TLS1_AAD, 13, hdr) !=
+            (int)(s->rec - MTE_EIV - s->len) ||
+        !EVP_CipherUpdate(s->enc[p], s->buf, &outl, s->buf, (int)s->rec) ||
+        (size_t)outl != s->rec)
+        die_openssl("mte seal");
+}
+
+/* Opens the record in s->buf as record |seq|. */
+static void mte_open(mte_state *s, int p, uint64_t seq)
+{
+    unsigned char hdr[13];
+    int outl;
+
+    mte_hdr(hdr, seq, s->rec);
+    if (EVP_CIPHER_CTX_ctrl(s->dec[p], EVP_CTRL_AEAD_TLS1_AAD, 13, hdr) <= 0 ||
+        !EVP_CipherUpdate(s->dec[p], s->buf, &outl, s->buf, (int)s->rec) ||
+        (size_t)outl != s->len)
+        die_openssl("mte open");
+}
+
+static uint64_t mte_once(void *st, int p, size_t iters, uint64_t *ns)
+{
+    mte_state *s = st;
+    uint64_t h = 0, t0;
+
+    mte_keys(s, p);
+    t0 = now_ns();
+    for (size_t i = 0; i < iters; i++) {
+        size_t j = i % MTE_POOL;
+
+        switch (s->kind) {
+        case MTE_SEAL:
+            mte_seal(s, p, j, i);
+            h = fold16(h, s->buf + s->rec - 16);
+            break;
+        case MTE_OPEN:
+            memcpy(s->buf, s->sealed + j * s->rec, s->rec);
+            mte_open(s, p, j);
+            h = fold16(h, s->buf + MTE_EIV + s->len - 16);
+            break;
+        default: /* a sender and a receiver: the record goes both ways */
+            mte_seal(s, p, j, i);
+            h = fold16(h, s->buf + s->rec - 16);
+            mte_open(s, p, i);
+            h = fold16(h, s->buf + MTE_EIV + s->len - 16);
+            break;
+        }
+    }
+    *ns = now_ns() - t0;
+    return h;
+}
+
+static int mte_setup(const bench_env *env, const workload *w, void **st)
+{
+    mte_state *s = xmalloc(sizeof(*s));
+    uint64_t rng = env->seed ^ 0x3e7;
+
+    memset(s, 0, sizeof(*s));
+    for (int p = 0; p < NPROV; p++)
+        if ((s->cipher[p] = fetch_cipher(env, w->cipher, p)) == NULL ||
+            (s->enc[p] = EVP_CIPHER_CTX_new()) == NULL ||
+            (s->dec[p] = EVP_CIPHER_CTX_new()) == NULL)
+            die_openssl("mte setup");
+    s->kind = w->enc;
+    s->len = w->size;
+    s->maclen = strstr(w->cipher, "SHA256") != NULL ? 32 : 20;
+    s->rec = (MTE_EIV + s->len + s->maclen + 16) & ~(size_t)15;
+    s->pool = xmalloc(MTE_POOL * (MTE_EIV + s->len));
+    s->sealed = xmalloc(MTE_POOL * s->rec);
+    s->buf = xmalloc(s->rec);
+    rng_fill(&rng, s->key, sizeof(s->key));
+    rng_fill(&rng, s->iv, sizeof(s->iv));
+    rng_fill(&rng, s->mk, sizeof(s->mk));
+    rng_fill(&rng, s->pool, MTE_POOL * (MTE_EIV + s->len));
+    /* The records to open: sealed by the baseline as records 0..7. */
+    mte_keys(s, BASE);
+    for (size_t j = 0; j < MTE_POOL; j++) {
+        mte_seal(s, BASE, j, j);
+        memcpy(s->sealed + j * s->rec, s->buf, s->rec);
+    }
+    s->iters = calibrate(env, s, mte_once, 16, 16);
+    *st = s;
+    return 1;
+}
+
+static int mte_run(void *st, int p, double *value, uint64_t *check)
+{
+    mte_state *s = st;
+    uint64_t ns;
+
+    *check = mte_once(s, p, s->iters, &ns);
+    *value = (double)s->iters * (double)s->len * 1e3 / (double)ns;
+    return 1;
+}
+
+static void mte_teardown(void *st)
+{
+    mte_state *s = st;
+
+    for (int p = 0; p < NPROV; p++) {
+        EVP_CIPHER_free(s->cipher[p]);
+        EVP_CIPHER_CTX_free(s->enc[p]);
+        EVP_CIPHER_CTX_free(s->dec[p]);
+    }
+    free(s->pool);
+    free(s->sealed);
+    free(s->buf);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------ */
 /* rsa-*: RSA-2048 private-key operations and key import. */
 
 #define RSA_MSG_LEN  130 /* a TLS 1.3 CertificateVerify input (SHA-256) */
@@ -1030,6 +1211,33 @@ static const workload workloads[] = {
     REC("gcm-speed-128-1350", "openssl speed -aead loop, AES-128-GCM, 1350 B",
         "AES-128-GCM", REC_SPEED, 1350),
 #undef REC
+#define MTE(n, h, c, kind, len)                                                \
+    {                                                                          \
+        .name = n, .help = h, .unit = "MB/s", .cipher = c, .enc = kind,        \
+        .size = len, .setup = mte_setup, .run = mte_run,                       \
+        .teardown = mte_teardown                                               \
+    }
+#define MTE4(c, ciph, what)                                                    \
+    MTE("mte-xfer-" c "-16k", what ", TLS 1.2, 16 KiB, seal + open", ciph,     \
+        MTE_XFER, 16384),                                                      \
+        MTE("mte-xfer-" c "-1k", what ", TLS 1.2, 1 KiB, seal + open", ciph,   \
+            MTE_XFER, 1024),                                                   \
+        MTE("mte-seal-" c "-16k", what ", TLS 1.2, 16 KiB, seal", ciph,        \
+            MTE_SEAL, 16384),                                                  \
+        MTE("mte-open-" c "-16k", what ", TLS 1.2, 16 KiB, open", ciph,        \
+            MTE_OPEN, 16384),                                                  \
+        MTE("mte-seal-" c "-1k", what ", TLS 1.2, 1 KiB, seal", ciph,          \
+            MTE_SEAL, 1024),                                                   \
+        MTE("mte-open-" c "-1k", what ", TLS 1.2, 1 KiB, open", ciph,          \
+            MTE_OPEN, 1024)
+    MTE4("128-sha1", "AES-128-CBC-HMAC-SHA1", "AES-128-CBC-HMAC-SHA1 records"),
+    MTE4("256-sha1", "AES-256-CBC-HMAC-SHA1", "AES-256-CBC-HMAC-SHA1 records"),
+    MTE4("128-sha256", "AES-128-CBC-HMAC-SHA256",
+         "AES-128-CBC-HMAC-SHA256 records"),
+    MTE4("256-sha256", "AES-256-CBC-HMAC-SHA256",
+         "AES-256-CBC-HMAC-SHA256 records"),
+#undef MTE4
+#undef MTE
 #define RSAW(n, h, kind)                                                       \
     {                                                                          \
         .name = n, .help = h, .unit = "ops/s", .enc = kind, .size = 2048,      \

@@ -60,6 +60,7 @@ enum fc_cparam {
     FC_CP_TLS_IV_FIXED,
     FC_CP_TLS_IV_GEN,
     FC_CP_TLS_IV_INV,
+    FC_CP_MAC_KEY, /* OSSL_CIPHER_PARAM_AEAD_MAC_KEY, "mackey" */
     FC_CP_COUNT
 };
 

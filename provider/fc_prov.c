@@ -36,24 +36,36 @@
 #define FC_PROPS "provider=fastcrypto,fastcrypto.preferred=yes"
 
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
-#define FC_PARAM_CPU_CAPS  "fastcrypto-cpu-caps"
-#define FC_PARAM_CBC_IMPL  "fastcrypto-cbc-impl"
-#define FC_PARAM_GCM_IMPL  "fastcrypto-gcm-impl"
-#define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
-#define FC_PARAM_CPU_CLASS "fastcrypto-cpu-class"
-#define FC_PARAM_OFFER     "fastcrypto-offer"
-#define FC_PARAM_STATS     "fastcrypto-stats"
-#define FC_PARAM_STATSFILE "fastcrypto-stats-file"
+#define FC_PARAM_CPU_CAPS     "fastcrypto-cpu-caps"
+#define FC_PARAM_CBC_IMPL     "fastcrypto-cbc-impl"
+#define FC_PARAM_GCM_IMPL     "fastcrypto-gcm-impl"
+#define FC_PARAM_SHA_IMPL     "fastcrypto-sha-impl"
+#define FC_PARAM_CBC_SHA_IMPL "fastcrypto-cbc-hmac-impl"
+#define FC_PARAM_BN_IMPL      "fastcrypto-bn-impl"
+#define FC_PARAM_CPU_CLASS    "fastcrypto-cpu-class"
+#define FC_PARAM_OFFER        "fastcrypto-offer"
+#define FC_PARAM_STATS        "fastcrypto-stats"
+#define FC_PARAM_STATSFILE    "fastcrypto-stats-file"
 
 /* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
 const char *const fc_stat_names[FC_STAT_COUNT] = {
-    [FC_STAT_CBC_ENC] = "aes-cbc-enc",   [FC_STAT_CBC_DEC] = "aes-cbc-dec",
-    [FC_STAT_CBC_TLS] = "aes-cbc-tls",   [FC_STAT_GCM_ENC] = "aes-gcm-enc",
-    [FC_STAT_GCM_DEC] = "aes-gcm-dec",   [FC_STAT_GCM_TLS] = "aes-gcm-tls",
-    [FC_STAT_RSA_SIGN] = "rsa-sign",     [FC_STAT_RSA_VERIFY] = "rsa-verify",
-    [FC_STAT_RSA_ENC] = "rsa-encrypt",   [FC_STAT_RSA_DEC] = "rsa-decrypt",
-    [FC_STAT_RSA_KEX] = "rsa-tls-kex",   [FC_STAT_RSA_IMPORT] = "rsa-import",
-    [FC_STAT_RSA_KEYGEN] = "rsa-keygen", [FC_STAT_DRBG_BYTES] = "drbg-bytes",
+    [FC_STAT_CBC_ENC] = "aes-cbc-enc",
+    [FC_STAT_CBC_DEC] = "aes-cbc-dec",
+    [FC_STAT_CBC_TLS] = "aes-cbc-tls",
+    [FC_STAT_GCM_ENC] = "aes-gcm-enc",
+    [FC_STAT_GCM_DEC] = "aes-gcm-dec",
+    [FC_STAT_GCM_TLS] = "aes-gcm-tls",
+    [FC_STAT_CBC_HMAC_ENC] = "aes-cbc-hmac-enc",
+    [FC_STAT_CBC_HMAC_DEC] = "aes-cbc-hmac-dec",
+    [FC_STAT_CBC_HMAC_TLS] = "aes-cbc-hmac-tls",
+    [FC_STAT_RSA_SIGN] = "rsa-sign",
+    [FC_STAT_RSA_VERIFY] = "rsa-verify",
+    [FC_STAT_RSA_ENC] = "rsa-encrypt",
+    [FC_STAT_RSA_DEC] = "rsa-decrypt",
+    [FC_STAT_RSA_KEX] = "rsa-tls-kex",
+    [FC_STAT_RSA_IMPORT] = "rsa-import",
+    [FC_STAT_RSA_KEYGEN] = "rsa-keygen",
+    [FC_STAT_DRBG_BYTES] = "drbg-bytes",
 };
 
 /* see fc_prov.h */
@@ -84,6 +96,20 @@ typedef struct fc_alg {
 } fc_alg;
 
 static const fc_alg fc_ciphers[] = {
+    /* The TLS MAC-then-encrypt ciphers: no aliases or OIDs, as default
+     * registers them. */
+    {FC_OFFER_CBC_HMAC,
+     {"AES-128-CBC-HMAC-SHA1", FC_PROPS, fc_aes128cbc_hmac_sha1_functions,
+      "AES-128-CBC-HMAC-SHA1 (fastcrypto)"}},
+    {FC_OFFER_CBC_HMAC,
+     {"AES-256-CBC-HMAC-SHA1", FC_PROPS, fc_aes256cbc_hmac_sha1_functions,
+      "AES-256-CBC-HMAC-SHA1 (fastcrypto)"}},
+    {FC_OFFER_CBC_HMAC,
+     {"AES-128-CBC-HMAC-SHA256", FC_PROPS, fc_aes128cbc_hmac_sha256_functions,
+      "AES-128-CBC-HMAC-SHA256 (fastcrypto)"}},
+    {FC_OFFER_CBC_HMAC,
+     {"AES-256-CBC-HMAC-SHA256", FC_PROPS, fc_aes256cbc_hmac_sha256_functions,
+      "AES-256-CBC-HMAC-SHA256 (fastcrypto)"}},
     {FC_OFFER_CBC,
      {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", FC_PROPS,
       fc_aes256cbc_functions, "AES-256-CBC (fastcrypto)"}},
@@ -217,6 +243,9 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_BAD_TLS_CLIENT_VERSION, "bad TLS client version"},
     {FC_R_DATA_TOO_SMALL, "data too small"},
     {FC_R_INVALID_MGF1_MD, "invalid mgf1 md"},
+    {FC_R_BAD_RECORD_MAC, "bad record MAC or padding"},
+    {FC_R_INVALID_TLS_AAD, "invalid TLS record header (tlsaad)"},
+    {FC_R_TLS_AAD_NOT_SET, "TLS record mode: no record header (tlsaad) set"},
     {0, NULL},
 };
 
@@ -252,6 +281,7 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all)
     in.ossl_version = OpenSSL_version_num();
     in.gcm_impl = prov->gcm->name;
     in.aes_impl = prov->aes->name;
+    in.cbc_hmac_impl = prov->cbc_sha->name;
     for (size_t i = 0; i < 3; i++) {
         const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, halves[i]);
         in.rsa_engine[i] = x2 != NULL ? x2->name : NULL;
@@ -263,13 +293,14 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all)
 static void fc_build_info(fc_prov_ctx *prov)
 {
     const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
-
     char offer[96];
 
     fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s offer=%s)",
-             FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->bn->name,
+             "fastcrypto %s (cbc=%s gcm=%s sha=%s cbc-hmac=%s bn=%s "
+             "rsa-crt=%s cpu=%s offer=%s)",
+             FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
+             prov->cbc_sha->name, prov->bn->name,
              x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name, offer);
 }
 
@@ -289,6 +320,8 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_string(FC_PARAM_CPU_CAPS, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_SHA_IMPL, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_SHA_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CPU_CLASS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_OFFER, NULL, 0),
@@ -328,6 +361,12 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_GCM_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->gcm->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_SHA_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->sha->name))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_CBC_SHA_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->cbc_sha->name))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
@@ -536,6 +575,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
     prov->aes = fc_aes_select(prov->caps);
     prov->gcm = fc_gcm_select(prov->caps);
+    prov->sha = fc_sha_select(prov->caps);
+    prov->cbc_sha = fc_cbc_sha_select(prov->caps);
     prov->bn = fc_bn_select(prov->caps);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
@@ -546,6 +587,11 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     if (!fc_gcm_self_test(prov->gcm)) {
         snprintf(why, sizeof(why), "self test failed: gcm=%s", prov->gcm->name);
         FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "gcm=%s", prov->gcm->name);
+        goto err;
+    }
+    if (!fc_sha_self_test(prov->sha)) {
+        snprintf(why, sizeof(why), "self test failed: sha=%s", prov->sha->name);
+        FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "sha=%s", prov->sha->name);
         goto err;
     }
     fc_prov_offer(prov, offer_all);

@@ -14,8 +14,10 @@
 
 #include "fc/aes.h"
 #include "fc/bn.h"
+#include "fc/cbc_hmac.h"
 #include "fc/tuning.h"
 #include "fc/gcm.h"
+#include "fc/sha.h"
 
 /* Declares a dispatch function with its exact OpenSSL prototype, so a wrong
  * signature fails to compile: FC_DISPATCH(cipher, newctx, fc_aes_cbc_newctx) */
@@ -64,6 +66,10 @@ enum {
     FC_R_BAD_TLS_CLIENT_VERSION,
     FC_R_DATA_TOO_SMALL,
     FC_R_INVALID_MGF1_MD,
+    /* AES-CBC-HMAC */
+    FC_R_BAD_RECORD_MAC,
+    FC_R_INVALID_TLS_AAD,
+    FC_R_TLS_AAD_NOT_SET,
 };
 
 /*
@@ -80,13 +86,16 @@ enum {
  * counter needs a name in fc_stat_names (fc_prov.c).
  */
 enum fc_stat {
-    FC_STAT_CBC_ENC,  /* AES-CBC messages encrypted */
-    FC_STAT_CBC_DEC,  /* AES-CBC messages decrypted */
-    FC_STAT_CBC_TLS,  /* AES-CBC TLS records (either direction) */
-    FC_STAT_GCM_ENC,  /* AES-GCM messages encrypted */
-    FC_STAT_GCM_DEC,  /* AES-GCM messages decrypted (tag checked) */
-    FC_STAT_GCM_TLS,  /* AES-GCM TLS 1.2 records (either direction) */
-    FC_STAT_RSA_SIGN, /* RSA signatures made */
+    FC_STAT_CBC_ENC,      /* AES-CBC messages encrypted */
+    FC_STAT_CBC_DEC,      /* AES-CBC messages decrypted */
+    FC_STAT_CBC_TLS,      /* AES-CBC TLS records (either direction) */
+    FC_STAT_GCM_ENC,      /* AES-GCM messages encrypted */
+    FC_STAT_GCM_DEC,      /* AES-GCM messages decrypted (tag checked) */
+    FC_STAT_GCM_TLS,      /* AES-GCM TLS 1.2 records (either direction) */
+    FC_STAT_CBC_HMAC_ENC, /* AES-CBC-HMAC-SHA* non-TLS updates, encrypting */
+    FC_STAT_CBC_HMAC_DEC, /* ... decrypting */
+    FC_STAT_CBC_HMAC_TLS, /* AES-CBC-HMAC-SHA* TLS records (either direction) */
+    FC_STAT_RSA_SIGN,     /* RSA signatures made */
     FC_STAT_RSA_VERIFY,
     FC_STAT_RSA_ENC,
     FC_STAT_RSA_DEC,    /* RSA decryptions (incl. TLS key exchange) */
@@ -112,7 +121,9 @@ typedef struct fc_prov_ctx {
     const fc_tuning *tuning; /* per-CPU choices (fc/tuning.h) */
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
-    const fc_bn_ops *bn; /* Montgomery kernels for RSA */
+    const fc_sha_ops *sha; /* SHA-1/SHA-256 kernels for the HMAC ciphers */
+    const fc_cbc_sha_ops *cbc_sha; /* their stitched AES-CBC + SHA kernels */
+    const fc_bn_ops *bn;           /* Montgomery kernels for RSA */
     /* FC_OFFER_* families offered here (fc/offer.h), and their algorithm
      * tables, one per operation (query_operation's answers). */
     uint32_t offer;
@@ -190,6 +201,10 @@ extern const OSSL_DISPATCH fc_aes256cbc_functions[];
 extern const OSSL_DISPATCH fc_aes128gcm_functions[];
 extern const OSSL_DISPATCH fc_aes192gcm_functions[];
 extern const OSSL_DISPATCH fc_aes256gcm_functions[];
+extern const OSSL_DISPATCH fc_aes128cbc_hmac_sha1_functions[];
+extern const OSSL_DISPATCH fc_aes256cbc_hmac_sha1_functions[];
+extern const OSSL_DISPATCH fc_aes128cbc_hmac_sha256_functions[];
+extern const OSSL_DISPATCH fc_aes256cbc_hmac_sha256_functions[];
 extern const OSSL_DISPATCH fc_rsa_keymgmt_functions[];
 extern const OSSL_DISPATCH fc_rsa_signature_functions[];
 extern const OSSL_DISPATCH fc_rsa_asym_cipher_functions[];

@@ -13,13 +13,15 @@
 #   3. every test binary under valgrind --error-exitcode with FC_TEST_QUICK=1,
 #      as many at once as there are cores (wall times are per binary).
 #      The *_ct_marked tests (test_aes_cbc, test_aes_gcm, test_ghash,
-#      test_bn_mont, test_bn_exp2, test_rsa) mark keys, data, decrypted
-#      padding and TLS records, exponents, RSA private components (p and q
+#      test_sha, test_cbc_hmac, test_bn_mont, test_bn_exp2, test_rsa) mark
+#      keys, data, decrypted padding and TLS records (test_cbc_hmac: whole
+#      MAC-then-encrypt records opened, good and bad), exponents, RSA
+#      private components (p and q
 #      included) and blinding values secret where they enter and
 #      declassify only results that are public; the other tests mark nothing
 #      and are checked for memory errors and leaks alike.
-# Valgrind hides AVX-512, VAES and (3.19) ADX from the program, so the tests
-# run the kernels it can see: portable C, AES-NI/AVX, PCLMULQDQ.
+# Valgrind hides AVX-512, VAES, SHA-NI and (3.19) ADX from the program, so
+# the tests run the kernels it can see: portable C, AES-NI/AVX, PCLMULQDQ.
 # Prints a summary with timings; exits non-zero if anything failed.
 set -euo pipefail
 

@@ -42,8 +42,10 @@ stat() {
 }
 
 # run_case NAME FAMILY SERVER_CNF CLIENT_CNF CLIENT_ARGS...
-# FAMILY (gcm-tls12, gcm-tls13, cbc) names the counters that prove the
-# fastcrypto side did the record encryption.
+# FAMILY (gcm-tls12, gcm-tls13, cbc, cbc-hmac) names the counters that
+# prove the fastcrypto side did the record encryption; cbc-hmac is a CBC
+# suite without encrypt-then-MAC, which libssl runs on the combined
+# AES-*-CBC-HMAC-SHA* ciphers.
 run_case() {
     local name=$1 family=$2 scnf=$3 ccnf=$4
     shift 4
@@ -84,6 +86,7 @@ run_case() {
     gcm-tls12) rec=$(stat aes-gcm-tls "$fcerr") ;;
     gcm-tls13) rec=$(($(stat aes-gcm-enc "$fcerr") + $(stat aes-gcm-dec "$fcerr"))) ;;
     cbc) rec=$(stat aes-cbc-tls "$fcerr") ;;
+    cbc-hmac) rec=$(stat aes-cbc-hmac-tls "$fcerr") ;;
     esac
     local proof="$side $family records=$rec"
     if [ "$rec" -eq 0 ]; then
@@ -122,12 +125,19 @@ suites=(
     "tls1.2 ECDHE-RSA-AES128-SHA256 (ETM)|cbc|-tls1_2 -cipher ECDHE-RSA-AES128-SHA256"
     "tls1.2 ECDHE-RSA-AES256-SHA384 (no ETM)|cbc|-tls1_2 -cipher ECDHE-RSA-AES256-SHA384 -no_etm"
     "tls1.1 ECDHE-RSA-AES256-SHA (ETM)|cbc|-tls1_1 -cipher ECDHE-RSA-AES256-SHA@SECLEVEL=0"
+    "tls1.2 ECDHE-RSA-AES128-SHA (no ETM)|cbc-hmac|-tls1_2 -cipher ECDHE-RSA-AES128-SHA -no_etm"
+    "tls1.2 ECDHE-RSA-AES256-SHA (no ETM)|cbc-hmac|-tls1_2 -cipher ECDHE-RSA-AES256-SHA -no_etm"
+    "tls1.2 ECDHE-RSA-AES128-SHA256 (no ETM)|cbc-hmac|-tls1_2 -cipher ECDHE-RSA-AES128-SHA256 -no_etm"
+    "tls1.2 DHE-RSA-AES256-SHA256 (no ETM)|cbc-hmac|-tls1_2 -cipher DHE-RSA-AES256-SHA256 -no_etm"
+    "tls1.1 ECDHE-RSA-AES128-SHA (no ETM)|cbc-hmac|-tls1_1 -cipher ECDHE-RSA-AES128-SHA@SECLEVEL=0 -no_etm"
+    "tls1.0 ECDHE-RSA-AES256-SHA (no ETM)|cbc-hmac|-tls1 -cipher ECDHE-RSA-AES256-SHA@SECLEVEL=0 -no_etm"
 )
 for s in "${suites[@]}"; do
     IFS='|' read -r name family argstr <<<"$s"
     read -r -a args <<<"$argstr"
     server_args=()
-    [[ " ${args[*]} " == *" -tls1_1 "* ]] && server_args=(-cipher 'ALL@SECLEVEL=0')
+    [[ " ${args[*]} " == *" -tls1_1 "* || " ${args[*]} " == *" -tls1 "* ]] &&
+        server_args=(-cipher 'ALL@SECLEVEL=0')
     run_case "$name  server=fastcrypto client=default" "$family" "$tmp/fc.cnf" "$tmp/default.cnf" "${args[@]}"
     run_case "$name  server=default client=fastcrypto" "$family" "$tmp/default.cnf" "$tmp/fc.cnf" "${args[@]}"
 done

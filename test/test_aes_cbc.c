@@ -1043,6 +1043,65 @@ static void test_tls_cbc_ct_marked(void **state)
     }
 }
 
+/*
+ * fc_tls_cbc_copy_mac and fc_tls_cbc_unpad against plain references for
+ * every MAC size 1..64 (word-wise for multiples of 4, byte-wise
+ * otherwise) at every MAC position the window allows, short and long
+ * records, the fallback taken where |good| is 0; and the padding check
+ * for every length byte and record length 1..300.
+ */
+static void test_tls_cbc_helpers(void **state)
+{
+    uint8_t rec[400], mac[FC_TLS_CBC_MAX_MAC], fallback[FC_TLS_CBC_MAX_MAC];
+    const size_t step = fc_test_quick() ? 7 : 1;
+
+    (void)state;
+    for (size_t ms = 1; ms <= FC_TLS_CBC_MAX_MAC; ms++) {
+        const size_t len = ms % 3 == 0 ? ms + 20 : 380;
+
+        fc_test_rand_bytes(rec, len);
+        fc_test_rand_bytes(fallback, sizeof(fallback));
+        for (size_t end = ms; end <= len; end += step) {
+            if (len - end > FC_TLS_CBC_MAX_PAD)
+                continue;
+            for (int g = 0; g < 2; g++) {
+                fc_tls_cbc_copy_mac(mac, ms, rec, len, end, g ? UINT64_MAX : 0,
+                                    fallback);
+                if (memcmp(mac, g ? rec + end - ms : fallback, ms) != 0)
+                    fail_msg("copy_mac: size %zu, end %zu of %zu, good %d", ms,
+                             end, len, g);
+            }
+        }
+    }
+    for (size_t len = 1; len <= 300; len += step) {
+        for (size_t ms = 0; ms <= 32; ms += 20) {
+            if (len < ms + 1)
+                continue;
+            fc_test_rand_bytes(rec, len);
+            for (size_t p = 0; p <= 255; p += fc_test_quick() ? 17 : 1) {
+                size_t un, want = len, i;
+                uint64_t good;
+                int ok = p + 1 + ms <= len;
+
+                rec[len - 1] = (uint8_t)p;
+                for (i = 1; i <= p && i < len; i++)
+                    rec[len - 1 - i] = (uint8_t)p;
+                if (ok && p > 0 && (len + p) % 3 == 0) {
+                    rec[len - 1 - (len + p) % p - 1] ^= 1; /* spoil one */
+                    ok = 0;
+                }
+                if (ok)
+                    want = len - p - 1;
+                good = fc_tls_cbc_unpad(rec, len, ms, &un);
+                if (good != (ok ? UINT64_MAX : 0) || un != want)
+                    fail_msg("unpad: len %zu mac %zu pad %zu: good %d, "
+                             "unpadded %zu (want %d, %zu)",
+                             len, ms, p, good != 0, un, ok, want);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest kat[] = {
@@ -1066,6 +1125,7 @@ int main(void)
         cmocka_unit_test(test_rekey),
         cmocka_unit_test(test_ct_marked),
         cmocka_unit_test(test_tls_cbc_ct_marked),
+        cmocka_unit_test(test_tls_cbc_helpers),
     };
     int fails = 0;
 

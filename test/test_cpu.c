@@ -32,21 +32,22 @@
 #define X86_ALL                                                                \
     (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
      FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_BMI2 | FC_CAP_ADX |   \
-     FC_CAP_AVX512 | FC_CAP_MOVBE)
+     FC_CAP_AVX512 | FC_CAP_MOVBE | FC_CAP_SHA)
 #define SENTINEL 0xdeadbeefu
 
 static const struct {
     const char *name;
     uint32_t bit;
 } names[] = {
-    {"aesni", FC_CAP_AESNI},   {"pclmul", FC_CAP_PCLMUL},
-    {"ssse3", FC_CAP_SSSE3},   {"sse41", FC_CAP_SSE41},
-    {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
-    {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
-    {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
-    {"avx512", FC_CAP_AVX512}, {"movbe", FC_CAP_MOVBE},
-    {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
-    {"sha3", FC_CAP_ARM_SHA3},
+    {"aesni", FC_CAP_AESNI},     {"pclmul", FC_CAP_PCLMUL},
+    {"ssse3", FC_CAP_SSSE3},     {"sse41", FC_CAP_SSE41},
+    {"avx", FC_CAP_AVX},         {"avx2", FC_CAP_AVX2},
+    {"vaes", FC_CAP_VAES},       {"vpclmul", FC_CAP_VPCLMUL},
+    {"bmi2", FC_CAP_BMI2},       {"adx", FC_CAP_ADX},
+    {"avx512", FC_CAP_AVX512},   {"movbe", FC_CAP_MOVBE},
+    {"sha", FC_CAP_SHA},         {"aes", FC_CAP_ARM_AES},
+    {"pmull", FC_CAP_ARM_PMULL}, {"sha3", FC_CAP_ARM_SHA3},
+    {"sha1", FC_CAP_ARM_SHA1},   {"sha2", FC_CAP_ARM_SHA2},
 };
 
 static uint32_t parse_ok(const char *spec)
@@ -131,11 +132,12 @@ static void test_apply_rules(void **state)
     assert_int_equal(fc_cpu_apply_mask(all, 0), all);
     assert_int_equal(fc_cpu_apply_mask(all, 0xffffffffu), 0);
 
-    /* No AVX: no AVX2, VAES, VPCLMULQDQ or AVX-512; the rest stays. */
+    /* No AVX: no AVX2, VAES, VPCLMULQDQ or AVX-512; the rest stays (SHA-NI
+     * is a legacy-SSE extension). */
     c = fc_cpu_apply_mask(all, FC_CAP_AVX);
     assert_int_equal(c, FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
                             FC_CAP_SSE41 | FC_CAP_BMI2 | FC_CAP_ADX |
-                            FC_CAP_MOVBE);
+                            FC_CAP_MOVBE | FC_CAP_SHA);
     /* No AES-NI: no VAES, but VPCLMULQDQ and AVX2 stay. */
     c = fc_cpu_apply_mask(all, FC_CAP_AESNI);
     assert_int_equal(c & (FC_CAP_AESNI | FC_CAP_VAES), 0);
@@ -216,6 +218,7 @@ static void test_detect(void **state)
         {FC_CAP_AVX, __builtin_cpu_supports("avx") != 0},
         {FC_CAP_AVX2, __builtin_cpu_supports("avx2") != 0},
         {FC_CAP_BMI2, __builtin_cpu_supports("bmi2") != 0},
+        {FC_CAP_SHA, __builtin_cpu_supports("sha") != 0},
 #if !defined(__clang__) /* clang 14 does not know these two names */
         {FC_CAP_VAES, __builtin_cpu_supports("vaes") != 0 &&
                           __builtin_cpu_supports("avx2") != 0},
@@ -231,8 +234,10 @@ static void test_detect(void **state)
                      name, (caps & ref[i].bit) != 0, ref[i].has);
     }
     /* x86-64 builds never report arm64 features. */
-    assert_int_equal(
-        caps & (FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3), 0);
+    assert_int_equal(caps &
+                         (FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3 |
+                          FC_CAP_ARM_SHA1 | FC_CAP_ARM_SHA2),
+                     0);
 #elif defined(FC_NO_ASM)
     (void)caps; /* portable builds may or may not probe; nothing to check */
 #endif
@@ -524,7 +529,7 @@ static void test_tuning_rows(void **state)
     (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
      FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_BMI2 | FC_CAP_ADX |   \
      FC_CAP_MOVBE)
-#define CAPS_XEON (CAPS_AVX2 | FC_CAP_AVX512 | FC_CAP_IFMA)
+#define CAPS_XEON (CAPS_AVX2 | FC_CAP_AVX512 | FC_CAP_IFMA | FC_CAP_SHA)
 
 static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
                       const char *gcm, const char *aes, const char *rsa2k,
@@ -536,6 +541,7 @@ static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
         .ossl_version = ver,
         .gcm_impl = gcm,
         .aes_impl = aes,
+        .cbc_hmac_impl = (caps & FC_CAP_SHA) ? "aesni-shani" : "none",
         .rsa_engine = {rsa2k, rsa3k, rsa4k},
     };
 
@@ -554,7 +560,8 @@ static void test_offer_decide(void **state)
      * xmm loop, IFMA RSA against default's IFMA (2048) and MULX. */
     o = offer(CAPS_XEON, "golden-cove", OSSL_30, "vaes-avx2", "vaes-avx2",
               "ifma-1024", "ifma-1536", "ifma-2048");
-    assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_DRBG | rsa3);
+    assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_DRBG |
+                            FC_OFFER_CBC_HMAC | rsa3);
     /* On 3.6 default has an AVX-512 GCM: our ymm tier loses, a zmm tier
      * is offered. */
     o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx2", "vaes-avx2",
@@ -568,6 +575,8 @@ static void test_offer_decide(void **state)
     o = offer(CAPS_AVX2, "zen3", OSSL_36, "vaes-avx2", "vaes-avx2", NULL, NULL,
               NULL);
     assert_int_equal(o & FC_OFFER_GCM, FC_OFFER_GCM);
+    /* The MAC-then-encrypt ciphers need the stitched SHA-NI kernels. */
+    assert_int_equal(o & FC_OFFER_CBC_HMAC, 0);
     o = offer(CAPS_AVX2 & ~(FC_CAP_VAES | FC_CAP_VPCLMUL), "default", OSSL_30,
               "aesni-avx", "aesni", NULL, NULL, NULL);
     assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_DRBG);

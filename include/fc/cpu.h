@@ -26,10 +26,13 @@
 #define FC_CAP_AVX512  (1u << 10) /* F+DQ+BW+VL, OS saves zmm/k */
 #define FC_CAP_MOVBE   (1u << 11) /* MOVBE */
 #define FC_CAP_IFMA    (1u << 12) /* AVX512-IFMA (VPMADD52*), with AVX512 */
+#define FC_CAP_SHA     (1u << 13) /* SHA-NI (SHA1RNDS4, SHA256RNDS2, ...) */
 /* arm64 features. */
 #define FC_CAP_ARM_AES   (1u << 16) /* AESE/AESD/AESMC/AESIMC */
 #define FC_CAP_ARM_PMULL (1u << 17) /* PMULL/PMULL2 (64x64) */
 #define FC_CAP_ARM_SHA3  (1u << 18) /* EOR3 */
+#define FC_CAP_ARM_SHA1  (1u << 19) /* SHA1C/SHA1P/SHA1M/SHA1H/SHA1SU0/1 */
+#define FC_CAP_ARM_SHA2  (1u << 20) /* SHA256H/SHA256H2/SHA256SU0/1 */
 
 /* The name of the environment variable holding the feature mask. */
 #define FC_CPU_MASK_ENV "FASTCRYPTO_CPU_MASK"
@@ -45,7 +48,8 @@ uint32_t fc_cpu_detect(void);
  * fc_cpu_parse_mask parses a feature mask: a list of feature names separated
  * by commas, spaces or '+', each naming a feature to switch off ("aesni",
  * "pclmul", "ssse3", "sse41", "avx", "avx2", "vaes", "vpclmul", "bmi2", "adx",
- * "avx512", "ifma", "movbe", "aes", "pmull", "sha3"), or "all"; or a number
+ * "avx512", "ifma", "movbe", "sha", "aes", "pmull", "sha3", "sha1",
+ * "sha2"), or "all"; or a number
  * (0x...) giving FC_CAP_* bits to clear directly. An empty string or "none"
  * masks nothing. On success it stores the bits to clear in |*out| and returns
  * 1; on an unknown name it returns 0 and leaves |*out| unchanged.
@@ -92,6 +96,12 @@ static inline int fc_gcm_vaes_avx2_capable(uint32_t caps)
 {
     return fc_gcm_aesni_avx_capable(caps) && fc_vaes_avx2_capable(caps) &&
            (caps & FC_CAP_VPCLMUL) != 0;
+}
+
+static inline int fc_sha_ni_capable(uint32_t caps)
+{
+    const uint32_t need = FC_CAP_SHA | FC_CAP_SSSE3 | FC_CAP_SSE41;
+    return (caps & need) == need;
 }
 
 static inline int fc_bn_mulx_capable(uint32_t caps)

@@ -79,6 +79,39 @@ static inline uint8_t fc_ct_select8(uint8_t mask, uint8_t a, uint8_t b)
 }
 
 /*
+ * fc_ct_lanes_lt returns a mask of eight byte lanes: byte j of the result
+ * (the j-th byte in memory when stored little-endian) is 0xff when j < r,
+ * else 0; r must be 0..8. SWAR: byte j of (r | 0x80) - (j + 1) keeps its
+ * top bit exactly when r - j - 1 >= 0, and no byte borrows from its
+ * neighbour (each stays within 0x78..0x87).
+ * CT: r does not leak.
+ */
+static inline uint64_t fc_ct_lanes_lt(uint64_t r)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t t = (r * ones | 0x8080808080808080u) - 0x0807060504030201u;
+
+    return ((t >> 7) & ones) * 0xff;
+}
+
+/*
+ * fc_ct_sub_clamp8 returns a - b clamped to 0..8: 0 when a < b, 8 when a
+ * >= b + 8. With fc_ct_lanes_lt it gives the lanes of the eight bytes at
+ * index b that lie below a secret bound a. a and b must be below 2^62
+ * (indices and lengths): a - b is then a signed difference whose sign bit
+ * and whose excess over 7 are read with fc_ct_msb_mask.
+ * CT: a and b do not leak.
+ */
+static inline uint64_t fc_ct_sub_clamp8(uint64_t a, uint64_t b)
+{
+    uint64_t r = a - b, big;
+
+    r &= ~fc_ct_msb_mask(r); /* max(a - b, 0) */
+    big = fc_ct_msb_mask(7 - r);
+    return (r & ~big) | (8 & big);
+}
+
+/*
  * fc_ct_cmov copies |len| bytes from |src| to |dst| where |mask| is
  * all-ones, and leaves |dst| unchanged where it is 0.
  * CT: only |len| leaks.

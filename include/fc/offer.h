@@ -40,6 +40,8 @@
 #define FC_OFFER_GCM  (1u << 0) /* AES-128/192/256-GCM */
 #define FC_OFFER_CBC  (1u << 1) /* AES-128/192/256-CBC */
 #define FC_OFFER_DRBG (1u << 2) /* CTR-DRBG and SEED-SRC */
+/* AES-128/256-CBC-HMAC-SHA1/SHA256 (TLS MAC-then-encrypt records) */
+#define FC_OFFER_CBC_HMAC (1u << 3)
 /* RSA by the size of a CRT half (the limb count of p): 1024-bit halves
  * (RSA-2048), 1536 (RSA-3072), 2048 (RSA-4096), and every other size.
  * The keymgmt, signature and asymmetric cipher are registered when any
@@ -58,15 +60,16 @@
 #define FC_OSSL_3_1 0x30100000UL
 
 /* What the decision looks at: the kernels chosen, as their table names
- * (fc_gcm_ops, fc_aes_ops), the RSA engine per CRT-half size (NULL for the
- * scalar Montgomery kernels), the CPU features after the mask, the CPU's
- * row, and the running libcrypto's OpenSSL_version_num(). */
+ * (fc_gcm_ops, fc_aes_ops, fc_cbc_sha_ops), the RSA engine per CRT-half size
+ * (NULL for the scalar Montgomery kernels), the CPU features after the mask,
+ * the CPU's row, and the running libcrypto's OpenSSL_version_num(). */
 typedef struct fc_offer_in {
     uint32_t caps;
     const fc_tuning *tuning;
     unsigned long ossl_version;
     const char *gcm_impl;
     const char *aes_impl;
+    const char *cbc_hmac_impl; /* fc_cbc_sha_ops */
     const char *rsa_engine[3]; /* halves of 16, 24, 32 limbs */
 } fc_offer_in;
 

@@ -53,6 +53,8 @@ static uint32_t fc_cpu_probe(void)
             caps |= FC_CAP_BMI2;
         if (b & bit_ADX)
             caps |= FC_CAP_ADX;
+        if (b & bit_SHA)
+            caps |= FC_CAP_SHA;
         if (os_ymm) {
             if (b & bit_AVX2)
                 caps |= FC_CAP_AVX2;
@@ -82,6 +84,12 @@ static uint32_t fc_cpu_probe(void)
 #ifndef HWCAP_PMULL
 #define HWCAP_PMULL (1 << 4)
 #endif
+#ifndef HWCAP_SHA1
+#define HWCAP_SHA1 (1 << 5)
+#endif
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1 << 6)
+#endif
 #ifndef HWCAP_SHA3
 #define HWCAP_SHA3 (1 << 17)
 #endif
@@ -96,6 +104,10 @@ static uint32_t fc_cpu_probe(void)
         caps |= FC_CAP_ARM_PMULL;
     if (hw & HWCAP_SHA3)
         caps |= FC_CAP_ARM_SHA3;
+    if (hw & HWCAP_SHA1)
+        caps |= FC_CAP_ARM_SHA1;
+    if (hw & HWCAP_SHA2)
+        caps |= FC_CAP_ARM_SHA2;
     return caps;
 }
 
@@ -125,14 +137,16 @@ static const struct {
     const char *name;
     uint32_t bit;
 } fc_cpu_names[] = {
-    {"aesni", FC_CAP_AESNI},     {"pclmul", FC_CAP_PCLMUL},
-    {"ssse3", FC_CAP_SSSE3},     {"sse41", FC_CAP_SSE41},
-    {"avx", FC_CAP_AVX},         {"avx2", FC_CAP_AVX2},
-    {"vaes", FC_CAP_VAES},       {"vpclmul", FC_CAP_VPCLMUL},
-    {"bmi2", FC_CAP_BMI2},       {"adx", FC_CAP_ADX},
-    {"avx512", FC_CAP_AVX512},   {"ifma", FC_CAP_IFMA},
-    {"movbe", FC_CAP_MOVBE},     {"aes", FC_CAP_ARM_AES},
-    {"pmull", FC_CAP_ARM_PMULL}, {"sha3", FC_CAP_ARM_SHA3},
+    {"aesni", FC_CAP_AESNI},   {"pclmul", FC_CAP_PCLMUL},
+    {"ssse3", FC_CAP_SSSE3},   {"sse41", FC_CAP_SSE41},
+    {"avx", FC_CAP_AVX},       {"avx2", FC_CAP_AVX2},
+    {"vaes", FC_CAP_VAES},     {"vpclmul", FC_CAP_VPCLMUL},
+    {"bmi2", FC_CAP_BMI2},     {"adx", FC_CAP_ADX},
+    {"avx512", FC_CAP_AVX512}, {"ifma", FC_CAP_IFMA},
+    {"movbe", FC_CAP_MOVBE},   {"sha", FC_CAP_SHA},
+    {"aes", FC_CAP_ARM_AES},   {"pmull", FC_CAP_ARM_PMULL},
+    {"sha3", FC_CAP_ARM_SHA3}, {"sha1", FC_CAP_ARM_SHA1},
+    {"sha2", FC_CAP_ARM_SHA2},
 };
 
 /* see fc/cpu.h */

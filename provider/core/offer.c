@@ -15,6 +15,8 @@
  *             else MULX/ADX (BMI2 and ADX); else its AVX2 code for 1024-bit
  *             halves; else MULQ.
  *   CTR-DRBG  AES-NI CTR.
+ *   AES-CBC-HMAC-SHA1/SHA256  stitched AES-NI code with SHA-NI where the
+ *             CPU has it, else with AVX2.
  * Without AES-NI (and on arm64, which none of us has measured) default's
  * assembly is at least as fast as our portable or untimed kernels: nothing
  * is offered there unless forced.
@@ -90,6 +92,20 @@ static int fc_offer_drbg(const fc_offer_in *in)
 }
 
 /*
+ * AES-CBC-HMAC-SHA1/SHA256: only with the stitched AES-NI + SHA-NI kernels
+ * (default stitches too, with its own SHA-NI code where present, else
+ * AVX2). Against default's, encrypting (Xeon, 3.0.19, openssl speed, 1 KiB
+ * and 16 KiB): AES-128-SHA1 1.23x, AES-256-SHA1 1.08-1.10x, AES-128-SHA256
+ * 1.00-1.03x, AES-256-SHA256 1.07-1.09x; a TLS 1.2 record loop (seal and
+ * open) 1.04-1.18x. Without SHA-NI (hidden from both sides) our SHA in C
+ * lost (0.74x, 0.42x): not offered.
+ */
+static int fc_offer_cbc_hmac(const fc_offer_in *in)
+{
+    return fc_prefix(in->cbc_hmac_impl, "aesni-shani");
+}
+
+/*
  * RSA, per CRT-half size. The IFMA engine against default's IFMA code
  * (RSA-2048, any 3.x) 1.57-1.62x; against default's MULX code (RSA-3072
  * and 4096 on 3.0) 2.46x and 2.76x; against default's IFMA code for those
@@ -131,6 +147,8 @@ uint32_t fc_offer_decide(const fc_offer_in *in)
         offer |= FC_OFFER_CBC;
     if (fc_offer_drbg(in))
         offer |= FC_OFFER_DRBG;
+    if (fc_offer_cbc_hmac(in))
+        offer |= FC_OFFER_CBC_HMAC;
     return offer | fc_offer_rsa(in);
 }
 
@@ -156,13 +174,10 @@ void fc_offer_describe(uint32_t offer, char *buf, size_t len)
         uint32_t bit;
         const char *name;
     } names[] = {
-        {FC_OFFER_GCM, "gcm"},
-        {FC_OFFER_CBC, "cbc"},
-        {FC_OFFER_DRBG, "drbg"},
-        {FC_OFFER_RSA2048, "rsa2048"},
-        {FC_OFFER_RSA3072, "rsa3072"},
-        {FC_OFFER_RSA4096, "rsa4096"},
-        {FC_OFFER_RSAOTHER, "rsa-other"},
+        {FC_OFFER_GCM, "gcm"},         {FC_OFFER_CBC, "cbc"},
+        {FC_OFFER_DRBG, "drbg"},       {FC_OFFER_CBC_HMAC, "cbc-hmac"},
+        {FC_OFFER_RSA2048, "rsa2048"}, {FC_OFFER_RSA3072, "rsa3072"},
+        {FC_OFFER_RSA4096, "rsa4096"}, {FC_OFFER_RSAOTHER, "rsa-other"},
     };
     size_t used = 0;
 

@@ -451,3 +451,15 @@ uint64_t fc_abi_call(const char *what, const void *fn, const uint64_t *args,
         fail_msg("ABI violation in %s: %s", what, rep.msg);
     return rep.ret;
 }
+
+/* see abi_check.h */
+void fc_abi_test_checker(void **state)
+{
+    (void)state;
+    if (!FC_ABI_CHECK_AVAILABLE) {
+        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
+        skip();
+        return;
+    }
+    assert_true(fc_abi_self_test());
+}

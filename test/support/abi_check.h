@@ -92,4 +92,11 @@ uint64_t fc_abi_call(const char *what, const void *fn, const uint64_t *args,
  */
 int fc_abi_self_test(void);
 
+/*
+ * fc_abi_test_checker is a CMocka test: fc_abi_self_test must pass, or the
+ * test is skipped where no trampoline exists. A suite's ABI group can list
+ * it as cmocka_unit_test(fc_abi_test_checker).
+ */
+void fc_abi_test_checker(void **state);
+
 #endif /* FC_TEST_ABI_CHECK_H */

@@ -115,4 +115,12 @@ size_t fc_test_rand_below(size_t n);
  * for failure messages. */
 const char *fc_test_hex(char *buf, size_t buflen, const void *p, size_t len);
 
+/*
+ * fc_test_expect_equal fails the running test, naming |ctx| and |what|,
+ * the seed, the first differing byte and the 16-byte blocks around it, if
+ * the |len| bytes at |got| and |want| differ.
+ */
+void fc_test_expect_equal(const char *ctx, const char *what, const uint8_t *got,
+                          const uint8_t *want, size_t len);
+
 #endif /* FC_TEST_IMPLS_H */
