@@ -52,6 +52,7 @@
 #include "fc/common.h"
 #include "fc/ct.h"
 #include "fc/gcm.h"
+#include "fc/tuning.h"
 #include "impls.h"
 #include "kat.h"
 
@@ -1482,26 +1483,42 @@ static void test_states(void **state)
 static void test_select_and_self_test(void **state)
 {
     size_t n;
+    unsigned nrows;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops, *first = NULL;
     const uint32_t caps = fc_test_caps();
+    const fc_tuning *row = fc_test_tuning(), *rows = fc_tuning_rows(&nrows);
+    const fc_tuning *dflt = fc_tuning_by_name("default"), *zrow = NULL;
 
     assert_true(n >= 1);
     assert_true(is_generic(tab[n - 1]));
     assert_string_equal(tab[n - 1]->name, "generic");
     assert_int_equal(tab[n - 1]->required_caps, 0);
-    assert_ptr_equal(fc_gcm_select(0), tab[n - 1]);
+    assert_ptr_equal(fc_gcm_select(0, NULL), tab[n - 1]);
+    for (unsigned i = 0; i < nrows && zrow == NULL; i++)
+        if (rows[i].aes_zmm)
+            zrow = &rows[i];
     for (size_t i = 0; i < n; i++) {
+        const uint32_t need = tab[i]->required_caps;
+
         assert_non_null(tab[i]->aes);
         assert_non_null(tab[i]->init);
         assert_non_null(tab[i]->ghash);
         assert_non_null(tab[i]->enc);
         assert_non_null(tab[i]->dec);
-        if (first == NULL && (tab[i]->required_caps & ~caps) == 0)
+        if (first == NULL && (need & ~caps) == 0 &&
+            (!tab[i]->zmm || row->aes_zmm))
             first = tab[i];
+        /* The zmm tier only where the row prefers it: never for the
+         * default row (or none), always for such a row if it can run. */
+        assert_false(fc_gcm_select(need, dflt)->zmm);
+        assert_ptr_equal(fc_gcm_select(need, NULL), fc_gcm_select(need, dflt));
+        if (tab[i]->zmm && zrow != NULL)
+            assert_ptr_equal(fc_gcm_select(need, zrow), tab[i]);
     }
-    assert_ptr_equal(fc_gcm_select(caps), first);
-    print_message("[ INFO     ] fc_gcm_select picks %s\n", first->name);
+    assert_ptr_equal(fc_gcm_select(caps, row), first);
+    print_message("[ INFO     ] fc_gcm_select picks %s (CPU class %s)\n",
+                  first->name, row->name);
     FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
     {
         if (!fc_gcm_self_test(ops))

@@ -21,6 +21,7 @@
 #include "fc/cpu.h"
 #include "fc/ct.h"
 #include "fc/gcm.h"
+#include "fc/tuning.h"
 
 _Static_assert(offsetof(fc_gcm_key, aes) == FC_OFF_GCM_AES, "aes offset");
 _Static_assert(offsetof(fc_gcm_key, htable) == FC_OFF_GCM_HTABLE,
@@ -40,6 +41,20 @@ static const fc_gcm_ops fc_gcm_ops_generic = {
 };
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+/* required_caps spell out fc_gcm_vaes_avx512_capable (fc/cpu.h). */
+static const fc_gcm_ops fc_gcm_ops_vaes_avx512 = {
+    .name = "vaes-avx512",
+    .required_caps = FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
+                     FC_CAP_SSE41 | FC_CAP_AVX | FC_CAP_AVX2 | FC_CAP_VAES |
+                     FC_CAP_VPCLMUL | FC_CAP_AVX512 | FC_CAP_BMI2,
+    .zmm = 1,
+    .aes = &fc_aes_ops_aesni,
+    .init = fc_gcm_init_vaes_avx512,
+    .ghash = fc_ghash_vaes_avx512,
+    .enc = fc_gcm_enc_vaes_avx512,
+    .dec = fc_gcm_dec_vaes_avx512,
+};
+
 /* required_caps spell out fc_gcm_aesni_avx_capable (fc/cpu.h). */
 static const fc_gcm_ops fc_gcm_ops_aesni_avx = {
     .name = "aesni-avx",
@@ -94,6 +109,7 @@ static const fc_gcm_ops fc_gcm_ops_ce_pmull = {
 /* Fastest first; the generic table is always last. */
 static const fc_gcm_ops *const fc_gcm_table[] = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+    &fc_gcm_ops_vaes_avx512,
     &fc_gcm_ops_vaes_avx2,
     &fc_gcm_ops_aesni_avx,
 #endif
@@ -113,12 +129,18 @@ const fc_gcm_ops *const *fc_gcm_impls(size_t *count)
 }
 
 /* see fc/gcm.h */
-const fc_gcm_ops *fc_gcm_select(uint32_t caps)
+const fc_gcm_ops *fc_gcm_select(uint32_t caps, const fc_tuning *tuning)
 {
+    /* Features say what can run; the row says whether the zmm tier beats
+     * the ymm one on this core (fc/tuning.h). */
+    const int zmm_ok = tuning != NULL && tuning->aes_zmm;
+
     for (size_t i = 0; i < FC_ARRAY_LEN(fc_gcm_table); i++) {
-        uint32_t need = fc_gcm_table[i]->required_caps;
-        if ((caps & need) == need)
-            return fc_gcm_table[i];
+        const fc_gcm_ops *t = fc_gcm_table[i];
+
+        if ((caps & t->required_caps) == t->required_caps &&
+            (zmm_ok || !t->zmm))
+            return t;
     }
     return &fc_gcm_ops_generic;
 }

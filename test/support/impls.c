@@ -45,6 +45,23 @@ uint32_t fc_test_caps(void)
 }
 
 /* see impls.h */
+const fc_tuning *fc_test_tuning(void)
+{
+    const char *cls = getenv(FC_CPU_CLASS_ENV);
+    const fc_tuning *row;
+    fc_cpu_id id;
+
+    if (cls != NULL && *cls != '\0') {
+        row = fc_tuning_by_name(cls);
+        if (row == NULL)
+            fail_msg("%s=\"%s\" names no row", FC_CPU_CLASS_ENV, cls);
+        return row;
+    }
+    id = fc_cpu_identify();
+    return fc_tuning_for(&id);
+}
+
+/* see impls.h */
 int fc_test_impl_usable(const char *family, const char *name,
                         uint32_t required_caps)
 {

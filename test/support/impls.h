@@ -44,6 +44,16 @@
  */
 uint32_t fc_test_caps(void);
 
+struct fc_tuning;
+
+/*
+ * fc_test_tuning returns the per-CPU row the provider would use: the one
+ * FASTCRYPTO_CPU_CLASS names if set (an unknown name fails the test),
+ * else the row fc/tuning.h gives this CPU. For the selection functions
+ * that take a row (fc_gcm_select).
+ */
+const struct fc_tuning *fc_test_tuning(void);
+
 /*
  * fc_test_impl_usable returns 1 if a table needing |required_caps| can run
  * under fc_test_caps(). Otherwise it prints
