@@ -23,7 +23,7 @@
  *             0..64 (the short path's shapes), whole and cut once;
  *   gcm_abi   enc and dec of the assembly tables through the
  *             calling-convention trampoline at block counts
- *             {0,1,7,8,9,15,16,17,24,31,32,33,48};
+ *             {0,1,7,8,9,15,16,17,24,31,32,33,48,63,64,65,95,96,97};
  *   gcm_edge  the state API's refusals (empty IV, AAD after data, length
  *             limits, tag lengths), every one-bit tag error, truncated
  *             tags, state copies, several states on one key, the key left
@@ -792,8 +792,9 @@ static void test_diff_kernels(void **state)
  */
 static void test_diff_kernels_wrap(void **state)
 {
-    static const size_t before[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33};
-    uint8_t in[16 * 80], want[16 * 80], out[16 * 80];
+    static const size_t before[] = {1,  2,  3,  7,  8,  9,  15, 16,
+                                    17, 31, 32, 33, 47, 63, 64, 65};
+    static uint8_t in[16 * 112], want[16 * 112], out[16 * 112];
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;
@@ -1201,12 +1202,13 @@ static void test_abi_checker(void **state)
 
 static void test_abi_kernels(void **state)
 {
-    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16,
-                                    17, 24, 31, 32, 33, 48};
+    /* Every loop's boundaries, up to two 32-block groups and a tail. */
+    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16, 17, 24, 31,
+                                    32, 33, 48, 63, 64, 65, 95, 96, 97};
     size_t n, checked = 0;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops, *gen = generic_ops();
-    uint8_t in[16 * 48], out[16 * 48], want[16 * 48];
+    static uint8_t in[16 * 97], out[16 * 97], want[16 * 97];
     char what[160];
 
     if (!FC_ABI_CHECK_AVAILABLE) {

@@ -10,11 +10,13 @@
  *               (test/kat/ghash.txt), one block per call and all at once;
  *               H = E(K, 0^128) through each table's AES;
  *   ghash_diff  random H, start state and input at every block count
- *               0..3*8*16+15 (the 8- and 16-block loops and every tail),
- *               whole and split into two calls, plus the special keys
- *               H = 0, 1, x^127 and all-ones;
+ *               0..3*8*16+15 (the 8-, 16- and 32-block loops and every
+ *               tail), whole and split into two calls, plus the special
+ *               keys H = 0, 1, x^127 and all-ones;
  *   ghash_abi   the assembly init and ghash entry points through the
- *               calling-convention trampoline (test/support/abi_check.h);
+ *               calling-convention trampoline (test/support/abi_check.h)
+ *               at block counts {0,1,7,8,9,15,16,17,24,31,32,33,48,63,
+ *               64,65,95,96,97};
  *   ghash_edge  zero blocks, init writing only its FC_GCM_HTABLE_BYTES,
  *               ghash leaving the table and the input alone, and a run with
  *               H and data marked secret for the valgrind constant-time
@@ -26,7 +28,7 @@
  * past its blocks is caught by ASan or valgrind.
  *
  * FC_TEST_QUICK=1 shrinks the block counts (0..40 plus the boundaries of
- * the 8- and 16-block loops up to 399); FC_TEST_SEED replays a run;
+ * the 8-, 16- and 32-block loops up to 399); FC_TEST_SEED replays a run;
  * FASTCRYPTO_CPU_MASK switches tables off.
  */
 #include <setjmp.h>
@@ -447,9 +449,10 @@ static void test_abi_checker(void **state)
 
 static void test_abi_kernels(void **state)
 {
-    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16,
-                                    17, 24, 31, 32, 33, 48};
-    static uint8_t in[16 * 48];
+    /* Every loop's boundaries, up to two 32-block groups and a tail. */
+    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16, 17, 24, 31,
+                                    32, 33, 48, 63, 64, 65, 95, 96, 97};
+    static uint8_t in[16 * 97];
     size_t n, checked = 0;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;

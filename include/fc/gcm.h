@@ -290,8 +290,9 @@ int fc_gcm_verify(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
  * test cases 2, 4, 6 and 16, i.e. SP 800-38D with AES-128/256, 96-bit and
  * 480-bit IVs, AAD and partial blocks, fed in uneven pieces) and, for any
  * table other than the generic one, against the generic table on a message
- * long enough to run the kernels' 8-block loops. Returns 1 on success, 0 on
- * any mismatch.
+ * of 69 blocks and 7 bytes, whole and in pieces: every kernel's main loop
+ * (up to 32 blocks a pass) runs more than once, then its tail and a partial
+ * block. Returns 1 on success, 0 on any mismatch.
  */
 int fc_gcm_self_test(const fc_gcm_ops *ops);
 

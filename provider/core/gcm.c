@@ -758,10 +758,12 @@ static const struct {
       0xbb, 0x2d, 0x55, 0x1b}},
 };
 
-/* Length of the cross-check message: two 8-block groups plus 5 blocks and
- * 7 bytes, so the 8-block loops, the block tail and a partial block all
- * run; long enough for a 16-block ymm loop too. */
-#define FC_ST_XLEN (16 * 37 + 7)
+/* Length of the cross-check message: two 32-block groups plus 5 blocks
+ * and 7 bytes, so every kernel's main loop runs more than once (the zmm
+ * tier's encryption: a group without and one with the stitched hash,
+ * then a tail with a group pending), and the block tail and a partial
+ * block run too. */
+#define FC_ST_XLEN (16 * 69 + 7)
 
 /* One encrypt-then-decrypt under |ops| with the given pieces; the AAD is
  * fed in two pieces and the data in the pieces |cut| gives (offsets into
@@ -829,7 +831,7 @@ int fc_gcm_self_test(const fc_gcm_ops *ops)
         /* Accelerated kernels against the generic ones, one long piece
          * and then uneven ones, AES-256 with the 480-bit IV. */
         size_t one[1] = {FC_ST_XLEN};
-        size_t cuts[4] = {3, 3 + 16 * 9, 3 + 16 * 26 + 5, FC_ST_XLEN};
+        size_t cuts[4] = {3, 3 + 16 * 9, 3 + 16 * 58 + 5, FC_ST_XLEN};
 
         for (size_t i = 0; i < FC_ST_XLEN; i++)
             pt[i] = (uint8_t)(i * 7 + 3);
