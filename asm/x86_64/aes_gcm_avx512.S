@@ -135,9 +135,31 @@
  *    38); init 90 c (ymm 74): nine vector multiplies in five levels for
  *    32 powers, 72 uops on the multiply port, against eight ymm ones in
  *    four levels for 16.
- *  At 16 KiB AES-128 runs 90 c per 32 blocks against the 84 c of the uop
- *  count above (the scheduler does not send every either-port uop to the
- *  non-AES port), AES-256 within 2-5% of the AES floor.
+ *  Against a loop of the same number of zmm VAESENC (the AES floor), in
+ *  the same process and interleaved: AES-128 16 KiB 1.05-1.13x (the 84 c
+ *  per 32 blocks of the uop count above, and the scheduler does not send
+ *  every either-port uop to the non-AES port), AES-256 1.00-1.05x.
+ *
+ *  Through EVP, both providers in one process, the best of 300
+ *  interleaved bursts (steady on this shared machine to 1-2% across runs,
+ *  where 1-second runs of openssl speed swing 20-30%), throughput of
+ *  fastcrypto over the default provider's; "speed" re-keys per message as
+ *  openssl speed -evp does, "rec" keeps the key (IV, 13-byte AAD, data,
+ *  tag), enc/dec ranges over AES-128 and AES-256:
+ *    OpenSSL 3.6.3 (its own AVX-512 VAES GCM)
+ *                 16 B       64 B       256 B      1350 B     16 KiB
+ *      speed   0.96-1.03  0.89-0.94  1.01-1.08  1.03-1.09  1.06-1.08
+ *      rec     1.14-1.22  1.01-1.11  1.13-1.21  1.10-1.14  1.01-1.10
+ *    OpenSSL 3.0.19 (6-block xmm AES-NI loop)
+ *      speed   2.10-2.14  1.99-2.05  2.21-2.30  2.15-2.38  2.69-2.84
+ *      rec     2.02-2.18  1.84-2.06  2.07-2.24  2.21-2.28  2.69-2.76
+ *  At 16 KiB OpenSSL 3.6 runs 0.217 c/B (AES-128) and 0.26 c/B (AES-256)
+ *  against this tier's 0.20 and 0.245: 1.3x would need 0.167 and 0.20 c/B
+ *  with EVP's own share included, at or below the AES floor (0.156 and
+ *  0.219): no kernel reaches 1.3x there on this core. Re-keyed short
+ *  messages (speed, 16-64 B) pay for the 32 powers at key setup (the
+ *  whole fc_gcm_set_key: 191 c, the ymm tier's 169 c), where OpenSSL
+ *  derives only H and makes the powers later, in its per-context state.
  *
  * CT: VAES, VPCLMULQDQ and the vector ALU instructions are
  * data-independent in time; branches, addresses and opmasks depend only on
