@@ -18,9 +18,11 @@
  *               at block counts {0,1,7,8,9,15,16,17,24,31,32,33,48,63,
  *               64,65,95,96,97};
  *   ghash_edge  zero blocks, init writing only its FC_GCM_HTABLE_BYTES,
- *               ghash leaving the table and the input alone, and a run with
- *               H and data marked secret for the valgrind constant-time
- *               build.
+ *               ghash leaving the table and the input alone, input and
+ *               table against inaccessible pages (the over-read check of
+ *               assembly, which valgrind cannot run for AVX-512), and a
+ *               run with H and data marked secret for the valgrind
+ *               constant-time build.
  *
  * The reference works on the byte strings as SP 800-38D writes them, so it
  * shares nothing with the kernels' reflected representations. Every input
@@ -499,6 +501,49 @@ static void test_abi_kernels(void **state)
 
 /* ---- edge cases ------------------------------------------------------- */
 
+/*
+ * The ghash kernels read nothing past the input nor before it, and nothing
+ * past the table: both placed against an inaccessible page, at every block
+ * count to 40 and at the 32-block loop's boundaries (ASan does not see
+ * into assembly and valgrind cannot run AVX-512).
+ */
+static void test_guard_pages(void **state)
+{
+    static const size_t more[] = {47, 48, 63, 64, 65, 95, 96, 97};
+    size_t n;
+    const fc_gcm_ops *const *tab = impls(&n);
+    const fc_gcm_ops *ops;
+
+    fc_test_rand_start(__func__);
+    FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
+    {
+        for (size_t c = 0; c < 41 + FC_ARRAY_LEN(more); c++) {
+            const size_t blocks = c <= 40 ? c : more[c - 41];
+            const size_t len = 16 * blocks;
+
+            for (int after = 0; after < 2; after++) {
+                uint8_t *t = fc_test_guarded(FC_GCM_HTABLE_BYTES, after);
+                uint8_t *in = fc_test_guarded(len, after);
+                uint8_t h[16], xi[16], want[16];
+                char what[120];
+
+                fc_test_rand_bytes(h, 16);
+                fc_test_rand_bytes(xi, 16);
+                memcpy(want, xi, 16);
+                ref_ghash(h, want, in, blocks);
+                ops->init(t, h);
+                ops->ghash(t, xi, in, blocks);
+                snprintf(what, sizeof(what),
+                         "%s ghash, %zu blocks against a guard page %s",
+                         ops->name, blocks, after ? "after" : "before");
+                expect_equal(what, "xi", xi, want, 16);
+                fc_test_guarded_free(in, len, after);
+                fc_test_guarded_free(t, FC_GCM_HTABLE_BYTES, after);
+            }
+        }
+    }
+}
+
 /* Zero blocks leave xi alone and read nothing. */
 static void test_zero_blocks(void **state)
 {
@@ -613,6 +658,7 @@ int main(void)
     const struct CMUnitTest edge[] = {
         cmocka_unit_test(test_zero_blocks),
         cmocka_unit_test(test_init_deterministic),
+        cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_ct_marked),
     };
     int fails = 0;

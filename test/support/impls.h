@@ -80,6 +80,18 @@ int fc_test_impl_usable(const char *family, const char *name,
                                  (var)->required_caps)) {                      \
         } else
 
+/*
+ * fc_test_guarded maps |len| bytes against an inaccessible page: ending
+ * exactly where that page starts (after = 1) or starting exactly where it
+ * ends (after = 0), so an access one byte past the end (or before the
+ * start) faults. The bytes are random. Assembly kernels are checked this
+ * way for over-reads that ASan does not instrument and valgrind cannot
+ * run (it has no AVX-512). Release with fc_test_guarded_free(p, len,
+ * after).
+ */
+uint8_t *fc_test_guarded(size_t len, int after);
+void fc_test_guarded_free(uint8_t *p, size_t len, int after);
+
 /* fc_test_aes_generic returns the portable AES table (the last entry of
  * fc_aes_impls), the oracle of the differential tests. */
 const fc_aes_ops *fc_test_aes_generic(void);
