@@ -257,6 +257,16 @@ FC_RODATA
 	vzeroupper
 .endm
 
+/* _sum first, a, b, acc: acc = a ^ b (first = 1), else acc ^= a ^ b in
+ * one VPTERNLOGD. */
+.macro	_sum first, a, b, acc
+.if	\first
+	vpxord	\b, \a, \acc
+.else
+	vpternlogd	$0x96, \b, \a, \acc
+.endif
+.endm
+
 /*
  * _ghash_reg s, j, pos, dbase, doff, hbase, hoff: step s (0..10) of
  * hashing data register j (blocks 4j..4j+3 at doff+64j(dbase)) against
@@ -289,11 +299,7 @@ FC_RODATA
 .elseif	\s == 6
 	vpclmulqdq	$0x10, HPW, D, P3
 .elseif	\s == 7
-.if	\pos == 0
-	vpxord	P3, P2, MI
-.else
-	vpternlogd	$0x96, P3, P2, MI
-.endif
+	_sum	(\pos == 0), P2, P3, MI
 .endif
 .else
 	// Second of a pair.
@@ -302,17 +308,9 @@ FC_RODATA
 .elseif	\s == 4
 	vpclmulqdq	$0x11, HPW, D, P3
 .elseif	\s == 5
-.if	\pos == 1
-	vpxord	P2, P0, LO
-.else
-	vpternlogd	$0x96, P2, P0, LO
-.endif
+	_sum	(\pos == 1), P0, P2, LO
 .elseif	\s == 6
-.if	\pos == 1
-	vpxord	P3, P1, HI
-.else
-	vpternlogd	$0x96, P3, P1, HI
-.endif
+	_sum	(\pos == 1), P1, P3, HI
 .elseif	\s == 7
 	vpclmulqdq	$0x01, HPW, D, P0
 .elseif	\s == 8
@@ -324,23 +322,31 @@ FC_RODATA
 .endm
 
 /*
- * _reduce_step s (0..9): the two folds of the reduction on all lanes,
- * then the sum of the four lanes into XI (lanes 1-3 zero).
- * In: LO, MI, HI, GFP. Out: XI. Clobbers: LO, MI, HI, P0, P1.
+ * _fold s, gfp, src, dst, t: step s (0..2) of one fold of the reduction
+ * (Math), per lane: t = src.q0 * 0xc2..00, src with its qwords swapped,
+ * dst ^= src ^ t. All operands of one width; gfp holds .Lgfpoly.
+ * Clobbers: src, t.
+ */
+.macro	_fold s, gfp, src, dst, t
+.if	\s == 0
+	vpclmulqdq	$0x00, \gfp, \src, \t
+.elseif	\s == 1
+	vpshufd	$0x4e, \src, \src
+.else
+	vpternlogd	$0x96, \t, \src, \dst
+.endif
+.endm
+
+/*
+ * _reduce_step s (0..9): the two folds of the reduction on all lanes (LO
+ * into MI, MI into HI), then the sum of the four lanes into XI (lanes 1-3
+ * zero). In: LO, MI, HI, GFP. Out: XI. Clobbers: LO, MI, HI, P0, P1.
  */
 .macro	_reduce_step s
-.if	\s == 0
-	vpclmulqdq	$0x00, GFP, LO, P0	// LO.q0 folded...
-.elseif	\s == 1
-	vpshufd	$0x4e, LO, LO
-.elseif	\s == 2
-	vpternlogd	$0x96, P0, LO, MI	// ...into MI
-.elseif	\s == 3
-	vpclmulqdq	$0x00, GFP, MI, P1	// MI.q0 folded...
-.elseif	\s == 4
-	vpshufd	$0x4e, MI, MI
-.elseif	\s == 5
-	vpternlogd	$0x96, P1, MI, HI	// ...into HI
+.if	\s < 3
+	_fold	\s, GFP, LO, MI, P0
+.elseif	\s < 6
+	_fold	(\s - 3), GFP, MI, HI, P1
 .elseif	\s == 6
 	vextracti64x4	$1, HI, P0y		// lanes 2,3 onto 0,1
 .elseif	\s == 7
@@ -413,23 +419,40 @@ FC_RODATA
 .endm
 
 /*
- * _ctr32_start: the round-0 states of the next 32 blocks in %zmm0-7
- * (register j: blocks 4j..4j+3, low lane first) and CTR advanced by 32.
- * Registers 0-3 take dword j of CA = CTR ^ RX, 4-7 dword j - 4 of CB =
- * (CTR + 16) ^ RX, each written by a merge-masked shuffle over FIX.
- * In: CTR, RX, FIX, %k1. Out: %zmm0-7, CTR. Clobbers: CA, CB.
+ * _ctr_reg j: the round-0 state of blocks 4j..4j+3 of a group in %zmm j:
+ * dword j of each lane of CA (j < 4) or dword j - 4 of CB, byte-reversed,
+ * written by a merge-masked shuffle over a copy of FIX.
+ * In: CA or CB, FIX, %k1. Out: %zmm j.
  */
-.macro	_ctr32_start
-	vpxord	RX, CTR, CA
-	vpaddd	.Lsixteen(%rip){1to16}, CTR, CB
-	vpxord	RX, CB, CB
-	vpaddd	.Lthirtytwo(%rip){1to16}, CTR, CTR
-.irp	j, 0, 1, 2, 3, 4, 5, 6, 7
+.macro	_ctr_reg j
 	vmovdqa64	FIX, %zmm\j
 .if	\j < 4
 	vpshufb	.Lctr_pick+64*\j(%rip), CA, %zmm\j{%k1}
 .else
 	vpshufb	.Lctr_pick+64*(\j-4)(%rip), CB, %zmm\j{%k1}
+.endif
+.endm
+
+/* _ctr_ab n: CA = CTR ^ RX and, for n > 4 registers, CB = (CTR + 16) ^
+ * RX. In: CTR, RX. Out: CA, CB. */
+.macro	_ctr_ab n
+	vpxord	RX, CTR, CA
+.if	\n > 4
+	vpaddd	.Lsixteen(%rip){1to16}, CTR, CB
+	vpxord	RX, CB, CB
+.endif
+.endm
+
+/*
+ * _ctr_start n: _ctr_ab, then the round-0 states of the first n registers
+ * of the group (_ctr_reg).
+ * In: CTR, RX, FIX, %k1. Out: %zmm0 .. %zmm(n-1). Clobbers: CA, CB.
+ */
+.macro	_ctr_start n
+	_ctr_ab	\n
+.irp	j, 0, 1, 2, 3, 4, 5, 6, 7
+.if	\j < \n
+	_ctr_reg	\j
 .endif
 .endr
 .endm
@@ -444,7 +467,9 @@ FC_RODATA
  * Clobbers: %zmm0-7, RK, LO, MI, HI, D, HPW, P0-P3, CA, CB, flags.
  */
 .macro	_crypt_32 ghash, dbase, doff, lbl
-	_ctr32_start
+	// The next 32 counters, then CTR += 32 (lane adds: inc32).
+	_ctr_start	8
+	vpaddd	.Lthirtytwo(%rip){1to16}, CTR, CTR
 .irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9
 .if	\ghash
 	_aes_round	\r, 8, (\r - 1), \dbase, \doff
@@ -471,7 +496,7 @@ FC_RODATA
 
 /*
  * _tail_ks k, bytreg, lbl: the keystream of the next 4k blocks in %zmm0
- * .. %zmm(k-1) (k = 1..8); counters as in _ctr32_start (CTR itself is
+ * .. %zmm(k-1) (k = 1..8); counters as in _ctr_start (CTR itself is
  * left alone). bytreg=0: a round at a time over the k registers (one key
  * load per round; all registers finish together, at the AES port's pace).
  * bytreg=1: register by register, so that, oldest first, register 0 is
@@ -483,20 +508,11 @@ FC_RODATA
  * In: KEY, RKL, ROUNDS, CTR, RX, FIX, %k1. Clobbers: RK, CA, CB, flags.
  */
 .macro	_tail_ks k, bytreg, lbl
-	vpxord	RX, CTR, CA
-.if	\k > 4
-	vpaddd	.Lsixteen(%rip){1to16}, CTR, CB
-	vpxord	RX, CB, CB
-.endif
+.if	\bytreg
+	_ctr_ab	\k
 .irp	j, 0, 1, 2, 3, 4, 5, 6, 7
 .if	\j < \k
-	vmovdqa64	FIX, %zmm\j
-.if	\j < 4
-	vpshufb	.Lctr_pick+64*\j(%rip), CA, %zmm\j{%k1}
-.else
-	vpshufb	.Lctr_pick+64*(\j-4)(%rip), CB, %zmm\j{%k1}
-.endif
-.if	\bytreg
+	_ctr_reg	\j
 .irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9
 	vbroadcasti32x4	FC_OFF_AES_RK+16*\r(KEY), RK
 	vaesenc	RK, %zmm\j, %zmm\j
@@ -515,9 +531,9 @@ FC_RODATA
 \lbl\()_\j:
 	vaesenclast	RKL, %zmm\j, %zmm\j
 .endif
-.endif
 .endr
-.if	!\bytreg
+.else
+	_ctr_start	\k
 .irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9
 	_aes_round	\r, \k
 .endr
@@ -532,92 +548,60 @@ FC_RODATA
 
 /*
  * _tail_keystream lbl, short: the keystream of the BLOCKS (1..32) tail
- * blocks, register j (blocks 4j..4j+3) in %zmm j: the _tail_ks of
- * ceil(BLOCKS/4) registers, chosen by three compares. short=1
- * (encryption): register by register when there is no group pending
- * (PEND = 0) and at most 16 blocks, where the latency is the cost.
+ * blocks, register j (blocks 4j..4j+3) in %zmm j (_tail_ks_pick). short=1
+ * (encryption): register by register when no group is pending (PEND =
+ * 0), where the hash waits for the keystream and latency is the cost.
  * In: as _tail_ks, BLOCKS, PEND (short=1). Clobbers: as _tail_ks.
  */
 .macro	_tail_keystream lbl, short=0
 .if	\short
 	test	PEND, PEND
-	jnz	\lbl\()_by_round
-	cmp	$16, BLOCKS
-	ja	\lbl\()_s_gt16
-	cmp	$8, BLOCKS
-	ja	\lbl\()_s_gt8
-	cmp	$4, BLOCKS
-	ja	\lbl\()_s2
-	_tail_ks	1, 1, \lbl\()_s_x1
+	jnz	\lbl\()_r
+	_tail_ks_pick	1, \lbl\()_s
 	jmp	\lbl\()_done
-\lbl\()_s2:
-	_tail_ks	2, 1, \lbl\()_s_x2
-	jmp	\lbl\()_done
-\lbl\()_s_gt8:
-	cmp	$12, BLOCKS
-	ja	\lbl\()_s4
-	_tail_ks	3, 1, \lbl\()_s_x3
-	jmp	\lbl\()_done
-\lbl\()_s4:
-	_tail_ks	4, 1, \lbl\()_s_x4
-	jmp	\lbl\()_done
-\lbl\()_s_gt16:
-	cmp	$24, BLOCKS
-	ja	\lbl\()_s_gt24
-	cmp	$20, BLOCKS
-	ja	\lbl\()_s6
-	_tail_ks	5, 1, \lbl\()_s_x5
-	jmp	\lbl\()_done
-\lbl\()_s6:
-	_tail_ks	6, 1, \lbl\()_s_x6
-	jmp	\lbl\()_done
-\lbl\()_s_gt24:
-	cmp	$28, BLOCKS
-	ja	\lbl\()_s8
-	_tail_ks	7, 1, \lbl\()_s_x7
-	jmp	\lbl\()_done
-\lbl\()_s8:
-	_tail_ks	8, 1, \lbl\()_s_x8
-	jmp	\lbl\()_done
+\lbl\()_r:
 .endif
-\lbl\()_by_round:
-	cmp	$16, BLOCKS
-	ja	\lbl\()_gt16
-	cmp	$8, BLOCKS
-	ja	\lbl\()_gt8
-	cmp	$4, BLOCKS
-	ja	\lbl\()_k2
-	_tail_ks	1, 0, \lbl\()_x1
-	jmp	\lbl\()_done
-\lbl\()_k2:
-	_tail_ks	2, 0, \lbl\()_x2
-	jmp	\lbl\()_done
-\lbl\()_gt8:
-	cmp	$12, BLOCKS
-	ja	\lbl\()_k4
-	_tail_ks	3, 0, \lbl\()_x3
-	jmp	\lbl\()_done
-\lbl\()_k4:
-	_tail_ks	4, 0, \lbl\()_x4
-	jmp	\lbl\()_done
-\lbl\()_gt16:
-	cmp	$24, BLOCKS
-	ja	\lbl\()_gt24
-	cmp	$20, BLOCKS
-	ja	\lbl\()_k6
-	_tail_ks	5, 0, \lbl\()_x5
-	jmp	\lbl\()_done
-\lbl\()_k6:
-	_tail_ks	6, 0, \lbl\()_x6
-	jmp	\lbl\()_done
-\lbl\()_gt24:
-	cmp	$28, BLOCKS
-	ja	\lbl\()_k8
-	_tail_ks	7, 0, \lbl\()_x7
-	jmp	\lbl\()_done
-\lbl\()_k8:
-	_tail_ks	8, 0, \lbl\()_x8
+	_tail_ks_pick	0, \lbl\()_r
 \lbl\()_done:
+.endm
+
+/*
+ * _tail_ks_pick bytreg, lbl: _tail_ks of ceil(BLOCKS/4) registers (BLOCKS
+ * = 1..32), found by comparing BLOCKS with 4, 8, .., 28; ends at label
+ * lbl_end. In: as _tail_ks, BLOCKS. Clobbers: as _tail_ks.
+ */
+.macro	_tail_ks_pick bytreg, lbl
+.irp	k, 1, 2, 3, 4, 5, 6, 7
+	cmp	$4*\k, BLOCKS
+	jbe	\lbl\()_k\k
+.endr
+.irp	k, 8, 7, 6, 5, 4, 3, 2, 1
+\lbl\()_k\k:
+	_tail_ks	\k, \bytreg, \lbl\()_x\k
+.if	\k != 1
+	jmp	\lbl\()_end
+.endif
+.endr
+\lbl\()_end:
+.endm
+
+/* _ld last, mem, reg / _st last, reg, mem: a 64-byte load or store; with
+ * last=1 only the qwords in %k2 (a load zeroes the others), so nothing
+ * past the blocks is touched. */
+.macro	_ld last, mem, reg
+.if	\last
+	vmovdqu64	\mem, \reg{%k2}{z}
+.else
+	vmovdqu64	\mem, \reg
+.endif
+.endm
+
+.macro	_st last, reg, mem
+.if	\last
+	vmovdqu64	\reg, \mem{%k2}
+.else
+	vmovdqu64	\reg, \mem
+.endif
 .endm
 
 /*
@@ -634,13 +618,12 @@ FC_RODATA
 .macro	_tail_reg mode, j, last
 .if	\mode == 1
 .if	\last
-	vmovdqu64	64*\j(IN), D{%k2}{z}
+	_ld	1, 64*\j(IN), D
 	vpxorq	D, %zmm\j, %zmm\j{%k2}{z}	// ciphertext, 0 past the end
-	vmovdqu64	%zmm\j, 64*\j(OUT){%k2}
 .else
 	vpxorq	64*\j(IN), %zmm\j, %zmm\j
-	vmovdqu64	%zmm\j, 64*\j(OUT)
 .endif
+	_st	\last, %zmm\j, 64*\j(OUT)
 	vpshufb	BSWAP, %zmm\j, D
 .elseif	\mode == 0
 	// The buffered blocks C has just written, 16 bytes a store: four
@@ -648,47 +631,25 @@ FC_RODATA
 	// bytes would wait for them to reach the cache (~20 c measured).
 	// Lanes 1-3 merge in under %k3-%k5; only the blocks there are read.
 	vmovdqu64	64*\j(IN), %xmm12	// D = [block 4j, 0, 0, 0]
+.irp	m, 3, 4, 5			// lane m - 2 under %k m
 .if	\last
-	cmp	$4*\j+2, BLOCKS
+	cmp	$4*\j+\m-1, BLOCKS
 	jb	1f
 .endif
-	vbroadcasti32x4	64*\j+16(IN), D{%k3}
-.if	\last
-	cmp	$4*\j+3, BLOCKS
-	jb	1f
-.endif
-	vbroadcasti32x4	64*\j+32(IN), D{%k4}
-.if	\last
-	cmp	$4*\j+4, BLOCKS
-	jb	1f
-.endif
-	vbroadcasti32x4	64*\j+48(IN), D{%k5}
+	vbroadcasti32x4	64*\j+16*(\m-2)(IN), D{%k\m}
+.endr
 1:
 	vpshufb	BSWAP, D, D
 .else
-.if	\last
-	vmovdqu64	64*\j(IN), D{%k2}{z}
-.else
-	vmovdqu64	64*\j(IN), D
-.endif
-.if	\mode == 2
+	_ld	\last, 64*\j(IN), D
 	vpxorq	D, %zmm\j, %zmm\j
-.if	\last
-	vmovdqu64	%zmm\j, 64*\j(OUT){%k2}
-.else
-	vmovdqu64	%zmm\j, 64*\j(OUT)
-.endif
-.endif
+	_st	\last, %zmm\j, 64*\j(OUT)
 	vpshufb	BSWAP, D, D
 .endif
 .if	\j == 0
 	vpxord	XI, D, D
 .endif
-.if	\last
-	vmovdqu64	64*\j(HP), HPW{%k2}{z}
-.else
-	vmovdqu64	64*\j(HP), HPW
-.endif
+	_ld	\last, 64*\j(HP), HPW
 	vpclmulqdq	$0x00, HPW, D, P0
 	vpclmulqdq	$0x11, HPW, D, P1
 	vpclmulqdq	$0x01, HPW, D, P2
@@ -788,12 +749,12 @@ FC_RODATA
 	vpclmulqdq	$0x10, \b, \a, %\w\()mm16
 	vpclmulqdq	$0x11, \b, \a, \r		// HI
 	vpxord	%\w\()mm16, %\w\()mm15, %\w\()mm15
-	vpclmulqdq	$0x00, %\w\()mm25, %\w\()mm14, %\w\()mm16
-	vpshufd	$0x4e, %\w\()mm14, %\w\()mm14
-	vpternlogd	$0x96, %\w\()mm16, %\w\()mm14, %\w\()mm15
-	vpclmulqdq	$0x00, %\w\()mm25, %\w\()mm15, %\w\()mm16
-	vpshufd	$0x4e, %\w\()mm15, %\w\()mm15
-	vpternlogd	$0x96, %\w\()mm16, %\w\()mm15, \r
+.irp	s, 0, 1, 2
+	_fold	\s, %\w\()mm25, %\w\()mm14, %\w\()mm15, %\w\()mm16
+.endr
+.irp	s, 0, 1, 2
+	_fold	\s, %\w\()mm25, %\w\()mm15, \r, %\w\()mm16
+.endr
 .endm
 
 FC_FUNC_START(fc_gcm_init_vaes_avx512)
