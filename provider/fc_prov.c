@@ -574,7 +574,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
     prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
     prov->aes = fc_aes_select(prov->caps);
-    prov->gcm = fc_gcm_select(prov->caps);
+    prov->gcm = fc_gcm_select(prov->caps, prov->tuning);
     prov->sha = fc_sha_select(prov->caps);
     prov->cbc_sha = fc_cbc_sha_select(prov->caps);
     prov->bn = fc_bn_select(prov->caps);

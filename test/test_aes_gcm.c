@@ -23,12 +23,14 @@
  *             0..64 (the short path's shapes), whole and cut once;
  *   gcm_abi   enc and dec of the assembly tables through the
  *             calling-convention trampoline at block counts
- *             {0,1,7,8,9,15,16,17,24,31,32,33,48};
+ *             {0,1,7,8,9,15,16,17,24,31,32,33,48,63,64,65,95,96,97};
  *   gcm_edge  the state API's refusals (empty IV, AAD after data, length
  *             limits, tag lengths), every one-bit tag error, truncated
  *             tags, state copies, several states on one key, the key left
- *             untouched, selection and the self test, and a run with
- *             secrets marked for the valgrind constant-time build.
+ *             untouched, selection and the self test, the kernels' data
+ *             and key against inaccessible pages (the over-read check of
+ *             assembly, which valgrind cannot run for AVX-512), and a run
+ *             with secrets marked for the valgrind constant-time build.
  *
  * The reference is written from SP 800-38D alone: AES-ECB from OpenSSL's
  * default provider (an implementation independent of ours), inc32 counter
@@ -49,9 +51,11 @@
 #include <openssl/evp.h>
 
 #include "abi_check.h"
+#include "fc/asm_offsets.h"
 #include "fc/common.h"
 #include "fc/ct.h"
 #include "fc/gcm.h"
+#include "fc/tuning.h"
 #include "impls.h"
 #include "kat.h"
 
@@ -791,8 +795,9 @@ static void test_diff_kernels(void **state)
  */
 static void test_diff_kernels_wrap(void **state)
 {
-    static const size_t before[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 33};
-    uint8_t in[16 * 80], want[16 * 80], out[16 * 80];
+    static const size_t before[] = {1,  2,  3,  7,  8,  9,  15, 16,
+                                    17, 31, 32, 33, 47, 63, 64, 65};
+    static uint8_t in[16 * 112], want[16 * 112], out[16 * 112];
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;
@@ -1200,12 +1205,13 @@ static void test_abi_checker(void **state)
 
 static void test_abi_kernels(void **state)
 {
-    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16,
-                                    17, 24, 31, 32, 33, 48};
+    /* Every loop's boundaries, up to two 32-block groups and a tail. */
+    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16, 17, 24, 31,
+                                    32, 33, 48, 63, 64, 65, 95, 96, 97};
     size_t n, checked = 0;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops, *gen = generic_ops();
-    uint8_t in[16 * 48], out[16 * 48], want[16 * 48];
+    static uint8_t in[16 * 97], out[16 * 97], want[16 * 97];
     char what[160];
 
     if (!FC_ABI_CHECK_AVAILABLE) {
@@ -1256,6 +1262,80 @@ static void test_abi_kernels(void **state)
     if (checked == 0) {
         print_message("[  SKIPPED ] no assembly GCM table runs here\n");
         skip();
+    }
+}
+
+/*
+ * The kernels touch nothing past their blocks nor before them, and read
+ * nothing past the key's table: input, output and key each placed against
+ * an inaccessible page (the kernels read only the round keys and the
+ * table, the first FC_OFF_GCM_HTABLE + FC_GCM_HTABLE_BYTES bytes of the
+ * key), out of place and in place, at every block count to 40 and at the
+ * 32-block loops' boundaries. ASan does not see into assembly and
+ * valgrind cannot run AVX-512: this is the over-read check of the masked
+ * tails.
+ */
+static void test_guard_pages(void **state)
+{
+    static const size_t more[] = {47, 48, 63, 64, 65, 95, 96, 97};
+    const size_t keylen = FC_OFF_GCM_HTABLE + FC_GCM_HTABLE_BYTES;
+    size_t n;
+    const fc_gcm_ops *const *tab = impls(&n);
+    const fc_gcm_ops *ops, *gen = generic_ops();
+    static uint8_t src[16 * 97], want[16 * 97];
+
+    fc_test_rand_start(__func__);
+    for (size_t c = 0; c < 41 + FC_ARRAY_LEN(more); c++) {
+        const size_t blocks = c <= 40 ? c : more[c - 41], len = 16 * blocks;
+        const size_t kb = key_sizes[c % 3];
+
+        for (int enc = 0; enc < 2; enc++) {
+            uint8_t key[32], ctr[16], xi0[16], want_xi[16];
+            fc_gcm_key *gk;
+
+            fc_test_rand_bytes(key, sizeof(key));
+            fc_test_rand_bytes(xi0, 16);
+            fc_test_rand_bytes(src, len);
+            random_ctr(ctr, blocks);
+            gk = new_key(gen, key, kb);
+            memcpy(want_xi, xi0, 16);
+            (enc ? gen->enc : gen->dec)(gk, src, want, blocks, ctr, want_xi);
+            free_key(gk);
+            FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
+            {
+                fc_gcm_crypt_fn *fn = enc ? ops->enc : ops->dec;
+                fc_gcm_key *k = new_key(ops, key, kb);
+
+                for (int after = 0; after < 2; after++) {
+                    uint8_t *kg = fc_test_guarded(keylen, after);
+                    uint8_t *in = fc_test_guarded(len, after);
+                    uint8_t *out = fc_test_guarded(len, after);
+                    uint8_t xi[16];
+                    char ctx[160];
+
+                    snprintf(ctx, sizeof(ctx),
+                             "%s %s AES-%zu, %zu blocks against a guard "
+                             "page %s",
+                             ops->name, enc ? "enc" : "dec", kb * 8, blocks,
+                             after ? "after" : "before");
+                    memcpy(kg, k, keylen);
+                    if (len > 0)
+                        memcpy(in, src, len);
+                    memcpy(xi, xi0, 16);
+                    fn((const fc_gcm_key *)kg, in, out, blocks, ctr, xi);
+                    expect_equal(ctx, "output", out, want, len);
+                    expect_equal(ctx, "xi", xi, want_xi, 16);
+                    memcpy(xi, xi0, 16);
+                    fn((const fc_gcm_key *)kg, in, in, blocks, ctr, xi);
+                    expect_equal(ctx, "output in place", in, want, len);
+                    expect_equal(ctx, "xi in place", xi, want_xi, 16);
+                    fc_test_guarded_free(out, len, after);
+                    fc_test_guarded_free(in, len, after);
+                    fc_test_guarded_free(kg, keylen, after);
+                }
+                free_key(k);
+            }
+        }
     }
 }
 
@@ -1482,26 +1562,42 @@ static void test_states(void **state)
 static void test_select_and_self_test(void **state)
 {
     size_t n;
+    unsigned nrows;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops, *first = NULL;
     const uint32_t caps = fc_test_caps();
+    const fc_tuning *row = fc_test_tuning(), *rows = fc_tuning_rows(&nrows);
+    const fc_tuning *dflt = fc_tuning_by_name("default"), *zrow = NULL;
 
     assert_true(n >= 1);
     assert_true(is_generic(tab[n - 1]));
     assert_string_equal(tab[n - 1]->name, "generic");
     assert_int_equal(tab[n - 1]->required_caps, 0);
-    assert_ptr_equal(fc_gcm_select(0), tab[n - 1]);
+    assert_ptr_equal(fc_gcm_select(0, NULL), tab[n - 1]);
+    for (unsigned i = 0; i < nrows && zrow == NULL; i++)
+        if (rows[i].aes_zmm)
+            zrow = &rows[i];
     for (size_t i = 0; i < n; i++) {
+        const uint32_t need = tab[i]->required_caps;
+
         assert_non_null(tab[i]->aes);
         assert_non_null(tab[i]->init);
         assert_non_null(tab[i]->ghash);
         assert_non_null(tab[i]->enc);
         assert_non_null(tab[i]->dec);
-        if (first == NULL && (tab[i]->required_caps & ~caps) == 0)
+        if (first == NULL && (need & ~caps) == 0 &&
+            (!tab[i]->zmm || row->aes_zmm))
             first = tab[i];
+        /* The zmm tier only where the row prefers it: never for the
+         * default row (or none), always for such a row if it can run. */
+        assert_false(fc_gcm_select(need, dflt)->zmm);
+        assert_ptr_equal(fc_gcm_select(need, NULL), fc_gcm_select(need, dflt));
+        if (tab[i]->zmm && zrow != NULL)
+            assert_ptr_equal(fc_gcm_select(need, zrow), tab[i]);
     }
-    assert_ptr_equal(fc_gcm_select(caps), first);
-    print_message("[ INFO     ] fc_gcm_select picks %s\n", first->name);
+    assert_ptr_equal(fc_gcm_select(caps, row), first);
+    print_message("[ INFO     ] fc_gcm_select picks %s (CPU class %s)\n",
+                  first->name, row->name);
     FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
     {
         if (!fc_gcm_self_test(ops))
@@ -1604,6 +1700,7 @@ int main(void)
         cmocka_unit_test(test_tag_errors),
         cmocka_unit_test(test_states),
         cmocka_unit_test(test_select_and_self_test),
+        cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_ct_marked),
     };
     int fails = 0;

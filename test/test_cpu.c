@@ -485,7 +485,9 @@ static void test_tuning_rows(void **state)
         {{FC_VENDOR_AMD, 0x1a, 0x02}, "zen5"},       /* EPYC Turin */
         {{FC_VENDOR_INTEL, 6, 0xcf}, "golden-cove"}, /* Emerald Rapids */
         {{FC_VENDOR_INTEL, 6, 0x8f}, "golden-cove"}, /* Sapphire Rapids */
-        {{FC_VENDOR_INTEL, 6, 0x6a}, "icelake"},     /* Ice Lake-SP */
+        {{FC_VENDOR_INTEL, 6, 0x6a}, "icelake-sp"},  /* Ice Lake-SP */
+        {{FC_VENDOR_INTEL, 6, 0x7e}, "icelake"},     /* Ice Lake client */
+        {{FC_VENDOR_INTEL, 6, 0xa7}, "rocketlake"},
         {{FC_VENDOR_INTEL, 6, 0x55}, "skylake-sp"},
         {{FC_VENDOR_INTEL, 6, 0x3f}, "haswell"},
         {{FC_VENDOR_INTEL, 6, 0x97}, "alderlake"},
@@ -513,9 +515,21 @@ static void test_tuning_rows(void **state)
                             rows[i].name);
     assert_null(fc_tuning_by_name("pentium"));
     assert_null(fc_tuning_by_name(NULL));
-    /* The default row makes OpenSSL's own choices. */
+    /* Rows of one name make one choice (forcing a class by name takes
+     * the first of them). */
+    for (unsigned i = 0; i < n; i++) {
+        const fc_tuning *f = fc_tuning_by_name(rows[i].name);
+        assert_int_equal(rows[i].rsa_avx2_over_mulx, f->rsa_avx2_over_mulx);
+        assert_int_equal(rows[i].aes_zmm, f->aes_zmm);
+    }
+    /* The default row makes OpenSSL's own choices; the zmm AES tier where
+     * it was measured or reasoned faster, never on the AVX-512 parts
+     * without VAES. */
     assert_int_equal(rows[n - 1].rsa_avx2_over_mulx, 0);
     assert_int_equal(rows[n - 1].aes_zmm, 0);
+    assert_int_equal(fc_tuning_by_name("skylake-sp")->aes_zmm, 0);
+    assert_int_equal(fc_tuning_by_name("golden-cove")->aes_zmm, 1);
+    assert_int_equal(fc_tuning_by_name("zen4")->aes_zmm, 1);
 }
 
 /* ---- offer: never slower than default ----------------------------------- */

@@ -10,15 +10,19 @@
  *               (test/kat/ghash.txt), one block per call and all at once;
  *               H = E(K, 0^128) through each table's AES;
  *   ghash_diff  random H, start state and input at every block count
- *               0..3*8*16+15 (the 8- and 16-block loops and every tail),
- *               whole and split into two calls, plus the special keys
- *               H = 0, 1, x^127 and all-ones;
+ *               0..3*8*16+15 (the 8-, 16- and 32-block loops and every
+ *               tail), whole and split into two calls, plus the special
+ *               keys H = 0, 1, x^127 and all-ones;
  *   ghash_abi   the assembly init and ghash entry points through the
- *               calling-convention trampoline (test/support/abi_check.h);
+ *               calling-convention trampoline (test/support/abi_check.h)
+ *               at block counts {0,1,7,8,9,15,16,17,24,31,32,33,48,63,
+ *               64,65,95,96,97};
  *   ghash_edge  zero blocks, init writing only its FC_GCM_HTABLE_BYTES,
- *               ghash leaving the table and the input alone, and a run with
- *               H and data marked secret for the valgrind constant-time
- *               build.
+ *               ghash leaving the table and the input alone, input and
+ *               table against inaccessible pages (the over-read check of
+ *               assembly, which valgrind cannot run for AVX-512), and a
+ *               run with H and data marked secret for the valgrind
+ *               constant-time build.
  *
  * The reference works on the byte strings as SP 800-38D writes them, so it
  * shares nothing with the kernels' reflected representations. Every input
@@ -26,7 +30,7 @@
  * past its blocks is caught by ASan or valgrind.
  *
  * FC_TEST_QUICK=1 shrinks the block counts (0..40 plus the boundaries of
- * the 8- and 16-block loops up to 399); FC_TEST_SEED replays a run;
+ * the 8-, 16- and 32-block loops up to 399); FC_TEST_SEED replays a run;
  * FASTCRYPTO_CPU_MASK switches tables off.
  */
 #include <setjmp.h>
@@ -447,9 +451,10 @@ static void test_abi_checker(void **state)
 
 static void test_abi_kernels(void **state)
 {
-    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16,
-                                    17, 24, 31, 32, 33, 48};
-    static uint8_t in[16 * 48];
+    /* Every loop's boundaries, up to two 32-block groups and a tail. */
+    static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16, 17, 24, 31,
+                                    32, 33, 48, 63, 64, 65, 95, 96, 97};
+    static uint8_t in[16 * 97];
     size_t n, checked = 0;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;
@@ -495,6 +500,49 @@ static void test_abi_kernels(void **state)
 }
 
 /* ---- edge cases ------------------------------------------------------- */
+
+/*
+ * The ghash kernels read nothing past the input nor before it, and nothing
+ * past the table: both placed against an inaccessible page, at every block
+ * count to 40 and at the 32-block loop's boundaries (ASan does not see
+ * into assembly and valgrind cannot run AVX-512).
+ */
+static void test_guard_pages(void **state)
+{
+    static const size_t more[] = {47, 48, 63, 64, 65, 95, 96, 97};
+    size_t n;
+    const fc_gcm_ops *const *tab = impls(&n);
+    const fc_gcm_ops *ops;
+
+    fc_test_rand_start(__func__);
+    FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
+    {
+        for (size_t c = 0; c < 41 + FC_ARRAY_LEN(more); c++) {
+            const size_t blocks = c <= 40 ? c : more[c - 41];
+            const size_t len = 16 * blocks;
+
+            for (int after = 0; after < 2; after++) {
+                uint8_t *t = fc_test_guarded(FC_GCM_HTABLE_BYTES, after);
+                uint8_t *in = fc_test_guarded(len, after);
+                uint8_t h[16], xi[16], want[16];
+                char what[120];
+
+                fc_test_rand_bytes(h, 16);
+                fc_test_rand_bytes(xi, 16);
+                memcpy(want, xi, 16);
+                ref_ghash(h, want, in, blocks);
+                ops->init(t, h);
+                ops->ghash(t, xi, in, blocks);
+                snprintf(what, sizeof(what),
+                         "%s ghash, %zu blocks against a guard page %s",
+                         ops->name, blocks, after ? "after" : "before");
+                expect_equal(what, "xi", xi, want, 16);
+                fc_test_guarded_free(in, len, after);
+                fc_test_guarded_free(t, FC_GCM_HTABLE_BYTES, after);
+            }
+        }
+    }
+}
 
 /* Zero blocks leave xi alone and read nothing. */
 static void test_zero_blocks(void **state)
@@ -610,6 +658,7 @@ int main(void)
     const struct CMUnitTest edge[] = {
         cmocka_unit_test(test_zero_blocks),
         cmocka_unit_test(test_init_deterministic),
+        cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_ct_marked),
     };
     int fails = 0;

@@ -104,6 +104,15 @@ static inline int fc_sha_ni_capable(uint32_t caps)
     return (caps & need) == need;
 }
 
+/* The zmm GCM tier: the ymm tier's features, AVX-512 (F+DQ+BW+VL with the
+ * OS saving zmm and opmasks) and BMI2 (BZHI for the tail masks). Whether
+ * it is preferred is the tuning row's call (fc_gcm_select). */
+static inline int fc_gcm_vaes_avx512_capable(uint32_t caps)
+{
+    const uint32_t more = FC_CAP_AVX512 | FC_CAP_BMI2;
+    return fc_gcm_vaes_avx2_capable(caps) && (caps & more) == more;
+}
+
 static inline int fc_bn_mulx_capable(uint32_t caps)
 {
     return (caps & (FC_CAP_BMI2 | FC_CAP_ADX)) == (FC_CAP_BMI2 | FC_CAP_ADX);

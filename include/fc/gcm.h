@@ -27,6 +27,8 @@
 
 #include "fc/aes.h"
 
+struct fc_tuning;
+
 /* Bytes reserved for an implementation's precomputed powers of H (for
  * instance H^1..H^16 and their Karatsuba halves). */
 #define FC_GCM_HTABLE_BYTES 512
@@ -59,9 +61,12 @@ typedef void fc_gcm_crypt_fn(const fc_gcm_key *key, const uint8_t *in,
                              uint8_t xi[16]);
 
 struct fc_gcm_ops {
-    const char *name;       /* "vaes-avx2", "aesni-avx", "ce-pmull", ... */
+    const char *name;       /* "vaes-avx512", "vaes-avx2", "ce-pmull", ... */
     uint32_t required_caps; /* FC_CAP_* bits this table needs */
-    const fc_aes_ops *aes;  /* AES table for the key schedule and ECB */
+    /* A 512-bit (zmm) tier: fc_gcm_select takes it only where the CPU's
+     * tuning row prefers zmm (fc_tuning.aes_zmm); tests run it anyway. */
+    uint8_t zmm;
+    const fc_aes_ops *aes; /* AES table for the key schedule and ECB */
     fc_gcm_init_fn *init;
     fc_ghash_fn *ghash;
     fc_gcm_crypt_fn *enc;
@@ -69,10 +74,12 @@ struct fc_gcm_ops {
 };
 
 /*
- * fc_gcm_select returns the fastest GCM table whose required features are
- * all in |caps|; never NULL.
+ * fc_gcm_select returns the first table of fc_gcm_impls whose required
+ * features are all in |caps|, passing over the zmm tier unless |tuning|
+ * (the CPU's row of fc/tuning.h; NULL counts as the default row) has
+ * aes_zmm set; never NULL. This is the one place the row steers GCM.
  */
-const fc_gcm_ops *fc_gcm_select(uint32_t caps);
+const fc_gcm_ops *fc_gcm_select(uint32_t caps, const struct fc_tuning *tuning);
 
 /*
  * fc_gcm_impls lists every GCM table compiled in, fastest first, ending with
@@ -92,6 +99,23 @@ void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
                         size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+/* VAES + VPCLMULQDQ on zmm (four blocks per register), 32 blocks per
+ * iteration, masked tails (asm/x86_64/aes_gcm_avx512.S). Needs AVX-512
+ * F/BW/DQ/VL and BMI2 besides (fc_gcm_vaes_avx512_capable). Uses AES-NI
+ * round keys; the table holds H^32..H^1 (all 512 bytes of htable).
+ * CT: VAES, VPCLMULQDQ and the vector ALU are data-independent in time;
+ * branches, addresses and opmasks depend only on the block count and the
+ * number of rounds. Valgrind cannot run these (no AVX-512 support), so the
+ * CT build's checks do not cover them. */
+void fc_gcm_init_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+void fc_ghash_vaes_avx512(const uint8_t *htable, uint8_t xi[16],
+                          const uint8_t *in, size_t blocks);
+void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
+                            uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                            uint8_t xi[16]);
+void fc_gcm_dec_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
+                            uint8_t *out, size_t blocks, const uint8_t ctr[16],
+                            uint8_t xi[16]);
 /* AES-NI + PCLMULQDQ, AVX (VEX.128) encoding, 8 blocks per iteration
  * (asm/x86_64/aes_gcm_aesni.S). Uses AES-NI round keys (fc_aes_ops aesni). */
 void fc_gcm_init_aesni_avx(uint8_t *htable, const uint8_t h[16]);
@@ -266,8 +290,9 @@ int fc_gcm_verify(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
  * test cases 2, 4, 6 and 16, i.e. SP 800-38D with AES-128/256, 96-bit and
  * 480-bit IVs, AAD and partial blocks, fed in uneven pieces) and, for any
  * table other than the generic one, against the generic table on a message
- * long enough to run the kernels' 8-block loops. Returns 1 on success, 0 on
- * any mismatch.
+ * of 69 blocks and 7 bytes, whole and in pieces: every kernel's main loop
+ * (up to 32 blocks a pass) runs more than once, then its tail and a partial
+ * block. Returns 1 on success, 0 on any mismatch.
  */
 int fc_gcm_self_test(const fc_gcm_ops *ops);
 

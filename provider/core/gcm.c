@@ -21,6 +21,7 @@
 #include "fc/cpu.h"
 #include "fc/ct.h"
 #include "fc/gcm.h"
+#include "fc/tuning.h"
 
 _Static_assert(offsetof(fc_gcm_key, aes) == FC_OFF_GCM_AES, "aes offset");
 _Static_assert(offsetof(fc_gcm_key, htable) == FC_OFF_GCM_HTABLE,
@@ -40,6 +41,20 @@ static const fc_gcm_ops fc_gcm_ops_generic = {
 };
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+/* required_caps spell out fc_gcm_vaes_avx512_capable (fc/cpu.h). */
+static const fc_gcm_ops fc_gcm_ops_vaes_avx512 = {
+    .name = "vaes-avx512",
+    .required_caps = FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
+                     FC_CAP_SSE41 | FC_CAP_AVX | FC_CAP_AVX2 | FC_CAP_VAES |
+                     FC_CAP_VPCLMUL | FC_CAP_AVX512 | FC_CAP_BMI2,
+    .zmm = 1,
+    .aes = &fc_aes_ops_aesni,
+    .init = fc_gcm_init_vaes_avx512,
+    .ghash = fc_ghash_vaes_avx512,
+    .enc = fc_gcm_enc_vaes_avx512,
+    .dec = fc_gcm_dec_vaes_avx512,
+};
+
 /* required_caps spell out fc_gcm_aesni_avx_capable (fc/cpu.h). */
 static const fc_gcm_ops fc_gcm_ops_aesni_avx = {
     .name = "aesni-avx",
@@ -94,6 +109,7 @@ static const fc_gcm_ops fc_gcm_ops_ce_pmull = {
 /* Fastest first; the generic table is always last. */
 static const fc_gcm_ops *const fc_gcm_table[] = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
+    &fc_gcm_ops_vaes_avx512,
     &fc_gcm_ops_vaes_avx2,
     &fc_gcm_ops_aesni_avx,
 #endif
@@ -113,12 +129,18 @@ const fc_gcm_ops *const *fc_gcm_impls(size_t *count)
 }
 
 /* see fc/gcm.h */
-const fc_gcm_ops *fc_gcm_select(uint32_t caps)
+const fc_gcm_ops *fc_gcm_select(uint32_t caps, const fc_tuning *tuning)
 {
+    /* Features say what can run; the row says whether the zmm tier beats
+     * the ymm one on this core (fc/tuning.h). */
+    const int zmm_ok = tuning != NULL && tuning->aes_zmm;
+
     for (size_t i = 0; i < FC_ARRAY_LEN(fc_gcm_table); i++) {
-        uint32_t need = fc_gcm_table[i]->required_caps;
-        if ((caps & need) == need)
-            return fc_gcm_table[i];
+        const fc_gcm_ops *t = fc_gcm_table[i];
+
+        if ((caps & t->required_caps) == t->required_caps &&
+            (zmm_ok || !t->zmm))
+            return t;
     }
     return &fc_gcm_ops_generic;
 }
@@ -736,10 +758,12 @@ static const struct {
       0xbb, 0x2d, 0x55, 0x1b}},
 };
 
-/* Length of the cross-check message: two 8-block groups plus 5 blocks and
- * 7 bytes, so the 8-block loops, the block tail and a partial block all
- * run; long enough for a 16-block ymm loop too. */
-#define FC_ST_XLEN (16 * 37 + 7)
+/* Length of the cross-check message: two 32-block groups plus 5 blocks
+ * and 7 bytes, so every kernel's main loop runs more than once (the zmm
+ * tier's encryption: a group without and one with the stitched hash,
+ * then a tail with a group pending), and the block tail and a partial
+ * block run too. */
+#define FC_ST_XLEN (16 * 69 + 7)
 
 /* One encrypt-then-decrypt under |ops| with the given pieces; the AAD is
  * fed in two pieces and the data in the pieces |cut| gives (offsets into
@@ -807,7 +831,7 @@ int fc_gcm_self_test(const fc_gcm_ops *ops)
         /* Accelerated kernels against the generic ones, one long piece
          * and then uneven ones, AES-256 with the 480-bit IV. */
         size_t one[1] = {FC_ST_XLEN};
-        size_t cuts[4] = {3, 3 + 16 * 9, 3 + 16 * 26 + 5, FC_ST_XLEN};
+        size_t cuts[4] = {3, 3 + 16 * 9, 3 + 16 * 58 + 5, FC_ST_XLEN};
 
         for (size_t i = 0; i < FC_ST_XLEN; i++)
             pt[i] = (uint8_t)(i * 7 + 3);

@@ -68,12 +68,28 @@ static const fc_tuning fc_tuning_table[] = {
     /* Skylake-SP, Cascade Lake, Cooper Lake: AVX-512F, no VAES/IFMA. */
     {ROW("skylake-sp", FC_VENDOR_INTEL, 6, 0x55, 0x55)},
     /* Ice Lake, Tiger Lake, Rocket Lake: AVX-512 with VAES and IFMA (the
-     * IFMA engine runs; with it masked, the golden-cove reasoning). */
-    {ROW("icelake", FC_VENDOR_INTEL, 6, 0x6a, 0x6a)},
-    {ROW("icelake", FC_VENDOR_INTEL, 6, 0x6c, 0x6c)},
+     * IFMA engine runs; with it masked, the golden-cove reasoning). The
+     * AES-GCM kernels' ports (aes_zmm) are Golden Cove's, measured on
+     * the reference machine (asm/x86_64/aes_gcm_avx512.S): VAESENC zmm
+     * 1/cycle on one port where ymm takes 2/cycle on two (so AES alone is
+     * 4 blocks a cycle either way), VPCLMULQDQ 1/cycle at either width,
+     * the vector ALU 2 ports at 512 bits against 3 at 256. The ymm tier
+     * is bound by its vector uops on three ports, the zmm tier by its AES
+     * port: 1.4x (AES-128) and 1.3x (AES-256) at 16 KiB there; uops
+     * .info lists the same ports for Sunny Cove, so the gain carries
+     * over. What differs is the AVX-512 frequency licence of these cores:
+     * Ice Lake-SP: aes_zmm, the licence costing less than the gain on a
+     * server whose cipher work is the load (and OpenSSL 3.5+ runs its own
+     * zmm GCM there anyway). Ice Lake and Tiger Lake clients: 0, their
+     * single-core turbo loses most to the licence (the Linux kernel keeps
+     * ymm there for that reason), and nothing measured. Rocket Lake: the
+     * licence is gone (the kernel allows zmm from it on), and this is the
+     * model the reference machine's hypervisor reports: measured. */
+    {ROW("icelake-sp", FC_VENDOR_INTEL, 6, 0x6a, 0x6a), .aes_zmm = 1},
+    {ROW("icelake-sp", FC_VENDOR_INTEL, 6, 0x6c, 0x6c), .aes_zmm = 1},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x7d, 0x7e)},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x8c, 0x8d)},
-    {ROW("icelake", FC_VENDOR_INTEL, 6, 0xa7, 0xa7)},
+    {ROW("rocketlake", FC_VENDOR_INTEL, 6, 0xa7, 0xa7), .aes_zmm = 1},
     /* Alder Lake and later hybrid clients: AVX2 + VAES, no AVX-512. The
      * P-cores are Golden Cove (measured: MULX); the E-cores' 256-bit
      * integer multiplies are not known to us: MULX. */
@@ -91,10 +107,13 @@ static const fc_tuning fc_tuning_table[] = {
      * (bench/fc_bn_bench, IFMA masked): the AVX2 pair and two MULX
      * exponentiations within a few percent of each other at 1024 bits
      * (the AVX2 bound, 3063 uops on three vector ports, is only ~25%
-     * below MULX's measured cost); MULX kept. */
-    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0x8f, 0x8f)},
-    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xcf, 0xcf)},
-    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xad, 0xae)},
+     * below MULX's measured cost); MULX kept. aes_zmm: measured (the
+     * GCM kernel header): the zmm tier 1.4x the ymm one for AES-128 and
+     * 1.3x for AES-256 at 16 KiB (kernel and EVP alike), and no AVX-512
+     * licence drop that shows in those figures. */
+    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0x8f, 0x8f), .aes_zmm = 1},
+    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xcf, 0xcf), .aes_zmm = 1},
+    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xad, 0xae), .aes_zmm = 1},
     /* Sierra Forest and other E-core servers: AVX2 (+ AVX-IFMA), no
      * AVX-512; no figures: MULX. */
     {ROW("crestmont", FC_VENDOR_INTEL, 6, 0xaf, 0xaf)},
@@ -116,13 +135,27 @@ static const fc_tuning fc_tuning_table[] = {
      * MULX code there by 14-27%). */
     {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f), .rsa_avx2_over_mulx = 1},
     /* Zen 4 has IFMA (chosen first); with it masked its 256-bit integer
-     * pipes are Zen 3's: AVX2. */
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f), .rsa_avx2_over_mulx = 1},
+     * pipes are Zen 3's: AVX2. aes_zmm: Zen 4 runs a 512-bit op as one
+     * macro-op over its two 256-bit halves (uops.info: VAESENC zmm
+     * 1/cycle against ymm 2/cycle, VPCLMULQDQ and VPXORD zmm half their
+     * ymm rate), so per block the execution pipes do the same work at
+     * either width and there is no clock penalty; the zmm tier needs ~11%
+     * fewer of those 256-bit slots per block (167 zmm uops per 32 blocks,
+     * i.e. 334 halves, against the ymm tier's 374: schoolbook summed with
+     * VPTERNLOGD, one reduction per 32 blocks) and half the macro-ops
+     * through dispatch and retire. Expected faster, unmeasured. */
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f), .rsa_avx2_over_mulx = 1,
+     .aes_zmm = 1},
     {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f), .rsa_avx2_over_mulx = 1},
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf), .rsa_avx2_over_mulx = 1},
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf), .rsa_avx2_over_mulx = 1,
+     .aes_zmm = 1},
     /* Zen 5: IFMA (chosen first); the vector side is at least Zen 4's,
-     * the MULX side unmeasured: AVX2 by the Zen 3/4 reasoning. */
-    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff), .rsa_avx2_over_mulx = 1},
+     * the MULX side unmeasured: AVX2 by the Zen 3/4 reasoning. aes_zmm:
+     * the desktop and server cores have full-width 512-bit pipes (VAESENC
+     * zmm at twice Zen 4's rate), the mobile ones Zen 4's split halves:
+     * the Zen 4 reasoning at worst. */
+    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff), .rsa_avx2_over_mulx = 1,
+     .aes_zmm = 1},
     /* Anything else: OpenSSL's own choices (MULX). Must stay last. */
     {.name = "default"},
 };

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include <cmocka.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fc/bn_exp2.h"
 #include "fc/cpu.h"
@@ -45,6 +47,23 @@ uint32_t fc_test_caps(void)
 }
 
 /* see impls.h */
+const fc_tuning *fc_test_tuning(void)
+{
+    const char *cls = getenv(FC_CPU_CLASS_ENV);
+    const fc_tuning *row;
+    fc_cpu_id id;
+
+    if (cls != NULL && *cls != '\0') {
+        row = fc_tuning_by_name(cls);
+        if (row == NULL)
+            fail_msg("%s=\"%s\" names no row", FC_CPU_CLASS_ENV, cls);
+        return row;
+    }
+    id = fc_cpu_identify();
+    return fc_tuning_for(&id);
+}
+
+/* see impls.h */
 int fc_test_impl_usable(const char *family, const char *name,
                         uint32_t required_caps)
 {
@@ -63,6 +82,42 @@ int fc_test_impl_usable(const char *family, const char *name,
         (missing & ~fc_cpu_detect()) == 0 ? " (masked by " FC_CPU_MASK_ENV ")"
                                           : "");
     return 0;
+}
+
+/* The pages of a guarded mapping: the data's, rounded up, and the guard. */
+static size_t fc_test_guard_span(size_t len, size_t *page)
+{
+    *page = (size_t)sysconf(_SC_PAGESIZE);
+    return (len + *page - 1) / *page * *page + *page;
+}
+
+/* see impls.h */
+uint8_t *fc_test_guarded(size_t len, int after)
+{
+    size_t page, span = fc_test_guard_span(len, &page);
+    uint8_t *m = mmap(NULL, span, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *p;
+
+    assert_true(m != MAP_FAILED);
+    if (after) {
+        assert_int_equal(mprotect(m + span - page, page, PROT_NONE), 0);
+        p = m + span - page - len;
+    } else {
+        assert_int_equal(mprotect(m, page, PROT_NONE), 0);
+        p = m + page;
+    }
+    fc_test_rand_bytes(p, len);
+    return p;
+}
+
+/* see impls.h */
+void fc_test_guarded_free(uint8_t *p, size_t len, int after)
+{
+    size_t page, span = fc_test_guard_span(len, &page);
+    uint8_t *m = after ? p + len + page - span : p - page;
+
+    assert_int_equal(munmap(m, span), 0);
 }
 
 /* see impls.h */

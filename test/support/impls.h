@@ -44,6 +44,16 @@
  */
 uint32_t fc_test_caps(void);
 
+struct fc_tuning;
+
+/*
+ * fc_test_tuning returns the per-CPU row the provider would use: the one
+ * FASTCRYPTO_CPU_CLASS names if set (an unknown name fails the test),
+ * else the row fc/tuning.h gives this CPU. For the selection functions
+ * that take a row (fc_gcm_select).
+ */
+const struct fc_tuning *fc_test_tuning(void);
+
 /*
  * fc_test_impl_usable returns 1 if a table needing |required_caps| can run
  * under fc_test_caps(). Otherwise it prints
@@ -69,6 +79,18 @@ int fc_test_impl_usable(const char *family, const char *name,
             !fc_test_impl_usable((family), (var)->name,                        \
                                  (var)->required_caps)) {                      \
         } else
+
+/*
+ * fc_test_guarded maps |len| bytes against an inaccessible page: ending
+ * exactly where that page starts (after = 1) or starting exactly where it
+ * ends (after = 0), so an access one byte past the end (or before the
+ * start) faults. The bytes are random. Assembly kernels are checked this
+ * way for over-reads that ASan does not instrument and valgrind cannot
+ * run (it has no AVX-512). Release with fc_test_guarded_free(p, len,
+ * after).
+ */
+uint8_t *fc_test_guarded(size_t len, int after);
+void fc_test_guarded_free(uint8_t *p, size_t len, int after);
 
 /* fc_test_aes_generic returns the portable AES table (the last entry of
  * fc_aes_impls), the oracle of the differential tests. */

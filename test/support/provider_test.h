@@ -9,12 +9,14 @@
  * A suite describes its family once (fc_test_family: cipher names, key
  * lengths, the provider parameter naming the kernel, and the core's
  * selection function) and hands its tests to fc_test_run_groups, which
- * runs them three times, each group in its own OSSL_LIB_CTX loaded from
- * FC_TEST_CONF: under the process's own FASTCRYPTO_CPU_MASK (normally the
- * best kernel), under "vaes" (the AES-NI tier on x86-64) and under "all"
- * (the portable C code). fastcrypto reads the mask when a library context
- * activates it; the kernel it reports must be the one the core selects
- * under that mask, or the group does not run.
+ * runs them up to four times, each group in its own OSSL_LIB_CTX loaded
+ * from FC_TEST_CONF: under the process's own FASTCRYPTO_CPU_MASK (normally
+ * the best kernel), under "avx512" (the ymm tier on x86-64; skipped where
+ * it selects the native group's kernel), under "vaes" (the AES-NI tier)
+ * and under "all" (the portable C code). fastcrypto reads the mask when a
+ * library context activates it; the kernel it reports must be the one the
+ * core selects under that mask (with this CPU's tuning row, or
+ * FASTCRYPTO_CPU_CLASS's), or the group does not run.
  *
  * Randomness comes from impls.h (one seeded generator; FC_TEST_SEED
  * replays). Each test calls fc_test_rand_start(__func__) first, so its
@@ -165,7 +167,8 @@ typedef struct fc_test_family {
      * only where it is non-NULL. 0: a missing one fails the setup. */
     int default_optional;
     const char *impl_param; /* provider parameter naming the kernel */
-    /* The kernel's name the core selects under |caps| (fc_*_select). */
+    /* The kernel's name the core selects under |caps| (fc_*_select, with
+     * the tuning row the provider uses: impls.h fc_test_tuning). */
     const char *(*impl_for_caps)(uint32_t caps);
 } fc_test_family;
 
@@ -183,9 +186,10 @@ typedef struct fc_test_env {
 } fc_test_env;
 
 /*
- * fc_test_run_groups runs |tests| in the three groups (native, "vaes",
- * "all"), each test getting its fc_test_env as *state. Returns the number
- * of failed tests; prints the seed first.
+ * fc_test_run_groups runs |tests| in the groups (native, "avx512" where it
+ * selects another kernel than native, "vaes", "all"), each test getting
+ * its fc_test_env as *state. Returns the number of failed tests; prints
+ * the seed first.
  */
 int fc_test_run_groups(const fc_test_family *fam,
                        const struct CMUnitTest *tests, size_t count);
