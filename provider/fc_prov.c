@@ -35,7 +35,10 @@
 #define FC_PROPS "provider=fastcrypto,fastcrypto.preferred=yes"
 
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
-#define FC_PARAM_CPU_CAPS  "fastcrypto-cpu-caps"
+#define FC_PARAM_CPU_CAPS "fastcrypto-cpu-caps"
+#define FC_PARAM_AES_IMPL "fastcrypto-aes-impl"
+/* The AES table's earlier name, from when it served CBC alone: kept as an
+ * alias so that scripts written against it go on working. */
 #define FC_PARAM_CBC_IMPL  "fastcrypto-cbc-impl"
 #define FC_PARAM_GCM_IMPL  "fastcrypto-gcm-impl"
 #define FC_PARAM_BN_IMPL   "fastcrypto-bn-impl"
@@ -179,7 +182,7 @@ static void fc_build_info(fc_prov_ctx *prov)
     const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
 
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s)",
+             "fastcrypto %s (aes=%s gcm=%s bn=%s rsa-crt=%s cpu=%s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->bn->name,
              x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
 }
@@ -198,6 +201,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
         OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
         OSSL_PARAM_utf8_string(FC_PARAM_CPU_CAPS, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_AES_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_BN_IMPL, NULL, 0),
@@ -233,6 +237,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         if (!OSSL_PARAM_set_utf8_string(p, buf))
             return 0;
     }
+    p = OSSL_PARAM_locate(params, FC_PARAM_AES_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->aes->name))
+        return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_CBC_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->aes->name))
         return 0;

@@ -109,7 +109,7 @@ typedef struct fc_prov_ctx {
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
     const fc_bn_ops *bn; /* Montgomery kernels for RSA */
-    char buildinfo[160]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    char buildinfo[160]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;

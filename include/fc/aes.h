@@ -99,7 +99,7 @@ void fc_aes_cbc_dec_generic(const fc_aes_key *key, const uint8_t *in,
                             uint8_t *out, size_t blocks, uint8_t iv[16]);
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-/* x86-64 AES-NI (asm/x86_64/aes_cbc_aesni.S). The decryption schedule is
+/* x86-64 AES-NI (asm/x86_64/aes_aesni.S). The decryption schedule is
  * the Equivalent Inverse Cipher's (FIPS-197 5.3.5): rk[0] = enc rk[Nr],
  * rk[i] = InvMixColumns(enc rk[Nr-i]), rk[Nr] = enc rk[0].
  * CT: AES-NI instructions are data-independent in time. */
@@ -113,7 +113,7 @@ void fc_aes_cbc_enc_aesni(const fc_aes_key *key, const uint8_t *in,
                           uint8_t *out, size_t blocks, uint8_t iv[16]);
 void fc_aes_cbc_dec_aesni(const fc_aes_key *key, const uint8_t *in,
                           uint8_t *out, size_t blocks, uint8_t iv[16]);
-/* x86-64 VAES + AVX2, ymm (asm/x86_64/aes_cbc_vaes.S); uses the AES-NI
+/* x86-64 VAES + AVX2, ymm (asm/x86_64/aes_vaes.S); uses the AES-NI
  * schedules. */
 void fc_aes_cbc_dec_vaes_avx2(const fc_aes_key *key, const uint8_t *in,
                               uint8_t *out, size_t blocks, uint8_t iv[16]);
@@ -121,7 +121,7 @@ void fc_aes_cbc_dec_vaes_avx2(const fc_aes_key *key, const uint8_t *in,
 
 #if defined(__aarch64__) && !defined(FC_NO_ASM)
 /*
- * arm64 Cryptography Extensions (asm/aarch64/aes_cbc_ce.S); the table
+ * arm64 Cryptography Extensions (asm/aarch64/aes_ce.S); the table
  * needs FC_CAP_ARM_AES. fc_aes_set_enc_key_ce stores rk[r] in FIPS-197
  * byte order (as AESE expects, so the GCM kernels use it as is);
  * fc_aes_set_dec_key_ce stores the Equivalent Inverse Cipher schedule

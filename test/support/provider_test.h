@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * provider_test.h - the harness of the provider suites (test_provider for
- * CBC, test_provider_gcm for GCM): failure reports with their context,
+ * provider_test.h - the harness of the provider suites (test_provider_cbc
+ * for CBC, test_provider_gcm for GCM): failure reports with their context,
  * error-queue checks, guarded buffers, random pieces, one library context
  * per CPU mask with the fastcrypto and default ciphers fetched, and the
  * pair harness that runs every call on both providers and compares.

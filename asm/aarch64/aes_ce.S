@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * aes_cbc_ce.S - AES key schedules (encryption and Equivalent Inverse
+ * aes_ce.S - AES key schedules (encryption and Equivalent Inverse
  * Cipher), ECB encryption and CBC encryption/decryption with the ARMv8
  * Cryptography Extensions (AESE/AESD/AESMC/AESIMC).
  *
@@ -98,7 +98,7 @@
 #if defined(__aarch64__)
 
 #if defined(__AARCH64EB__)
-#error "aes_cbc_ce.S assumes little-endian (LDR Q == LD1 .16b)"
+#error "aes_ce.S assumes little-endian (LDR Q == LD1 .16b)"
 #endif
 
 	.arch	armv8-a+crypto

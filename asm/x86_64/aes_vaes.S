@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * aes_cbc_vaes.S - AES-CBC decryption, 16 blocks at a time in ymm registers
+ * aes_vaes.S - AES-CBC decryption, 16 blocks at a time in ymm registers
  * with VAES (two AES blocks per VAESDEC).
  *
  * CPU features: AES-NI, AVX, AVX2, VAES (VEX.256 VAESDEC/VAESDECLAST).

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * aes_cbc_aesni.S - AES key schedules (encryption and Equivalent Inverse
+ * aes_aesni.S - AES key schedules (encryption and Equivalent Inverse
  * Cipher), ECB encryption and CBC encryption/decryption with AES-NI.
  *
  * CPU features: AES-NI, SSSE3 (PSHUFB), SSE2. Legacy SSE encodings only,

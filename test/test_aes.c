@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_aes_cbc.c - AES key schedules, ECB encryption and CBC in both
- * directions, for every AES table (fc_aes_impls) the CPU runs.
+ * test_aes.c - the AES table (fc/aes.h): key schedules, ECB encryption and
+ * CBC in both directions, for every AES table (fc_aes_impls) the CPU runs.
  *
  * Groups:
  *   aes_kat   test/kat/aes_cbc.txt and aes_ecb.txt (SP 800-38A, FIPS-197);
