@@ -160,6 +160,8 @@ typedef struct fc_test_family {
     /* Ciphers also fetched from default alone, as references: NULL, or
      * [count] names. */
     const char *const *refs;
+    /* What the tests every family runs check (cipher_suite.h), or NULL. */
+    const struct fc_test_cipher_spec *spec;
     const char *impl_param; /* provider parameter naming the kernel */
     /* The kernel's name the core selects under |caps| (fc_*_select). */
     const char *(*impl_for_caps)(uint32_t caps);
