@@ -44,9 +44,10 @@
 enum { FC_KS_NONE = 0, FC_KS_ENC, FC_KS_DEC };
 
 typedef struct fc_aes_cbc_ctx {
+    fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_set): key, IVs,
+                            * "num", "padding", TLS fields */
     fc_aes_key ks;         /* expanded from g.key for |ks_dir| */
     const fc_aes_ops *aes; /* kernels chosen at provider load */
-    fc_cipher_generic g;   /* key, IVs, "num", "padding", TLS fields */
     uint8_t buf[16];       /* partial or held-back block */
     uint8_t tlsmac[FC_TLS_CBC_MAX_MAC]; /* MAC of the last TLS record */
     size_t bufsz;
@@ -54,7 +55,8 @@ typedef struct fc_aes_cbc_ctx {
 } fc_aes_cbc_ctx;
 
 /* ------------------------------------------------------------------------ */
-/* Parameters: those of every non-AEAD cipher (cipher_common.h). */
+/* Parameters: those of every non-AEAD cipher (cipher_common.h), and the
+ * MAC of the last TLS record. */
 
 static int fc_aes_cbc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
@@ -66,13 +68,6 @@ static int fc_aes_cbc_get_ctx_params(void *vctx, OSSL_PARAM params[])
         &ctx->g, params,
         ctx->tlsmac_set && ctx->g.tlsmacsize <= FC_TLS_CBC_MAX_MAC ? ctx->tlsmac
                                                                    : NULL);
-}
-
-static int fc_aes_cbc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
-{
-    fc_aes_cbc_ctx *ctx = vctx;
-
-    return fc_cipher_generic_set_ctx_params(&ctx->g, params);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -142,7 +137,7 @@ static int fc_aes_cbc_init(void *vctx, const unsigned char *key, size_t keylen,
         fc_aes_cbc_sync_schedule(ctx);
     }
     /* Without a key the schedule follows the direction at first use. */
-    return params == NULL || fc_aes_cbc_set_ctx_params(ctx, params);
+    return params == NULL || fc_cipher_generic_set_ctx_params(&ctx->g, params);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -451,19 +446,8 @@ static int fc_aes_cbc_cipher(void *vctx, unsigned char *out, size_t *outl,
     size_t bulk = inl & ~(size_t)(FC_AES_BLOCK - 1), tail = inl - bulk;
     uint8_t blk[FC_AES_BLOCK] = {0};
 
-    if (!ctx->g.key_set) {
-        FC_RAISE(ctx->g.prov, FC_R_NO_KEY_SET);
+    if (!fc_cipher_generic_check_io(&ctx->g, out, outsize, in, inl))
         return 0;
-    }
-    if (outsize < inl) {
-        FC_RAISE_DATA(ctx->g.prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
-                      inl, outsize);
-        return 0;
-    }
-    if (inl != 0 && (in == NULL || out == NULL)) {
-        FC_RAISE(ctx->g.prov, FC_R_NULL_ARGUMENT);
-        return 0;
-    }
     if (tail != 0 && !ctx->g.enc) {
         FC_RAISE_DATA(ctx->g.prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
                       "cannot decrypt a partial block");
@@ -495,5 +479,6 @@ static int fc_aes_cbc_cipher(void *vctx, unsigned char *out, size_t *outl,
 /* ------------------------------------------------------------------------ */
 /* Dispatch tables (fc_prov.h), written by cipher_common.h. */
 
-FC_AES_MODE_DISPATCH(cbc, fc_aes_cbc_info, fc_cipher_generic_gettable,
+FC_AES_MODE_DISPATCH(cbc, fc_aes_cbc_info, fc_aes_cbc_get_ctx_params,
+                     fc_cipher_generic_ctx_set, fc_cipher_generic_gettable,
                      fc_cipher_generic_settable);

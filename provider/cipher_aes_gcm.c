@@ -880,5 +880,6 @@ static int fc_aes_gcm_cipher(void *vctx, unsigned char *out, size_t *outl,
 /* ------------------------------------------------------------------------ */
 /* Dispatch tables (fc_prov.h), written by cipher_common.h. */
 
-FC_AES_MODE_DISPATCH(gcm, fc_aes_gcm_info, fc_aes_gcm_gettable,
+FC_AES_MODE_DISPATCH(gcm, fc_aes_gcm_info, fc_aes_gcm_get_ctx_params,
+                     fc_aes_gcm_set_ctx_params, fc_aes_gcm_gettable,
                      fc_aes_gcm_settable);

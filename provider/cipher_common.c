@@ -322,6 +322,39 @@ int fc_cipher_generic_set_ctx_params(fc_cipher_generic *g,
     return 1;
 }
 
+/* see cipher_common.h */
+int fc_cipher_generic_check_io(const fc_cipher_generic *g,
+                               const unsigned char *out, size_t outsize,
+                               const unsigned char *in, size_t inl)
+{
+    if (!g->key_set) {
+        FC_RAISE(g->prov, FC_R_NO_KEY_SET);
+        return 0;
+    }
+    if (outsize < inl) {
+        FC_RAISE_DATA(g->prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu", inl,
+                      outsize);
+        return 0;
+    }
+    if (inl != 0 && (in == NULL || out == NULL)) {
+        FC_RAISE(g->prov, FC_R_NULL_ARGUMENT);
+        return 0;
+    }
+    return 1;
+}
+
+/* see cipher_common.h */
+int fc_cipher_generic_ctx_get(void *ctx, OSSL_PARAM params[])
+{
+    return fc_cipher_generic_get_ctx_params(ctx, params, NULL);
+}
+
+/* see cipher_common.h */
+int fc_cipher_generic_ctx_set(void *ctx, const OSSL_PARAM params[])
+{
+    return fc_cipher_generic_set_ctx_params(ctx, params);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Context life cycle. */
 

@@ -356,6 +356,25 @@ int fc_cipher_generic_get_ctx_params(const fc_cipher_generic *g,
 int fc_cipher_generic_set_ctx_params(fc_cipher_generic *g,
                                      const OSSL_PARAM params[]);
 
+/*
+ * fc_cipher_generic_check_io makes the checks every call that maps |inl|
+ * bytes of |in| to as many at |out| starts with: a key set, room for
+ * |inl| bytes in |outsize|, and buffers where there are bytes. Returns 1,
+ * or 0 with FC_R_NO_KEY_SET, FC_R_OUTPUT_TOO_SMALL or FC_R_NULL_ARGUMENT
+ * raised.
+ */
+int fc_cipher_generic_check_io(const fc_cipher_generic *g,
+                               const unsigned char *out, size_t outsize,
+                               const unsigned char *in, size_t inl);
+
+/*
+ * fc_cipher_generic_ctx_get and fc_cipher_generic_ctx_set are the
+ * get_ctx_params and set_ctx_params entries of a context whose first
+ * member is its fc_cipher_generic, with no TLS MAC to report.
+ */
+OSSL_FUNC_cipher_get_ctx_params_fn fc_cipher_generic_ctx_get;
+OSSL_FUNC_cipher_set_ctx_params_fn fc_cipher_generic_ctx_set;
+
 /* The lists the two above answer to EVP, as the default provider's for
  * every non-AEAD cipher ("keylen" is not settable: the length policy). */
 extern const OSSL_PARAM fc_cipher_generic_gettable[];
@@ -392,8 +411,7 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
  * (cbc, gcm, ctr) defines these statics, each named after the
  * OSSL_FUNC_cipher_* entry it serves and with its prototype:
  *
- *   fc_aes_<m>_freectx, _dupctx, _update, _final, _cipher,
- *   _get_ctx_params, _set_ctx_params;
+ *   fc_aes_<m>_freectx, _dupctx, _update, _final, _cipher;
  *
  * and these two, which take what the entries around them differ in:
  *
@@ -402,17 +420,19 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
  *                       size_t keylen, const unsigned char *iv,
  *                       size_t ivlen, const OSSL_PARAM params[], int enc);
  *
- * It ends with FC_AES_MODE_DISPATCH(<m>, info, gettable, settable);, where
- * |info| is its fc_cipher_info (the keylen in it is not read) and the
- * other two the OSSL_PARAM lists of its context parameters. That
- * declares the entries with their exact OpenSSL prototypes (FC_DISPATCH:
- * a wrong one fails to compile), adds encrypt_init and decrypt_init (the
- * init with enc 1 and 0), gettable_ctx_params and settable_ctx_params
- * (the lists), and writes for AES-128, -192 and -256 a newctx and a
- * get_params with that key length and the table fc_aes<bits><m>_functions
- * that fc_prov.h declares.
+ * It ends with FC_AES_MODE_DISPATCH(<m>, info, get, set, gettable,
+ * settable);, where |info| is its fc_cipher_info (the keylen in it is not
+ * read), |get| and |set| its get_ctx_params and set_ctx_params (its own,
+ * or fc_cipher_generic_ctx_*), and the last two the OSSL_PARAM lists of
+ * its context parameters. That declares the entries with their exact
+ * OpenSSL prototypes (FC_DISPATCH, or a static assertion for |get| and
+ * |set|, which may be another file's: a wrong one fails to compile), adds
+ * encrypt_init and decrypt_init (the init with enc 1 and 0),
+ * gettable_ctx_params and settable_ctx_params (the lists), and writes for
+ * AES-128, -192 and -256 a newctx and a get_params with that key length
+ * and the table fc_aes<bits><m>_functions that fc_prov.h declares.
  */
-#define FC_AES_MODE_DISPATCH(m, info, gettable, settable)                      \
+#define FC_AES_MODE_DISPATCH(m, info, get, set, gettable, settable)            \
     FC_DISPATCH(cipher, freectx, fc_aes_##m##_freectx);                        \
     FC_DISPATCH(cipher, dupctx, fc_aes_##m##_dupctx);                          \
     FC_DISPATCH(cipher, encrypt_init, fc_aes_##m##_einit);                     \
@@ -420,8 +440,12 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
     FC_DISPATCH(cipher, update, fc_aes_##m##_update);                          \
     FC_DISPATCH(cipher, final, fc_aes_##m##_final);                            \
     FC_DISPATCH(cipher, cipher, fc_aes_##m##_cipher);                          \
-    FC_DISPATCH(cipher, get_ctx_params, fc_aes_##m##_get_ctx_params);          \
-    FC_DISPATCH(cipher, set_ctx_params, fc_aes_##m##_set_ctx_params);          \
+    _Static_assert(__builtin_types_compatible_p(                               \
+                       __typeof__(get), OSSL_FUNC_cipher_get_ctx_params_fn),   \
+                   #get " is no get_ctx_params");                              \
+    _Static_assert(__builtin_types_compatible_p(                               \
+                       __typeof__(set), OSSL_FUNC_cipher_set_ctx_params_fn),   \
+                   #set " is no set_ctx_params");                              \
     FC_DISPATCH(cipher, gettable_ctx_params,                                   \
                 fc_aes_##m##_gettable_ctx_params);                             \
     FC_DISPATCH(cipher, settable_ctx_params,                                   \
@@ -448,12 +472,12 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
     {                                                                          \
         return (settable);                                                     \
     }                                                                          \
-    FC_AES_KEY_SIZE_DISPATCH(m, 128, info);                                    \
-    FC_AES_KEY_SIZE_DISPATCH(m, 192, info);                                    \
-    FC_AES_KEY_SIZE_DISPATCH(m, 256, info)
+    FC_AES_KEY_SIZE_DISPATCH(m, 128, info, get, set);                          \
+    FC_AES_KEY_SIZE_DISPATCH(m, 192, info, get, set);                          \
+    FC_AES_KEY_SIZE_DISPATCH(m, 256, info, get, set)
 
 /* One key size of FC_AES_MODE_DISPATCH. */
-#define FC_AES_KEY_SIZE_DISPATCH(m, bits, inf)                                 \
+#define FC_AES_KEY_SIZE_DISPATCH(m, bits, inf, get, set)                       \
     FC_DISPATCH(cipher, newctx, fc_aes##bits##_##m##_newctx);                  \
     FC_DISPATCH(cipher, get_params, fc_aes##bits##_##m##_get_params);          \
     static void *fc_aes##bits##_##m##_newctx(void *provctx)                    \
@@ -481,10 +505,8 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
          (void (*)(void))fc_aes##bits##_##m##_get_params},                     \
         {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                     \
          (void (*)(void))fc_cipher_gettable_params},                           \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,                                      \
-         (void (*)(void))fc_aes_##m##_get_ctx_params},                         \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,                                      \
-         (void (*)(void))fc_aes_##m##_set_ctx_params},                         \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))(get)},              \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))(set)},              \
         {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                 \
          (void (*)(void))fc_aes_##m##_gettable_ctx_params},                    \
         {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                 \

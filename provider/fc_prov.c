@@ -51,6 +51,7 @@ const char *const fc_stat_names[FC_STAT_COUNT] = {
     [FC_STAT_CBC_ENC] = "aes-cbc-enc",   [FC_STAT_CBC_DEC] = "aes-cbc-dec",
     [FC_STAT_CBC_TLS] = "aes-cbc-tls",   [FC_STAT_GCM_ENC] = "aes-gcm-enc",
     [FC_STAT_GCM_DEC] = "aes-gcm-dec",   [FC_STAT_GCM_TLS] = "aes-gcm-tls",
+    [FC_STAT_CTR_ENC] = "aes-ctr-enc",   [FC_STAT_CTR_DEC] = "aes-ctr-dec",
     [FC_STAT_RSA_SIGN] = "rsa-sign",     [FC_STAT_RSA_VERIFY] = "rsa-verify",
     [FC_STAT_RSA_ENC] = "rsa-encrypt",   [FC_STAT_RSA_DEC] = "rsa-decrypt",
     [FC_STAT_RSA_KEX] = "rsa-tls-kex",   [FC_STAT_RSA_IMPORT] = "rsa-import",
@@ -86,6 +87,13 @@ static const OSSL_ALGORITHM fc_ciphers[] = {
      fc_aes192gcm_functions, "AES-192-GCM (fastcrypto)"},
     {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
      fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"},
+    /* No OID: the default provider registers these names alone too. */
+    {"AES-256-CTR", FC_PROPS, fc_aes256ctr_functions,
+     "AES-256-CTR (fastcrypto)"},
+    {"AES-192-CTR", FC_PROPS, fc_aes192ctr_functions,
+     "AES-192-CTR (fastcrypto)"},
+    {"AES-128-CTR", FC_PROPS, fc_aes128ctr_functions,
+     "AES-128-CTR (fastcrypto)"},
     {NULL, NULL, NULL, NULL},
 };
 

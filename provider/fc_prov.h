@@ -86,6 +86,8 @@ enum fc_stat {
     FC_STAT_GCM_ENC,  /* AES-GCM messages encrypted */
     FC_STAT_GCM_DEC,  /* AES-GCM messages decrypted (tag checked) */
     FC_STAT_GCM_TLS,  /* AES-GCM TLS 1.2 records (either direction) */
+    FC_STAT_CTR_ENC,  /* AES-CTR messages encrypted */
+    FC_STAT_CTR_DEC,  /* AES-CTR messages decrypted */
     FC_STAT_RSA_SIGN, /* RSA signatures made */
     FC_STAT_RSA_VERIFY,
     FC_STAT_RSA_ENC,
@@ -182,6 +184,9 @@ extern const OSSL_DISPATCH fc_aes256cbc_functions[];
 extern const OSSL_DISPATCH fc_aes128gcm_functions[];
 extern const OSSL_DISPATCH fc_aes192gcm_functions[];
 extern const OSSL_DISPATCH fc_aes256gcm_functions[];
+extern const OSSL_DISPATCH fc_aes128ctr_functions[];
+extern const OSSL_DISPATCH fc_aes192ctr_functions[];
+extern const OSSL_DISPATCH fc_aes256ctr_functions[];
 extern const OSSL_DISPATCH fc_rsa_keymgmt_functions[];
 extern const OSSL_DISPATCH fc_rsa_signature_functions[];
 extern const OSSL_DISPATCH fc_rsa_asym_cipher_functions[];

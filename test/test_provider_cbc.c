@@ -1489,73 +1489,6 @@ FC_SUITE_TEST(test_tls_misuse)
 /* ---------------------------------------------------------------------- */
 /* Bad input                                                              */
 
-/* The cipher's functions straight from its provider, to pass lengths and
- * output sizes EVP never would (EVP takes int lengths and always offers
- * inl + 16). */
-typedef struct cipher_fns {
-    void *provctx;
-    OSSL_FUNC_cipher_newctx_fn *newctx;
-    OSSL_FUNC_cipher_freectx_fn *freectx;
-    OSSL_FUNC_cipher_encrypt_init_fn *einit;
-    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
-    OSSL_FUNC_cipher_update_fn *update;
-    OSSL_FUNC_cipher_final_fn *final;
-    OSSL_FUNC_cipher_cipher_fn *cipher;
-    OSSL_FUNC_cipher_set_ctx_params_fn *set_params;
-} cipher_fns;
-
-static void get_fns(const EVP_CIPHER *c, const char *name, cipher_fns *f)
-{
-    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
-    const OSSL_ALGORITHM *algs, *a;
-    const OSSL_DISPATCH *d = NULL;
-    size_t nl = strlen(name);
-    int no_cache = 0;
-
-    memset(f, 0, sizeof(*f));
-    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
-    for (a = algs; a != NULL && a->algorithm_names != NULL; a++)
-        if (strncmp(a->algorithm_names, name, nl) == 0 &&
-            (a->algorithm_names[nl] == ':' || a->algorithm_names[nl] == '\0'))
-            d = a->implementation;
-    CHECK(d != NULL, "%s not in %s's cipher table", name,
-          OSSL_PROVIDER_get0_name(prov));
-    f->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    for (; d->function_id != 0; d++) {
-        switch (d->function_id) {
-        case OSSL_FUNC_CIPHER_NEWCTX:
-            f->newctx = OSSL_FUNC_cipher_newctx(d);
-            break;
-        case OSSL_FUNC_CIPHER_FREECTX:
-            f->freectx = OSSL_FUNC_cipher_freectx(d);
-            break;
-        case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
-            f->einit = OSSL_FUNC_cipher_encrypt_init(d);
-            break;
-        case OSSL_FUNC_CIPHER_DECRYPT_INIT:
-            f->dinit = OSSL_FUNC_cipher_decrypt_init(d);
-            break;
-        case OSSL_FUNC_CIPHER_UPDATE:
-            f->update = OSSL_FUNC_cipher_update(d);
-            break;
-        case OSSL_FUNC_CIPHER_FINAL:
-            f->final = OSSL_FUNC_cipher_final(d);
-            break;
-        case OSSL_FUNC_CIPHER_CIPHER:
-            f->cipher = OSSL_FUNC_cipher_cipher(d);
-            break;
-        case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
-            f->set_params = OSSL_FUNC_cipher_set_ctx_params(d);
-            break;
-        }
-    }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
-    CHECK(f->newctx && f->freectx && f->einit && f->dinit && f->update &&
-              f->final && f->set_params,
-          "%s's %s lacks a required function", OSSL_PROVIDER_get0_name(prov),
-          name);
-}
-
 /* Direct provider calls with absurd lengths and too-small outputs: each
  * must fail cleanly with fastcrypto's error (default fails them too). */
 static void bad_direct_calls(const fc_test_env *env, int ks, const uint8_t *key,
@@ -1568,11 +1501,11 @@ static void bad_direct_calls(const fc_test_env *env, int ks, const uint8_t *key,
     int s, enc;
 
     for (s = 0; s < 2; s++) {
-        cipher_fns f;
+        fc_test_cipher_fns f;
         void *pc;
         const char *who = s ? "default" : FC_NAME;
 
-        get_fns(s ? env->df[ks] : env->fc[ks], k_names[ks], &f);
+        fc_test_get_cipher_fns(s ? env->df[ks] : env->fc[ks], k_names[ks], &f);
         pc = f.newctx(f.provctx);
         CHECK(pc != NULL, "%s newctx", who);
 

@@ -83,10 +83,10 @@ static const char *const fc_gcm_aliases[3][2] = {
 static const char *const fc_gcm_refs[3] = {"AES-128-ECB", "AES-192-ECB",
                                            "AES-256-ECB"};
 static const char *const fc_gcm_gettable[] = {
-    "ivlen", "keylen", "taglen", "iv", "tag", "tlsaadpad", "updated-iv",
-    "tlsivgen", NULL};
-static const char *const fc_gcm_settable[] = {"ivlen", "tag", "tlsaad",
-                                              "tlsivfixed", "tlsivinv", NULL};
+    "ivlen",     "keylen",     "taglen",   "iv", "tag",
+    "tlsaadpad", "updated-iv", "tlsivgen", NULL};
+static const char *const fc_gcm_settable[] = {
+    "ivlen", "tag", "tlsaad", "tlsivfixed", "tlsivinv", NULL};
 static const fc_test_cipher_spec fc_gcm_spec = {
     .mode = EVP_CIPH_GCM_MODE,
     .ivlen = 12,
@@ -144,8 +144,8 @@ static const char *fc_prov_of(const EVP_CIPHER *c)
 }
 
 /* Every name of |list| (NULL-terminated) is in |params|. */
-static void fc_check_listed(const OSSL_PARAM *params,
-                            const char *const *list, const char *what)
+static void fc_check_listed(const OSSL_PARAM *params, const char *const *list,
+                            const char *what)
 {
     for (; list != NULL && *list != NULL; list++)
         CHECK(params != NULL && OSSL_PARAM_locate_const(params, *list),
@@ -171,7 +171,8 @@ void fc_test_common_identity(void **state)
               fc_prov_of(d));
         for (int i = 0; spec->aliases != NULL && i < 2; i++) {
             const char *name = spec->aliases[ks][i];
-            EVP_CIPHER *a = EVP_CIPHER_fetch(env->lib, name, "provider=" FC_NAME);
+            EVP_CIPHER *a =
+                EVP_CIPHER_fetch(env->lib, name, "provider=" FC_NAME);
 
             CHECK(a != NULL, "alias %s not registered", name);
             CHECK(strcmp(fc_prov_of(a), FC_NAME) == 0,
@@ -184,8 +185,8 @@ void fc_test_common_identity(void **state)
                   EVP_CIPHER_get_iv_length(d) == spec->ivlen,
               "iv length %d, default %d", EVP_CIPHER_get_iv_length(f),
               EVP_CIPHER_get_iv_length(d));
-        CHECK(EVP_CIPHER_get_block_size(f) == spec->blocksize,
-              "block size %d", EVP_CIPHER_get_block_size(f));
+        CHECK(EVP_CIPHER_get_block_size(f) == spec->blocksize, "block size %d",
+              EVP_CIPHER_get_block_size(f));
         CHECK(EVP_CIPHER_get_mode(f) == (int)spec->mode, "mode %d",
               EVP_CIPHER_get_mode(f));
         /* aead, custom-iv, cts, tls-multi, has-randkey and the presence of
@@ -311,6 +312,60 @@ void fc_test_quiet_iv_gets(EVP_CIPHER_CTX *c, size_t ivlen)
     ptr = NULL;
     QUIET(EVP_CIPHER_CTX_get_params(c, up) && ptr != NULL,
           "get \"updated-iv\" as a pointer");
+}
+
+/* see cipher_suite.h */
+void fc_test_get_cipher_fns(const EVP_CIPHER *c, const char *name,
+                            fc_test_cipher_fns *f)
+{
+    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
+    const OSSL_ALGORITHM *algs, *a;
+    const OSSL_DISPATCH *d = NULL;
+    size_t nl = strlen(name);
+    int no_cache = 0;
+
+    memset(f, 0, sizeof(*f));
+    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
+    for (a = algs; a != NULL && a->algorithm_names != NULL; a++)
+        if (strncmp(a->algorithm_names, name, nl) == 0 &&
+            (a->algorithm_names[nl] == ':' || a->algorithm_names[nl] == '\0'))
+            d = a->implementation;
+    CHECK(d != NULL, "%s not in %s's cipher table", name,
+          OSSL_PROVIDER_get0_name(prov));
+    f->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
+    for (; d->function_id != 0; d++) {
+        switch (d->function_id) {
+        case OSSL_FUNC_CIPHER_NEWCTX:
+            f->newctx = OSSL_FUNC_cipher_newctx(d);
+            break;
+        case OSSL_FUNC_CIPHER_FREECTX:
+            f->freectx = OSSL_FUNC_cipher_freectx(d);
+            break;
+        case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
+            f->einit = OSSL_FUNC_cipher_encrypt_init(d);
+            break;
+        case OSSL_FUNC_CIPHER_DECRYPT_INIT:
+            f->dinit = OSSL_FUNC_cipher_decrypt_init(d);
+            break;
+        case OSSL_FUNC_CIPHER_UPDATE:
+            f->update = OSSL_FUNC_cipher_update(d);
+            break;
+        case OSSL_FUNC_CIPHER_FINAL:
+            f->final = OSSL_FUNC_cipher_final(d);
+            break;
+        case OSSL_FUNC_CIPHER_CIPHER:
+            f->cipher = OSSL_FUNC_cipher_cipher(d);
+            break;
+        case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
+            f->set_params = OSSL_FUNC_cipher_set_ctx_params(d);
+            break;
+        }
+    }
+    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
+    CHECK(f->newctx && f->freectx && f->einit && f->dinit && f->update &&
+              f->final && f->set_params,
+          "%s's %s lacks a required function", OSSL_PROVIDER_get0_name(prov),
+          name);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/core_dispatch.h>
+
 #include "provider_test.h"
 
 /* What the tests every family runs hold a cipher to. */
@@ -103,6 +105,26 @@ void fc_test_tls_params(OSSL_PARAM p[3], int *version, size_t *macsize);
  * and leave the error queue empty (QUIET, provider_test.h).
  */
 void fc_test_quiet_iv_gets(EVP_CIPHER_CTX *c, size_t ivlen);
+
+/* A cipher's functions straight from its provider, to pass lengths and
+ * output sizes EVP never would (EVP takes int lengths and always offers
+ * inl + 16). */
+typedef struct fc_test_cipher_fns {
+    void *provctx;
+    OSSL_FUNC_cipher_newctx_fn *newctx;
+    OSSL_FUNC_cipher_freectx_fn *freectx;
+    OSSL_FUNC_cipher_encrypt_init_fn *einit;
+    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
+    OSSL_FUNC_cipher_update_fn *update;
+    OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_cipher_fn *cipher;
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_params;
+} fc_test_cipher_fns;
+
+/* fc_test_get_cipher_fns fills |f| with the functions of the cipher
+ * |name| of |c|'s provider (fails the test if one it needs is missing). */
+void fc_test_get_cipher_fns(const EVP_CIPHER *c, const char *name,
+                            fc_test_cipher_fns *f);
 
 /* ---------------------------------------------------------------------- */
 /* The stream harness (CBC, CTR)                                          */
