@@ -55,9 +55,8 @@ static void *fc_aes_ctr_newctx(void *provctx, size_t keylen)
 }
 
 /* What get_params reports (cipher_common.h): a stream, so block size 1. */
-static const fc_cipher_info fc_aes_ctr_info = {.mode = EVP_CIPH_CTR_MODE,
-                                               .ivlen = FC_AES_BLOCK,
-                                               .blocksize = 1};
+static const fc_cipher_info fc_aes_ctr_info = {
+    .mode = EVP_CIPH_CTR_MODE, .ivlen = FC_AES_BLOCK, .blocksize = 1};
 
 static void fc_aes_ctr_freectx(void *vctx)
 {

@@ -204,16 +204,18 @@ FC_SUITE_TEST(test_counter_wrap)
                     fc_store_be64(iv, d == 0 ? 0 : UINT64_MAX);
                 WHERE("%s wrap of %d bits, %zu blocks before it, %zu bytes "
                       "cut at %zu, iv=%s",
-                      names(ks), kind == 1 ? 32 : kind == 2 ? 64 : 128, d, len,
-                      cut, fc_test_hexs(iv, 16));
+                      names(ks),
+                      kind == 1   ? 32
+                      : kind == 2 ? 64
+                                  : 128,
+                      d, len, cut, fc_test_hexs(iv, 16));
                 CHECK(fc_pair_init(&p, env, ks, key, iv, 1, NULL, "init"),
                       "init");
                 fc_pair_update_at(&p, of, od, in, cut, &l, "first update");
                 CHECK(fc_test_get_uint(p.c[0], OSSL_CIPHER_PARAM_NUM, &nf) &&
                           fc_test_get_uint(p.c[1], OSSL_CIPHER_PARAM_NUM, &nd),
                       "get num");
-                CHECK(nf == nd && nf == cut % 16, "num %u, default %u", nf,
-                      nd);
+                CHECK(nf == nd && nf == cut % 16, "num %u, default %u", nf, nd);
                 fc_pair_update_at(&p, of + cut, od + cut, in + cut, len - cut,
                                   &l, "second update");
                 fc_pair_final(&p, 0, "final");
@@ -240,9 +242,9 @@ FC_SUITE_TEST(test_init_variants)
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], iv2[16], pt[300], ref[300], of[300], od[300];
     unsigned int five = 5;
-    OSSL_PARAM num5[2] = {OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM,
-                                                    &five),
-                          OSSL_PARAM_construct_end()};
+    OSSL_PARAM num5[2] = {
+        OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &five),
+        OSSL_PARAM_construct_end()};
     fc_pair p;
 
     fc_test_rand_start(__func__);
@@ -332,14 +334,12 @@ FC_SUITE_TEST(test_ctx_copy)
                 a = NULL;
             } else {
                 for (size_t i = head; i < sizeof(in); i += 13) {
-                    const int n = (int)(sizeof(in) - i < 13 ? sizeof(in) - i
-                                                            : 13);
+                    const int n =
+                        (int)(sizeof(in) - i < 13 ? sizeof(in) - i : 13);
 
-                    CHECK(EVP_CipherUpdate(a, oa + i, &l, in + i, n) &&
-                              l == n,
+                    CHECK(EVP_CipherUpdate(a, oa + i, &l, in + i, n) && l == n,
                           "original, interleaved");
-                    CHECK(EVP_CipherUpdate(b, ob + i, &l, in + i, n) &&
-                              l == n,
+                    CHECK(EVP_CipherUpdate(b, ob + i, &l, in + i, n) && l == n,
                           "copy, interleaved");
                 }
                 CHECK_MEM(oa, ref, sizeof(in), "original's output");
