@@ -44,6 +44,7 @@
 #include "fc/aes.h"
 #include "fc/ct.h"
 #include "fc/tls_cbc.h"
+#include "checks.h"
 #include "impls.h"
 #include "kat.h"
 
@@ -120,74 +121,6 @@ static void do_op(const fc_aes_ops *ops, enum op op, const fc_aes_key *k,
     }
 }
 
-/* An exact-size copy of |len| bytes at a misalignment of |off|: reading
- * past the end is caught by ASan (C) and valgrind (C and assembly). */
-static uint8_t *exact_copy(const uint8_t *src, size_t len, size_t off,
-                           uint8_t **base)
-{
-    *base = malloc(off + len + (len == 0));
-    assert_non_null(*base);
-    if (len > 0)
-        memcpy(*base + off, src, len);
-    return *base + off;
-}
-
-/* An output buffer with GUARD random bytes (and the misalignment) on each
- * side; gbuf_check finds any write outside [p, p + len). */
-typedef struct {
-    uint8_t *mem, *copy, *p;
-    size_t len, total;
-} gbuf;
-
-static void gbuf_init(gbuf *g, size_t len, size_t off)
-{
-    g->len = len;
-    g->total = GUARD + off + len + GUARD;
-    g->mem = malloc(g->total);
-    g->copy = malloc(g->total);
-    assert_non_null(g->mem);
-    assert_non_null(g->copy);
-    fc_test_rand_bytes(g->mem, g->total);
-    memcpy(g->copy, g->mem, g->total);
-    g->p = g->mem + GUARD + off;
-}
-
-static void gbuf_check(const gbuf *g, const char *ctx)
-{
-    size_t lo = (size_t)(g->p - g->mem), hi = lo + g->len;
-    for (size_t i = 0; i < g->total; i++) {
-        if (i >= lo && i < hi)
-            continue;
-        if (g->mem[i] != g->copy[i])
-            fail_msg("%s: wrote outside the output buffer, at offset %lld", ctx,
-                     i < lo ? (long long)i - (long long)lo
-                            : (long long)(i - lo));
-    }
-}
-
-static void gbuf_free(gbuf *g)
-{
-    free(g->mem);
-    free(g->copy);
-}
-
-static void expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                         const uint8_t *want, size_t len)
-{
-    char h1[70], h2[70];
-    for (size_t i = 0; i < len; i++) {
-        if (got[i] != want[i]) {
-            size_t b = i & ~(size_t)15;
-            size_t n = len - b < 16 ? len - b : 16;
-            fail_msg("%s: %s differs at byte %zu (block %zu)\n"
-                     "   got  %s\n   want %s",
-                     ctx, what, i, i / 16,
-                     fc_test_hex(h1, sizeof(h1), got + b, n),
-                     fc_test_hex(h2, sizeof(h2), want + b, n));
-        }
-    }
-}
-
 /*
  * check_op runs |op| of |ops| on |blocks| blocks of |in| with |key| and
  * |iv0| (CBC) in four ways: out of place, in place, and both split into
@@ -215,12 +148,12 @@ static void check_op(const char *what, const fc_aes_ops *ops, enum op op,
         uint8_t iv[16], *inbase, *inp;
         const uint8_t *src;
         size_t first = 0;
-        gbuf g;
+        fc_guard g;
 
         if (split && blocks < 2)
             continue;
-        inp = exact_copy(in, len, fc_test_rand_below(16), &inbase);
-        gbuf_init(&g, len, fc_test_rand_below(16));
+        inp = fc_test_exact_copy(in, len, fc_test_rand_below(16), &inbase);
+        fc_guard_new_random(&g, len, GUARD + fc_test_rand_below(16), GUARD);
         if (in_place && len > 0)
             memcpy(g.p, in, len);
         src = in_place ? g.p : inp;
@@ -244,15 +177,17 @@ static void check_op(const char *what, const fc_aes_ops *ops, enum op op,
         } else {
             do_op(ops, op, &k, src, g.p, blocks, iv);
         }
-        expect_equal(ctx, "output", g.p, want, len);
+        fc_test_expect_equal(ctx, "output", g.p, want, len);
         if (op != OP_ECB)
-            expect_equal(ctx, "iv (counter) after the call", iv, want_iv, 16);
-        gbuf_check(&g, ctx);
-        expect_equal(ctx, "key schedule (must not change)", (const uint8_t *)&k,
-                     (const uint8_t *)&k_copy, sizeof(k));
+            fc_test_expect_equal(ctx, "iv (counter) after the call", iv,
+                                 want_iv, 16);
+        fc_guard_check(&g, ctx);
+        fc_test_expect_equal(ctx, "key schedule (must not change)",
+                             (const uint8_t *)&k, (const uint8_t *)&k_copy,
+                             sizeof(k));
         if (!in_place)
-            expect_equal(ctx, "input (must not change)", inp, in, len);
-        gbuf_free(&g);
+            fc_test_expect_equal(ctx, "input (must not change)", inp, in, len);
+        fc_guard_free(&g);
         free(inbase);
     }
     fc_memzero(&k, sizeof(k));
@@ -405,25 +340,6 @@ static void test_kat_reader(void **state)
 
 /* ---- differential ----------------------------------------------------- */
 
-/* Block counts for the differential loop: every count 0..400, or in quick
- * mode 0..40 and the neighbourhoods of multiples of 16 and 64 up to 400. */
-static size_t diff_counts(size_t *out)
-{
-    size_t n = 0;
-    if (!fc_test_quick()) {
-        for (size_t c = 0; c <= 400; c++)
-            out[n++] = c;
-        return n;
-    }
-    for (size_t c = 0; c <= 40; c++)
-        out[n++] = c;
-    static const size_t more[] = {47,  48,  49,  63,  64,  65, 127,
-                                  128, 129, 255, 256, 257, 400};
-    for (size_t i = 0; i < FC_ARRAY_LEN(more); i++)
-        out[n++] = more[i];
-    return n;
-}
-
 /*
  * A random counter block for a run of |blocks| blocks: random, or d blocks
  * (0 <= d <= blocks + 1) before the wrap of its low 32 bits, of its low
@@ -514,7 +430,7 @@ static void test_diff_generic(void **state)
     ref_case *r = malloc(sizeof(*r));
 
     assert_non_null(r);
-    ncounts = diff_counts(counts);
+    ncounts = fc_test_block_counts(counts, 400);
     FC_TEST_FOREACH_IMPL("aes", tab, n, ops)
     {
         const int generic = fc_test_aes_is_generic(ops);
@@ -688,14 +604,14 @@ static void test_abi_kernels(void **state)
                          ops->name, kb * 8, blocks);
                 FC_ABI_CALL(what, ops->ecb_enc, FC_ABI_ARG(&ek),
                             FC_ABI_ARG(r->in), FC_ABI_ARG(out), blocks);
-                expect_equal(what, "output", out, r->ecb, len);
+                fc_test_expect_equal(what, "output", out, r->ecb, len);
 
                 snprintf(what, sizeof(what), "%s ctr32 AES-%zu blocks=%zu",
                          ops->name, kb * 8, blocks);
                 FC_ABI_CALL(what, ops->ctr32, FC_ABI_ARG(&ek),
                             FC_ABI_ARG(r->in), FC_ABI_ARG(out), blocks,
                             FC_ABI_ARG(r->ctr));
-                expect_equal(what, "output", out, r->ctr32, len);
+                fc_test_expect_equal(what, "output", out, r->ctr32, len);
 
                 snprintf(what, sizeof(what), "%s cbc_enc AES-%zu blocks=%zu",
                          ops->name, kb * 8, blocks);
@@ -703,8 +619,8 @@ static void test_abi_kernels(void **state)
                 FC_ABI_CALL(what, ops->cbc_enc, FC_ABI_ARG(&ek),
                             FC_ABI_ARG(r->in), FC_ABI_ARG(out), blocks,
                             FC_ABI_ARG(iv));
-                expect_equal(what, "output", out, r->enc, len);
-                expect_equal(what, "iv", iv, r->enc_iv, 16);
+                fc_test_expect_equal(what, "output", out, r->enc, len);
+                fc_test_expect_equal(what, "iv", iv, r->enc_iv, 16);
 
                 snprintf(what, sizeof(what), "%s cbc_dec AES-%zu blocks=%zu",
                          ops->name, kb * 8, blocks);
@@ -712,8 +628,8 @@ static void test_abi_kernels(void **state)
                 FC_ABI_CALL(what, ops->cbc_dec, FC_ABI_ARG(&dk),
                             FC_ABI_ARG(r->in), FC_ABI_ARG(out), blocks,
                             FC_ABI_ARG(iv));
-                expect_equal(what, "output", out, r->dec, len);
-                expect_equal(what, "iv", iv, r->dec_iv, 16);
+                fc_test_expect_equal(what, "output", out, r->dec, len);
+                fc_test_expect_equal(what, "iv", iv, r->dec_iv, 16);
 
                 /* In place takes different register paths in some
                  * kernels. */
@@ -726,7 +642,7 @@ static void test_abi_kernels(void **state)
                 FC_ABI_CALL(what, ops->cbc_dec, FC_ABI_ARG(&dk),
                             FC_ABI_ARG(out), FC_ABI_ARG(out), blocks,
                             FC_ABI_ARG(iv));
-                expect_equal(what, "output", out, r->dec, len);
+                fc_test_expect_equal(what, "output", out, r->dec, len);
             }
         }
     }
@@ -763,13 +679,15 @@ static void test_zero_blocks(void **state)
             memcpy(iv, iv0, 16);
             do_op(ops, (enum op)op, op == OP_CBC_DEC ? &dk : &ek, in, out, 0,
                   iv);
-            expect_equal(ops->name, op_names[op], out, out0, sizeof(out));
-            expect_equal(ops->name, op_names[op], iv, iv0, 16);
+            fc_test_expect_equal(ops->name, op_names[op], out, out0,
+                                 sizeof(out));
+            fc_test_expect_equal(ops->name, op_names[op], iv, iv0, 16);
             /* in place too */
             do_op(ops, (enum op)op, op == OP_CBC_DEC ? &dk : &ek, out, out, 0,
                   iv);
-            expect_equal(ops->name, op_names[op], out, out0, sizeof(out));
-            expect_equal(ops->name, op_names[op], iv, iv0, 16);
+            fc_test_expect_equal(ops->name, op_names[op], out, out0,
+                                 sizeof(out));
+            fc_test_expect_equal(ops->name, op_names[op], iv, iv0, 16);
         }
     }
 }
@@ -804,8 +722,9 @@ static void test_key_sizes(void **state)
                 key2[i] ^= 0x5a;
             ops->set_enc_key(&k, key2, kb);
             ops->ecb_enc(&k, pt, ct2, 1);
-            expect_equal(ops->name, "key bytes past key_bytes were read", ct2,
-                         ct[s], 16);
+            fc_test_expect_equal(ops->name,
+                                 "key bytes past key_bytes were read", ct2,
+                                 ct[s], 16);
             /* Every byte inside it is. */
             key2[kb - 1] ^= 1;
             ops->set_enc_key(&k, key2, kb);
@@ -919,14 +838,15 @@ static void test_schedule_layout(void **state)
             snprintf(ctx, sizeof(ctx), "%s AES-%zu schedule", ops->name,
                      kb * 8);
             for (size_t i = 0; i <= nr; i++)
-                expect_equal(ctx, "encryption round key", ek.rk[i], rk[i], 16);
+                fc_test_expect_equal(ctx, "encryption round key", ek.rk[i],
+                                     rk[i], 16);
             /* Equivalent Inverse Cipher (FIPS-197 5.3.5). */
-            expect_equal(ctx, "dec rk[0]", dk.rk[0], rk[nr], 16);
-            expect_equal(ctx, "dec rk[Nr]", dk.rk[nr], rk[0], 16);
+            fc_test_expect_equal(ctx, "dec rk[0]", dk.rk[0], rk[nr], 16);
+            fc_test_expect_equal(ctx, "dec rk[Nr]", dk.rk[nr], rk[0], 16);
             for (size_t i = 1; i < nr; i++) {
                 inv_mix_columns(tmp, rk[nr - i]);
-                expect_equal(ctx, "dec rk[i] = InvMixColumns(rk[Nr-i])",
-                             dk.rk[i], tmp, 16);
+                fc_test_expect_equal(ctx, "dec rk[i] = InvMixColumns(rk[Nr-i])",
+                                     dk.rk[i], tmp, 16);
             }
         }
     }
@@ -964,8 +884,9 @@ static void test_round_trip_cross(void **state)
                 a->cbc_enc(&ek, pt, ct, blocks, iv2);
                 memcpy(iv2, iv, 16);
                 b->cbc_dec(&dk, ct, back, blocks, iv2);
-                expect_equal(a->name, b->name, back, pt, 16 * blocks);
-                expect_equal(a->name, "iv", iv2, ct + 16 * (blocks - 1), 16);
+                fc_test_expect_equal(a->name, b->name, back, pt, 16 * blocks);
+                fc_test_expect_equal(a->name, "iv", iv2, ct + 16 * (blocks - 1),
+                                     16);
             }
         }
     }
@@ -1000,9 +921,9 @@ static void test_in_place(void **state)
                 do_op(ops, (enum op)op, k, b, b, blocks, iv2);
                 snprintf(ctx, sizeof(ctx), "%s %s in place, %zu blocks",
                          ops->name, op_names[op], blocks);
-                expect_equal(ctx, "output", b, a, 16 * blocks);
+                fc_test_expect_equal(ctx, "output", b, a, 16 * blocks);
                 if (op != OP_ECB)
-                    expect_equal(ctx, "iv", iv2, iv, 16);
+                    fc_test_expect_equal(ctx, "iv", iv2, iv, 16);
             }
         }
     }
@@ -1034,16 +955,18 @@ static void test_rekey(void **state)
                 ops->cbc_enc(&fresh, pt, c1, 4, iv);
                 memcpy(iv, iv0, 16);
                 ops->cbc_enc(&used, pt, c2, 4, iv);
-                expect_equal(ops->name, "re-keyed encryption", c2, c1, 64);
+                fc_test_expect_equal(ops->name, "re-keyed encryption", c2, c1,
+                                     64);
                 ops->set_dec_key(&fresh, k2, key_sizes[t]);
                 ops->set_dec_key(&used, k1, key_sizes[s]);
                 ops->set_dec_key(&used, k2, key_sizes[t]);
                 memcpy(iv, iv0, 16);
                 ops->cbc_dec(&fresh, c1, c2, 4, iv);
-                expect_equal(ops->name, "fresh decryption", c2, pt, 64);
+                fc_test_expect_equal(ops->name, "fresh decryption", c2, pt, 64);
                 memcpy(iv, iv0, 16);
                 ops->cbc_dec(&used, c1, c2, 4, iv);
-                expect_equal(ops->name, "re-keyed decryption", c2, pt, 64);
+                fc_test_expect_equal(ops->name, "re-keyed decryption", c2, pt,
+                                     64);
             }
         }
     }
@@ -1093,11 +1016,12 @@ static void test_ct_marked(void **state)
             FC_CT_PUBLIC(ecb, sizeof(ecb));
             FC_CT_PUBLIC(iv2, sizeof(iv2));
             FC_CT_PUBLIC(ctr, sizeof(ctr));
-            expect_equal(ops->name, "secret-marked round trip", back, pt,
-                         sizeof(pt));
-            expect_equal(ops->name, "secret-marked CTR twice", ctr, pt,
-                         sizeof(pt));
-            expect_equal(ops->name, "iv", iv2, ct + 16 * (blocks - 1), 16);
+            fc_test_expect_equal(ops->name, "secret-marked round trip", back,
+                                 pt, sizeof(pt));
+            fc_test_expect_equal(ops->name, "secret-marked CTR twice", ctr, pt,
+                                 sizeof(pt));
+            fc_test_expect_equal(ops->name, "iv", iv2, ct + 16 * (blocks - 1),
+                                 16);
             assert_memory_not_equal(ecb, ct, 16);
             FC_CT_PUBLIC(&ek, sizeof(ek));
             FC_CT_PUBLIC(&dk, sizeof(dk));

@@ -39,12 +39,12 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include "checks.h"
 #include "evp_checks.h"
 #include "impls.h"
 
 #define FC_NAME        "fastcrypto"
 #define FC_TEST_KS_MAX 3 /* key sizes per family */
-#define FC_TEST_FILL   0xa5
 
 /* ---------------------------------------------------------------------- */
 /* Failure reports                                                        */
@@ -112,29 +112,8 @@ void fc_test_expect_reason(const char *what, const char *reason);
               qmsg_);                                                          \
     } while (0)
 
-/* fc_test_xmalloc returns |n| bytes (at least one) or fails the test. */
-uint8_t *fc_test_xmalloc(size_t n);
-
 /* ---------------------------------------------------------------------- */
-/* Guarded buffers and random pieces                                      */
-
-/*
- * A buffer of |len| bytes at |p| with |before| and |after| guard bytes
- * around it, all filled with FC_TEST_FILL when made. Compare two guarded
- * buffers whole (fc_guard_whole) to catch a provider writing past what it
- * reports; fc_guard_intact checks the guards alone.
- */
-typedef struct fc_guard {
-    uint8_t *base, *p;
-    size_t len, before, after;
-} fc_guard;
-
-void fc_guard_new(fc_guard *g, size_t len, size_t before, size_t after);
-void fc_guard_free(fc_guard *g);
-/* fc_guard_whole returns the total size; the bytes start at g->base. */
-size_t fc_guard_whole(const fc_guard *g);
-/* fc_guard_intact returns 1 if both guards still hold FC_TEST_FILL. */
-int fc_guard_intact(const fc_guard *g);
+/* Random pieces (guarded buffers: checks.h)                              */
 
 /*
  * fc_test_pieces cuts |len| into random piece lengths that sum to it,
