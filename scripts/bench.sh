@@ -16,9 +16,10 @@
 # 3. bench/fc_bench: the workloads speed cannot express (fresh key per
 #    message, TLS 1.3 record loop, PSS sign, OAEP decrypt, key import), run in
 #    one process with both providers.
-# 4. One table of the targets of docs/performance.md that this measures,
-#    cycles per byte at 16 KiB (an estimate), and a PNG chart of throughput
-#    against record size (scripts/bench_chart.sh, gnuplot).
+# 4. One table of the performance targets this measures (the list under
+#    "targets" below), cycles per byte at 16 KiB (an estimate), and a PNG
+#    chart of throughput against record size (scripts/bench_chart.sh,
+#    gnuplot).
 #
 # Every openssl run has FASTCRYPTO_STATS=1: fastcrypto prints its operation
 # counters when it unloads, and the script checks them - a fastcrypto run
@@ -33,9 +34,9 @@
 # The ctr family (--only ctr, not in the default set) runs AES-128/256-CTR
 # at the cbc sizes; --ciphers aes-128-ctr one of them.
 # --quick: 1 round, 1 s runs, sizes 16, 1350 (gcm) / 1024 (cbc), 16384, a
-# short fc_bench: about 1.5 minutes. The cipher runs are 1 s (performance.md
-# uses 2 s) to keep three rounds of everything within the time; use
-# --seconds 2 for the documented method on fewer rows.
+# short fc_bench: about 1.5 minutes. The cipher runs are 1 s (the targets
+# were set from 2 s runs) to keep three rounds of everything within the
+# time; use --seconds 2 for that method on fewer rows.
 #
 # --openssl DIR|newest: run everything on another OpenSSL 3.x: DIR/bin/openssl
 # with DIR/lib first in LD_LIBRARY_PATH (fc_bench too), "newest" the newest
@@ -595,9 +596,9 @@ if [[ -n $mhz ]] && grep -q ' 16384 ' "$tmp/speed.res"; then
 fi
 
 # --- targets -------------------------------------------------------------------
-# One row per target of docs/performance.md measured here: the worst median
-# ratio among the rows the target covers, which row that was, and the range
-# of that row's paired ratios.
+# One row per performance target measured here (the list below, with the
+# ratio each needs): the worst median ratio among the rows the target
+# covers, which row that was, and the range of that row's paired ratios.
 {
     awk '{ print $1 ":" $2 ":" $3, $6, $7, $8 }' "$tmp/speed.res" "$tmp/rsa.res"
     awk -F, '!/^#/ && $1 != "workload" { print "fc:" $1, $10, $11, $12 }' \
@@ -639,7 +640,7 @@ targets=(
     "RSA import + first sign (fc_bench)|1.2|fc:rsa-import-sign"
 )
 printf '%s\n' "${targets[@]}" >"$tmp/targets"
-echo "== targets (docs/performance.md): worst median ratio of the rows each" \
+echo "== targets: worst median ratio of the rows each" \
     "covers"
 awk '
     NR == FNR { ratio[$1] = $2; lo[$1] = $3; hi[$1] = $4; next }

@@ -1737,10 +1737,10 @@ FC_SUITE_TEST(test_bad_input)
                     fc_test_expect_error("second final", 0);
                 ERR_clear_error();
             }
-            /* The brief for this suite asks for a refusal. Default refuses
-             * a second decrypt final but answers a second encrypt final
-             * with one more encrypted padding block; fastcrypto may do
-             * exactly that (bit-identical to default) or refuse. */
+            /* A second final. Default refuses a second decrypt final but
+             * answers a second encrypt final with one more encrypted
+             * padding block; fastcrypto may do exactly that (bit-identical
+             * to default) or refuse, with an error. */
             if (r2[0])
                 CHECK(r2[1] == 1 && l2[0] == l2[1] && memcmp(of, od, 16) == 0,
                       "second final returned %d with %d bytes (%s); default "

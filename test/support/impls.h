@@ -5,8 +5,8 @@
  * tables with visible skips, and a reproducible random source.
  *
  * Any table type with a `const char *name` and a `uint32_t required_caps`
- * member works with FC_TEST_FOREACH_IMPL (fc_aes_ops, fc_gcm_ops and
- * fc_bn_ops all have them):
+ * member works with FC_TEST_FOREACH_IMPL: every kernel table of include/fc/ has
+ * them (fc_aes_ops, fc_gcm_ops, fc_bn_ops, fc_bn_exp2_ops). For example:
  *
  *   size_t n;
  *   const fc_aes_ops *const *tab = fc_aes_impls(&n);
