@@ -357,6 +357,42 @@ FC_FUNC_END(fc_aes_set_dec_key_aesni)
 .endr
 .endm
 
+/*
+ * WIDE_GROUPS group, done: runs the group macro |group| over NBLK blocks, 8
+ * at a time, then the 0..7 left over as at most one group of 4 and one of
+ * 1..3, and ends at |done|. The branches depend on the block count only.
+ * In: NBLK (blocks, >= 1), what |group| reads. Clobbers NBLK, flags, and
+ * what |group| clobbers.
+ */
+.macro WIDE_GROUPS group, done
+	sub	$8, NBLK
+	jb	.Lwg_tail\@
+.Lwg_loop8\@:
+	\group	8
+	sub	$8, NBLK
+	jae	.Lwg_loop8\@
+.Lwg_tail\@:
+	/* NBLK + 8 in 0..7 blocks remain: at most one 4-group and one of 1..3 */
+	add	$8, NBLK
+	jz	\done
+	cmp	$4, NBLK
+	jb	.Lwg_lt4\@
+	\group	4
+	sub	$4, NBLK
+	jz	\done
+.Lwg_lt4\@:
+	cmp	$2, NBLK
+	jb	.Lwg_1\@
+	je	.Lwg_2\@
+	\group	3
+	jmp	\done
+.Lwg_2\@:
+	\group	2
+	jmp	\done
+.Lwg_1\@:
+	\group	1
+.endm
+
 /* ECB_GROUP n: encrypt n blocks from IN to OUT, advance both. */
 .macro ECB_GROUP n
 	WIDE_LOAD_WHITEN \n
@@ -401,32 +437,7 @@ FC_FUNC_START(fc_aes_ecb_enc_aesni)
 	lea	FC_OFF_AES_RK(KEY, %rax), KEND
 	movdqu	FC_OFF_AES_RK(KEY), K0
 	movdqu	(KEND), KL
-	sub	$8, NBLK
-	jb	.Lecb_tail
-.Lecb_loop8:
-	ECB_GROUP 8
-	sub	$8, NBLK
-	jae	.Lecb_loop8
-.Lecb_tail:
-	/* NBLK + 8 in 0..7 blocks remain: at most one 4-group and one of 1..3 */
-	add	$8, NBLK
-	jz	.Lecb_clear
-	cmp	$4, NBLK
-	jb	.Lecb_lt4
-	ECB_GROUP 4
-	sub	$4, NBLK
-	jz	.Lecb_clear
-.Lecb_lt4:
-	cmp	$2, NBLK
-	jb	.Lecb_1
-	je	.Lecb_2
-	ECB_GROUP 3
-	jmp	.Lecb_clear
-.Lecb_2:
-	ECB_GROUP 2
-	jmp	.Lecb_clear
-.Lecb_1:
-	ECB_GROUP 1
+	WIDE_GROUPS ECB_GROUP, .Lecb_clear
 .Lecb_clear:
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
 	CLEAR_XMM RK, K0, KL
@@ -510,32 +521,7 @@ FC_FUNC_START(fc_aes_ctr32_aesni)
 	movdqa	.Lctr_one(%rip), ONE
 	movdqu	(CTRP), CTRV
 	pshufb	BSWAP, CTRV
-	sub	$8, NBLK
-	jb	.Lctr_tail
-.Lctr_loop8:
-	CTR_GROUP 8
-	sub	$8, NBLK
-	jae	.Lctr_loop8
-.Lctr_tail:
-	/* NBLK + 8 in 0..7 blocks remain: at most one 4-group and one of 1..3 */
-	add	$8, NBLK
-	jz	.Lctr_clear
-	cmp	$4, NBLK
-	jb	.Lctr_lt4
-	CTR_GROUP 4
-	sub	$4, NBLK
-	jz	.Lctr_clear
-.Lctr_lt4:
-	cmp	$2, NBLK
-	jb	.Lctr_1
-	je	.Lctr_2
-	CTR_GROUP 3
-	jmp	.Lctr_clear
-.Lctr_2:
-	CTR_GROUP 2
-	jmp	.Lctr_clear
-.Lctr_1:
-	CTR_GROUP 1
+	WIDE_GROUPS CTR_GROUP, .Lctr_clear
 .Lctr_clear:
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
 	CLEAR_XMM RK, K0, KL, CTRV, T
@@ -752,31 +738,7 @@ FC_FUNC_START(fc_aes_cbc_dec_aesni)
 	lea	FC_OFF_AES_RK(KEY, %rax), KEND
 	movdqu	FC_OFF_AES_RK(KEY), K0
 	movdqu	(KEND), KL
-	sub	$8, NBLK
-	jb	.Lcbcd_tail
-.Lcbcd_loop8:
-	CBCD_GROUP 8
-	sub	$8, NBLK
-	jae	.Lcbcd_loop8
-.Lcbcd_tail:
-	add	$8, NBLK
-	jz	.Lcbcd_out
-	cmp	$4, NBLK
-	jb	.Lcbcd_lt4
-	CBCD_GROUP 4
-	sub	$4, NBLK
-	jz	.Lcbcd_out
-.Lcbcd_lt4:
-	cmp	$2, NBLK
-	jb	.Lcbcd_1
-	je	.Lcbcd_2
-	CBCD_GROUP 3
-	jmp	.Lcbcd_out
-.Lcbcd_2:
-	CBCD_GROUP 2
-	jmp	.Lcbcd_out
-.Lcbcd_1:
-	CBCD_GROUP 1
+	WIDE_GROUPS CBCD_GROUP, .Lcbcd_out
 .Lcbcd_out:
 	movdqu	IV, (IVP)
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7

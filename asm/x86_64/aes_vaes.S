@@ -124,6 +124,37 @@
 .set	RK4x,	%xmm15
 
 /*
+ * _rounds_ymm op, nr, n, resident: the middle rounds 1 .. nr-1 with |op|
+ * (vaesenc, vaesdec) on %ymm0-%ymm(n-1), all registers through one round
+ * at a time. rk[1..resident] are in RK1..RK<resident> (resident <= 4);
+ * each later key is broadcast from memory into KT, one load for n rounds.
+ * In: KEY, RK1..RK<resident>. Clobbers: KT.
+ */
+.macro	_rounds_ymm op, nr, n, resident
+.irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
+.if	\r < \nr
+.if	\r > \resident
+	vbroadcasti128	FC_OFF_AES_RK+16*\r(KEY), KT
+	.set	RKEY, KT
+.elseif	\r == 1
+	.set	RKEY, RK1
+.elseif	\r == 2
+	.set	RKEY, RK2
+.elseif	\r == 3
+	.set	RKEY, RK3
+.else
+	.set	RKEY, RK4
+.endif
+.irp	i, 0, 1, 2, 3, 4, 5, 6, 7
+.if	\i < \n
+	\op	RKEY, %ymm\i, %ymm\i
+.endif
+.endr
+.endif
+.endr
+.endm
+
+/*
  * _cbc_dec_ymm nr, n: decrypts 2*n blocks (n ymm registers, n = 1, 2, 4 or
  * 8) at IN to OUT with an nr-round schedule, chaining from PREVx, and leaves
  * the last ciphertext block of the group in PREVx. Does not advance IN/OUT.
@@ -137,28 +168,7 @@
 	vpxor	32*\i(IN), RK0, %ymm\i
 .endif
 .endr
-	// Middle rounds 1 .. nr-1, all registers through one round at a time.
-.irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
-.if	\r < \nr
-.if	\r == 1
-	.set	RKEY, RK1
-.elseif	\r == 2
-	.set	RKEY, RK2
-.elseif	\r == 3
-	.set	RKEY, RK3
-.elseif	\r == 4
-	.set	RKEY, RK4
-.else
-	vbroadcasti128	FC_OFF_AES_RK+16*\r(KEY), KT
-	.set	RKEY, KT
-.endif
-.irp	i, 0, 1, 2, 3, 4, 5, 6, 7
-.if	\i < \n
-	vaesdec	RKEY, %ymm\i, %ymm\i
-.endif
-.endr
-.endif
-.endr
+	_rounds_ymm	vaesdec, \nr, \n, 4
 	// Last round with the chaining XOR folded into the key. Register 0's
 	// vector is [PREV, C[0]] since C[-1] is not in |in|; register j > 0's
 	// is the unaligned [C[2j-1], C[2j]] at in + 32j - 16.
@@ -349,24 +359,7 @@ FC_FUNC_END(fc_aes_cbc_dec_vaes_avx2)
 	vpxor	RK0, %ymm\i, %ymm\i
 .endif
 .endr
-	// Middle rounds 1 .. nr-1, all registers through one round at a time.
-.irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
-.if	\r < \nr
-.if	\r == 1
-	.set	RKEY, RK1
-.elseif	\r == 2
-	.set	RKEY, RK2
-.else
-	vbroadcasti128	FC_OFF_AES_RK+16*\r(KEY), KT
-	.set	RKEY, KT
-.endif
-.irp	i, 0, 1, 2, 3, 4, 5, 6, 7
-.if	\i < \n
-	vaesenc	RKEY, %ymm\i, %ymm\i
-.endif
-.endr
-.endif
-.endr
+	_rounds_ymm	vaesenc, \nr, \n, 2
 	// Last round with the input folded into the key; every load of the
 	// group comes before its first store, so in == out works.
 .irp	i, 0, 1, 2, 3, 4, 5, 6, 7
