@@ -241,9 +241,9 @@ FC_SUITE_TEST(test_init_variants)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], iv2[16], pt[300], ref[300], of[300], od[300];
-    unsigned int five = 5;
-    OSSL_PARAM num5[2] = {
-        OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &five),
+    unsigned int zero = 0;
+    OSSL_PARAM nopad[2] = {
+        OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_PADDING, &zero),
         OSSL_PARAM_construct_end()};
     fc_pair p;
 
@@ -285,9 +285,10 @@ FC_SUITE_TEST(test_init_variants)
         fc_pair_run(&p, pt + 45, 255, 1, of, od);
         fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_UPDATED_IV, 16, "counter");
 
-        WHERE("%s params-only init (num=5) on a fresh key", names(ks));
+        WHERE("%s params-only init (padding=0) mid-block", names(ks));
         CHECK(fc_pair_init(&p, env, ks, key, iv, 1, NULL, "init"), "init");
-        CHECK(fc_pair_init(&p, env, -1, NULL, NULL, -1, num5, "init"), "init");
+        fc_pair_run(&p, pt, 29, 0, of, od);
+        CHECK(fc_pair_init(&p, env, -1, NULL, NULL, -1, nopad, "init"), "init");
         fc_pair_run(&p, pt, 100, 1, of, od);
 
         WHERE("%s the cipher again, other direction", names(ks));
@@ -397,9 +398,9 @@ FC_SUITE_TEST(test_evp_cipher)
         }
 }
 
-/* Context parameters: "iv", "updated-iv", "num" and "padding" after
- * updates that end inside a block; "num" set to every value the keystream
- * block has room for, then data; the TLS fields accepted. */
+/* Context parameters: "iv", "updated-iv", "num", "padding" and "ivlen"
+ * after an update that ends inside a block, and the TLS fields accepted;
+ * all as default has them. */
 FC_SUITE_TEST(test_ctx_params)
 {
     fc_test_env *env = *state;
@@ -410,50 +411,33 @@ FC_SUITE_TEST(test_ctx_params)
     fc_test_rand_start(__func__);
     fc_pair_new(&p);
     for (int ks = 0; ks < NKS; ks++) {
+        unsigned int u;
+        size_t sz;
+
         fc_test_rand_bytes(key, sizeof(key));
         fc_test_rand_bytes(in, sizeof(in));
         ctr_iv(iv, sizeof(in), ks + 1);
-        for (unsigned int num = 0; num < 16; num++) {
-            OSSL_PARAM q[2] = {
-                OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
-                OSSL_PARAM_construct_end()};
-            const size_t n = 1 + fc_test_rand_below(60);
-            unsigned int u[2];
-            size_t sz;
+        WHERE("%s parameters after 37 bytes", names(ks));
+        CHECK(fc_pair_init(&p, env, ks, key, iv, 1, NULL, "init"), "init");
+        fc_pair_update_at(&p, of, od, in, 37, &l, "37 bytes");
+        fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_IV, 16, "iv");
+        fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_UPDATED_IV, 16, "updated-iv");
+        for (int s = 0; s < 2; s++) {
+            const char *who = s ? "default" : FC_NAME;
 
-            WHERE("%s num=%u, then %zu bytes", names(ks), num, n);
-            CHECK(fc_pair_init(&p, env, ks, key, iv, 1, NULL, "init"), "init");
-            fc_pair_update_at(&p, of, od, in, 37, &l, "37 bytes");
-            fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_IV, 16, "iv");
-            fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_UPDATED_IV, 16,
-                               "updated-iv");
-            for (int s = 0; s < 2; s++) {
-                u[s] = 99;
-                CHECK(fc_test_get_uint(p.c[s], OSSL_CIPHER_PARAM_NUM, &u[s]),
-                      "get num");
-            }
-            CHECK(u[0] == u[1] && u[0] == 5, "num %u, default %u", u[0], u[1]);
-            for (int s = 0; s < 2; s++) {
-                CHECK(EVP_CIPHER_CTX_set_params(p.c[s], q), "set num");
-                CHECK(fc_test_get_uint(p.c[s], OSSL_CIPHER_PARAM_NUM, &u[s]) &&
-                          u[s] == num,
-                      "num reads %u", u[s]);
-                CHECK(fc_test_get_uint(p.c[s], OSSL_CIPHER_PARAM_PADDING,
-                                       &u[s]) &&
-                          u[s] == 1,
-                      "padding %u", u[s]);
-                CHECK(fc_test_get_size(p.c[s], OSSL_CIPHER_PARAM_IVLEN, &sz) &&
-                          sz == 16,
-                      "ivlen %zu", sz);
-            }
-            fc_pair_update_at(&p, of, od, in + 37, n, &l, "after num");
-            fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_UPDATED_IV, 16,
-                               "updated-iv after num");
+            u = 99;
+            CHECK(fc_test_get_uint(p.c[s], OSSL_CIPHER_PARAM_NUM, &u) && u == 5,
+                  "num %u (%s)", u, who);
+            CHECK(fc_test_get_uint(p.c[s], OSSL_CIPHER_PARAM_PADDING, &u) &&
+                      u == 1,
+                  "padding %u (%s)", u, who);
+            CHECK(fc_test_get_size(p.c[s], OSSL_CIPHER_PARAM_IVLEN, &sz) &&
+                      sz == 16,
+                  "ivlen %zu (%s)", sz, who);
         }
         /* libssl's TLS fields are taken (and select nothing, see the
          * spec); the stream goes on unchanged. */
         WHERE("%s TLS parameters", names(ks));
-        CHECK(fc_pair_init(&p, env, ks, key, iv, 0, NULL, "init"), "init");
         {
             int ver = 0x0303;
             size_t ms = 0;
@@ -464,9 +448,72 @@ FC_SUITE_TEST(test_ctx_params)
                       EVP_CIPHER_CTX_set_params(p.c[1], t),
                   "tls-version / tls-mac-size");
         }
-        fc_pair_run(&p, in, sizeof(in), 1, of, od);
+        fc_pair_run(&p, in + 37, sizeof(in) - 37, 1, of, od);
     }
     fc_pair_free(&p);
+}
+
+/*
+ * "num" set to every offset the keystream block has room for, after 37
+ * bytes (three blocks of keystream made, five bytes of the third used):
+ * the next bytes take the third block's keystream from that offset, or a
+ * fresh block for 0. Checked against the keystream (default's encryption
+ * of zeros), and against default where it takes the value: 3.0.19 does,
+ * 3.0.22 and later refuse any "num" above 0 for CTR (its block size, 1,
+ * is their bound). fastcrypto takes 0..15.
+ */
+FC_SUITE_TEST(test_num)
+{
+    fc_test_env *env = *state;
+    uint8_t key[32], iv[16], in[100], ks_ref[16 * 7], of[100], od[100];
+    static const uint8_t zero[16 * 7];
+
+    fc_test_rand_start(__func__);
+    for (int ks = 0; ks < NKS; ks++) {
+        EVP_CIPHER_CTX *z = EVP_CIPHER_CTX_new();
+        int l;
+
+        fc_test_rand_bytes(key, sizeof(key));
+        fc_test_rand_bytes(in, sizeof(in));
+        ctr_iv(iv, sizeof(in), ks + 1);
+        CHECK(z != NULL && EVP_EncryptInit_ex2(z, env->df[ks], key, iv, NULL) &&
+                  EVP_EncryptUpdate(z, ks_ref, &l, zero, sizeof(zero)),
+              "keystream from default");
+        EVP_CIPHER_CTX_free(z);
+        for (unsigned int num = 0; num < 16; num++) {
+            OSSL_PARAM q[2] = {
+                OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_NUM, &num),
+                OSSL_PARAM_construct_end()};
+            const size_t n = 1 + fc_test_rand_below(60);
+            const size_t at = num == 0 ? 48 : 32 + num;
+            EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new()};
+            uint8_t *o[2] = {of, od};
+            int r[2];
+
+            WHERE("%s num=%u after 37 bytes, then %zu bytes", names(ks), num,
+                  n);
+            for (int s = 0; s < 2; s++) {
+                CHECK(EVP_EncryptInit_ex2(c[s], s ? env->df[ks] : env->fc[ks],
+                                          key, iv, NULL) &&
+                          EVP_EncryptUpdate(c[s], o[s], &l, in, 37),
+                      "init and 37 bytes");
+                r[s] = EVP_CIPHER_CTX_set_params(c[s], q);
+                ERR_clear_error();
+                if (r[s])
+                    CHECK(EVP_EncryptUpdate(c[s], o[s], &l, in + 37, (int)n) &&
+                              l == (int)n,
+                          "update after num");
+            }
+            CHECK(r[0] == 1, "num %u refused", num);
+            for (size_t i = 0; i < n; i++)
+                CHECK(of[i] == (in[37 + i] ^ ks_ref[at + i]),
+                      "byte %zu after num %u", i, num);
+            if (r[1]) /* default took it too: the same output */
+                CHECK_MEM(od, of, n, "default's output after num");
+            EVP_CIPHER_CTX_free(c[0]);
+            EVP_CIPHER_CTX_free(c[1]);
+        }
+    }
 }
 
 /* A "num" the keystream block has no room for is refused by fastcrypto,
