@@ -2,15 +2,19 @@
 /*
  * cipher_common.h - what every cipher glue file shares: one decoder for
  * parameter arrays, one key and IV length policy, the context allocation,
- * the IV read-out, and the algorithm constants behind get_params.
+ * the IV read-out, the algorithm constants behind get_params, the state
+ * and parameters of the non-AEAD modes (fc_cipher_generic: CBC, CTR), and
+ * the dispatch tables.
  *
  * A cipher file keeps only its own semantics. Its parameter handlers decode
  * the caller's array once (fc_params_find) into a set of slots, one per
  * name the cipher knows, and then apply the slots in an order the handler
  * spells out and comments; the order the caller wrote them in never
- * matters. Adding a cipher means a newctx, tables of the names it takes,
- * its data path, and one FC_AES_MODE_DISPATCH line for the tables EVP
- * sees (below).
+ * matters. A non-AEAD mode takes the default provider's generic parameters
+ * from fc_cipher_generic as they are. Adding a cipher means a newctx, an
+ * init, its data path, the names it takes beyond those, and one
+ * FC_AES_MODE_DISPATCH line for the tables EVP sees (below):
+ * cipher_aes_ctr.c is the smallest example.
  *
  * Parameter names. Every name any cipher of ours knows has one id (enum
  * fc_cparam) and its string in fc_cparam_names. A table (fc_param_table)
