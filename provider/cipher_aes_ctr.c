@@ -15,11 +15,13 @@
  * "num" to 0 (an unused partial keystream block is dropped); an init
  * without IV goes on from the counter, it does not restart from the IV.
  * in == out is allowed. Deliberate differences, where the default's result
- * is not meaningful: a "num" above 15 is refused (the default reads past
- * its keystream block with it); "tls-version" and "tls-mac-size" are
- * stored and reported but select nothing (no TLS suite uses CTR; the
- * default strips a MAC off decrypted data then); a "keylen" or "ivlen"
- * other than the cipher's is refused, as for CBC (cipher_common.h).
+ * is not meaningful: "num" takes 0..15, the offsets into the kept
+ * keystream block (3.0.19's default takes any value and reads past its
+ * block above 15; 3.0.22 and later take only 0); "tls-version" and
+ * "tls-mac-size" are stored and reported but select nothing (no TLS suite
+ * uses CTR; the default strips a MAC off decrypted data then); a "keylen"
+ * or "ivlen" other than the cipher's is refused, as for CBC
+ * (cipher_common.h).
  */
 #include <stdint.h>
 #include <string.h>
