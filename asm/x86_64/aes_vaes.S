@@ -74,7 +74,11 @@
  * 3 / 3.5; OpenSSL 3.0.19's default provider (8-wide xmm AES-NI, through
  * EVP) 0.256 / 0.293 / 0.346: 2.3x / 2.2x / 2.1x. The registers are
  * cleared with VEX.128 zero idioms and VZEROUPPER at the end: VZEROALL,
- * microcoded, nearly doubled a one-block call (27 -> 15 ticks).
+ * microcoded, nearly doubled a one-block call (27 -> 15 ticks). A call of
+ * one block (AES-CTR's short updates, a partial block's keystream) skips
+ * the ymm set-up: its counter block is |ctr| as it is and its round keys
+ * memory operands; openssl speed -evp aes-128-ctr -bytes 16 went from
+ * 0.83-0.93x of default to 1.05-1.10x.
  *
  * CT: VAES/AES-NI instructions are data-independent in time; the only
  * branches depend on the block count and the number of rounds.
@@ -444,6 +448,8 @@ FC_FUNC_END(fc_aes_cbc_dec_vaes_avx2)
 FC_FUNC_START(fc_aes_ctr32_vaes_avx2)
 	test	BLOCKS, BLOCKS
 	jz	.Lctr_ret		// nothing to do
+	cmp	$1, BLOCKS
+	je	.Lctr_single
 	vbroadcasti128	.Lctr_bswap_d3(%rip), BSW
 	vmovdqu	.Lctr_two(%rip), TWO
 	// CTRV = [ctr, ctr + 1], last words swapped.
@@ -469,6 +475,33 @@ FC_FUNC_START(fc_aes_ctr32_vaes_avx2)
 .endr
 	vzeroupper
 .Lctr_ret:
+	ret
+
+	// One block (AES-CTR's short updates, a partial block's keystream):
+	// the counter block is |ctr| as it is, the round keys are memory
+	// operands, and only two registers need clearing.
+.Lctr_single:
+	vmovdqu	(CTRP), %xmm0
+	vpxor	FC_OFF_AES_RK(KEY), %xmm0, %xmm0
+.irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9
+	vaesenc	FC_OFF_AES_RK+16*\r(KEY), %xmm0, %xmm0
+.endr
+	mov	FC_OFF_AES_ROUNDS(KEY), ROUNDS
+	cmp	$12, ROUNDS
+	jb	.Lctr_single_last
+	vaesenc	FC_OFF_AES_RK+16*10(KEY), %xmm0, %xmm0
+	vaesenc	FC_OFF_AES_RK+16*11(KEY), %xmm0, %xmm0
+	je	.Lctr_single_last
+	vaesenc	FC_OFF_AES_RK+16*12(KEY), %xmm0, %xmm0
+	vaesenc	FC_OFF_AES_RK+16*13(KEY), %xmm0, %xmm0
+.Lctr_single_last:
+	shl	$4, ROUNDS			// rk[Nr] at 16 * Nr
+	vmovdqu	(IN), KTx
+	vpxor	FC_OFF_AES_RK(KEY, %rax), KTx, KTx
+	vaesenclast	KTx, %xmm0, %xmm0
+	vmovdqu	%xmm0, (OUT)
+	vpxor	%xmm0, %xmm0, %xmm0
+	vpxor	KTx, KTx, KTx
 	ret
 FC_FUNC_END(fc_aes_ctr32_vaes_avx2)
 
