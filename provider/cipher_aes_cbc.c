@@ -22,6 +22,7 @@
  * refused changes nothing (the default applies what it read before the
  * bad one). Only the schedule for the direction in use is expanded.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -43,191 +44,30 @@
 enum { FC_KS_NONE = 0, FC_KS_ENC, FC_KS_DEC };
 
 typedef struct fc_aes_cbc_ctx {
-    fc_aes_key ks;         /* expanded for |ks_dir| */
+    fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_set): key, IVs,
+                            * "num", "padding", TLS fields */
+    fc_aes_key ks;         /* expanded from g.key for |ks_dir| */
     const fc_aes_ops *aes; /* kernels chosen at provider load */
-    fc_prov_ctx *prov;
-    uint8_t key[32]; /* raw key: re-expanded on a direction change */
-    uint8_t iv[16];  /* chaining value ("updated-iv") */
-    uint8_t oiv[16]; /* IV as last set ("iv") */
-    uint8_t buf[16]; /* partial or held-back block */
+    uint8_t buf[16];       /* partial or held-back block */
     uint8_t tlsmac[FC_TLS_CBC_MAX_MAC]; /* MAC of the last TLS record */
     size_t bufsz;
-    size_t keylen;           /* fixed by the cipher: 16, 24 or 32 */
-    size_t tlsmacsize;       /* "tls-mac-size" */
-    unsigned int tlsversion; /* "tls-version"; > 0 selects record mode */
-    unsigned int num;        /* "num": stored and reported, unused by CBC */
-    uint8_t enc, pad, key_set, iv_set, ks_dir, tlsmac_set;
+    uint8_t ks_dir, tlsmac_set;
 } fc_aes_cbc_ctx;
 
-FC_DISPATCH(cipher, newctx, fc_aes128_cbc_newctx);
-FC_DISPATCH(cipher, newctx, fc_aes192_cbc_newctx);
-FC_DISPATCH(cipher, newctx, fc_aes256_cbc_newctx);
-FC_DISPATCH(cipher, get_params, fc_aes128_cbc_get_params);
-FC_DISPATCH(cipher, get_params, fc_aes192_cbc_get_params);
-FC_DISPATCH(cipher, get_params, fc_aes256_cbc_get_params);
-FC_DISPATCH(cipher, freectx, fc_aes_cbc_freectx);
-FC_DISPATCH(cipher, dupctx, fc_aes_cbc_dupctx);
-FC_DISPATCH(cipher, encrypt_init, fc_aes_cbc_einit);
-FC_DISPATCH(cipher, decrypt_init, fc_aes_cbc_dinit);
-FC_DISPATCH(cipher, update, fc_aes_cbc_update);
-FC_DISPATCH(cipher, final, fc_aes_cbc_final);
-FC_DISPATCH(cipher, cipher, fc_aes_cbc_cipher);
-FC_DISPATCH(cipher, get_ctx_params, fc_aes_cbc_get_ctx_params);
-FC_DISPATCH(cipher, set_ctx_params, fc_aes_cbc_set_ctx_params);
-FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_cbc_gettable_ctx_params);
-FC_DISPATCH(cipher, settable_ctx_params, fc_aes_cbc_settable_ctx_params);
-
 /* ------------------------------------------------------------------------ */
-/* Parameters (decoded by fc_params_find, cipher_common.h). */
-
-/* Lookup order: the names EVP asks for around every init first. */
-static const fc_param_name fc_cbc_get_names[] = {
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_MAC, FC_CP_TLS_MAC),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_UPDATED_IV, FC_CP_UPDATED_IV),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IV, FC_CP_IV),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_PADDING, FC_CP_PADDING),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_NUM, FC_CP_NUM),
-};
-static const fc_param_table fc_cbc_get_table = FC_PARAM_TABLE(fc_cbc_get_names);
-
-static const fc_param_name fc_cbc_set_names[] = {
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_PADDING, FC_CP_PADDING),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_VERSION, FC_CP_TLS_VERSION),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, FC_CP_TLS_MAC_SIZE),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_NUM, FC_CP_NUM),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_USE_BITS, FC_CP_USE_BITS),
-};
-static const fc_param_table fc_cbc_set_table = FC_PARAM_TABLE(fc_cbc_set_names);
-
-static const OSSL_PARAM fc_aes_cbc_known_gettable_ctx_params[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, NULL, 0),
-    OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, NULL, 0),
-    OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, NULL, 0),
-    OSSL_PARAM_END,
-};
-
-/* "keylen" is absent, as in the default provider (the length policy of
- * cipher_common.h); a "keylen" passed anyway must be the cipher's own. */
-static const OSSL_PARAM fc_aes_cbc_known_settable_ctx_params[] = {
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, NULL),
-    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, NULL),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, NULL),
-    OSSL_PARAM_END,
-};
-
-static const OSSL_PARAM *fc_aes_cbc_gettable_ctx_params(void *cctx,
-                                                        void *provctx)
-{
-    return fc_aes_cbc_known_gettable_ctx_params;
-}
-
-static const OSSL_PARAM *fc_aes_cbc_settable_ctx_params(void *cctx,
-                                                        void *provctx)
-{
-    return fc_aes_cbc_known_settable_ctx_params;
-}
+/* Parameters: those of every non-AEAD cipher (cipher_common.h), and the
+ * MAC of the last TLS record. */
 
 static int fc_aes_cbc_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     fc_aes_cbc_ctx *ctx = vctx;
-    fc_params f;
-    OSSL_PARAM *p;
 
-    if (fc_params_find(&fc_cbc_get_table, params, &f) == 0)
-        return 1;
-    /* All reads: the order does not matter. */
-    if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL &&
-        !fc_cipher_set_size(ctx->prov, p, FC_CBC_IVLEN))
-        return 0;
-    if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
-        !fc_cipher_set_size(ctx->prov, p, ctx->keylen))
-        return 0;
-    if ((p = fc_param(&f, FC_CP_PADDING)) != NULL &&
-        !OSSL_PARAM_set_uint(p, ctx->pad))
-        goto bad;
-    if ((p = fc_param(&f, FC_CP_NUM)) != NULL &&
-        !OSSL_PARAM_set_uint(p, ctx->num))
-        goto bad;
-    /* "iv" is the IV as last set, "updated-iv" the chaining value. */
-    if ((p = fc_param(&f, FC_CP_IV)) != NULL &&
-        !fc_cipher_get_iv(ctx->prov, p, ctx->oiv, FC_CBC_IVLEN, 0))
-        return 0;
-    if ((p = fc_param(&f, FC_CP_UPDATED_IV)) != NULL &&
-        !fc_cipher_get_iv(ctx->prov, p, ctx->iv, FC_CBC_IVLEN, 0))
-        return 0;
-    /* Valid until the next update; NULL before a MAC was taken, or if
-     * "tls-mac-size" has since grown past our buffer. */
-    if ((p = fc_param(&f, FC_CP_TLS_MAC)) != NULL &&
-        !OSSL_PARAM_set_octet_ptr(p,
-                                  ctx->tlsmac_set &&
-                                          ctx->tlsmacsize <= FC_TLS_CBC_MAX_MAC
-                                      ? ctx->tlsmac
-                                      : NULL,
-                                  ctx->tlsmacsize))
-        goto bad;
-    return 1;
-bad:
-    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "get %s", p->key);
-    return 0;
-}
-
-static int fc_aes_cbc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
-{
-    fc_aes_cbc_ctx *ctx = vctx;
-    fc_params f;
-    const OSSL_PARAM *p;
-    unsigned int u, version = ctx->tlsversion, num = ctx->num;
-    size_t macsize = ctx->tlsmacsize, v;
-    int pad = ctx->pad;
-
-    if (fc_params_find(&fc_cbc_set_table, params, &f) == 0)
-        return 1;
-    /* Everything is read and checked first and stored at the end, so a
-     * refused array changes nothing. The lengths are the cipher's own
-     * (cipher_common.h). */
-    if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
-        !fc_cipher_check_keylen_param(ctx->prov, p, ctx->keylen))
-        return 0;
-    if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL &&
-        !fc_cipher_get_ivlen_param(ctx->prov, p, &v, FC_CBC_IVLEN,
-                                   FC_CBC_IVLEN))
-        return 0;
-    if ((p = fc_param(&f, FC_CP_PADDING)) != NULL) {
-        if (!OSSL_PARAM_get_uint(p, &u))
-            goto bad;
-        pad = u != 0;
-    }
-    if ((p = fc_param(&f, FC_CP_NUM)) != NULL && !OSSL_PARAM_get_uint(p, &num))
-        goto bad;
-    /* For CFB1; accepted, as the default does, and unused. */
-    if ((p = fc_param(&f, FC_CP_USE_BITS)) != NULL &&
-        !OSSL_PARAM_get_uint(p, &u))
-        goto bad;
-    /* libssl passes an int; the conversion accepts it when >= 0. */
-    if ((p = fc_param(&f, FC_CP_TLS_VERSION)) != NULL &&
-        !OSSL_PARAM_get_uint(p, &version))
-        goto bad;
-    if ((p = fc_param(&f, FC_CP_TLS_MAC_SIZE)) != NULL &&
-        !OSSL_PARAM_get_size_t(p, &macsize))
-        goto bad;
-    ctx->pad = (uint8_t)pad;
-    ctx->num = num;
-    ctx->tlsversion = version;
-    ctx->tlsmacsize = macsize;
-    return 1;
-bad:
-    FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER, "set %s", p->key);
-    return 0;
+    /* "tls-mac" is valid until the next update; NULL before a MAC was
+     * taken, or if "tls-mac-size" has since grown past our buffer. */
+    return fc_cipher_generic_get_ctx_params(
+        &ctx->g, params,
+        ctx->tlsmac_set && ctx->g.tlsmacsize <= FC_TLS_CBC_MAX_MAC ? ctx->tlsmac
+                                                                   : NULL);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -240,52 +80,17 @@ static void *fc_aes_cbc_newctx(void *provctx, size_t keylen)
 
     if (ctx == NULL)
         return NULL;
-    ctx->prov = prov;
     ctx->aes = prov->aes;
-    ctx->keylen = keylen;
-    ctx->pad = 1;
+    /* "num" is stored and reported, unused by CBC. */
+    fc_cipher_generic_setup(&ctx->g, prov, keylen, UINT_MAX, 1);
     return ctx;
 }
 
-static void *fc_aes128_cbc_newctx(void *provctx)
-{
-    return fc_aes_cbc_newctx(provctx, 16);
-}
-
-static void *fc_aes192_cbc_newctx(void *provctx)
-{
-    return fc_aes_cbc_newctx(provctx, 24);
-}
-
-static void *fc_aes256_cbc_newctx(void *provctx)
-{
-    return fc_aes_cbc_newctx(provctx, 32);
-}
-
-static int fc_aes_cbc_get_params(OSSL_PARAM params[], size_t keylen)
-{
-    const fc_cipher_info info = {.mode = EVP_CIPH_CBC_MODE,
-                                 .keylen = keylen,
-                                 .ivlen = FC_CBC_IVLEN,
-                                 .blocksize = FC_AES_BLOCK};
-
-    return fc_cipher_get_params(params, &info);
-}
-
-static int fc_aes128_cbc_get_params(OSSL_PARAM params[])
-{
-    return fc_aes_cbc_get_params(params, 16);
-}
-
-static int fc_aes192_cbc_get_params(OSSL_PARAM params[])
-{
-    return fc_aes_cbc_get_params(params, 24);
-}
-
-static int fc_aes256_cbc_get_params(OSSL_PARAM params[])
-{
-    return fc_aes_cbc_get_params(params, 32);
-}
+/* What get_params reports (cipher_common.h); the key length is added per
+ * key size. */
+static const fc_cipher_info fc_aes_cbc_info = {.mode = EVP_CIPH_CBC_MODE,
+                                               .ivlen = FC_CBC_IVLEN,
+                                               .blocksize = FC_AES_BLOCK};
 
 static void fc_aes_cbc_freectx(void *vctx)
 {
@@ -299,68 +104,40 @@ static void *fc_aes_cbc_dupctx(void *vctx)
 
     /* The context holds no pointer into itself, so a flat copy is a deep
      * one and survives the original being freed. */
-    return fc_cipher_ctx_dup(src->prov, src, sizeof(*src));
+    return fc_cipher_ctx_dup(src->g.prov, src, sizeof(*src));
 }
 
 /* Makes the schedule match the direction of the operation. */
 static inline void fc_aes_cbc_sync_schedule(fc_aes_cbc_ctx *ctx)
 {
-    int want = ctx->enc ? FC_KS_ENC : FC_KS_DEC;
+    int want = ctx->g.enc ? FC_KS_ENC : FC_KS_DEC;
 
     if (FC_LIKELY(ctx->ks_dir == want))
         return;
     if (want == FC_KS_ENC)
-        ctx->aes->set_enc_key(&ctx->ks, ctx->key, ctx->keylen);
+        ctx->aes->set_enc_key(&ctx->ks, ctx->g.key, ctx->g.keylen);
     else
-        ctx->aes->set_dec_key(&ctx->ks, ctx->key, ctx->keylen);
+        ctx->aes->set_dec_key(&ctx->ks, ctx->g.key, ctx->g.keylen);
     ctx->ks_dir = (uint8_t)want;
 }
 
-static int fc_aes_cbc_init(fc_aes_cbc_ctx *ctx, const unsigned char *key,
-                           size_t keylen, const unsigned char *iv, size_t ivlen,
+static int fc_aes_cbc_init(void *vctx, const unsigned char *key, size_t keylen,
+                           const unsigned char *iv, size_t ivlen,
                            const OSSL_PARAM params[], int enc)
 {
-    ctx->num = 0;
+    fc_aes_cbc_ctx *ctx = vctx;
+
     ctx->bufsz = 0;
-    ctx->enc = (uint8_t)enc;
-
-    if (iv != NULL) {
-        if (!fc_cipher_check_ivlen(ctx->prov, ivlen, FC_CBC_IVLEN,
-                                   FC_CBC_IVLEN))
-            return 0;
-        memcpy(ctx->iv, iv, FC_CBC_IVLEN);
-        memcpy(ctx->oiv, iv, FC_CBC_IVLEN);
-        ctx->iv_set = 1;
-    } else if (ctx->iv_set) {
-        /* Re-init without IV restarts the chain from the IV last set. */
-        memcpy(ctx->iv, ctx->oiv, FC_CBC_IVLEN);
-    }
-
+    /* The IV and key lengths; an init without IV restarts the chain from
+     * the IV last set. */
+    if (!fc_cipher_generic_init(&ctx->g, key, keylen, iv, ivlen, enc))
+        return 0;
     if (key != NULL) {
-        if (!fc_cipher_check_keylen(ctx->prov, keylen, ctx->keylen))
-            return 0;
-        if (key != ctx->key)
-            memcpy(ctx->key, key, keylen);
         ctx->ks_dir = FC_KS_NONE;
         fc_aes_cbc_sync_schedule(ctx);
-        ctx->key_set = 1;
     }
     /* Without a key the schedule follows the direction at first use. */
-    return params == NULL || fc_aes_cbc_set_ctx_params(ctx, params);
-}
-
-static int fc_aes_cbc_einit(void *vctx, const unsigned char *key, size_t keylen,
-                            const unsigned char *iv, size_t ivlen,
-                            const OSSL_PARAM params[])
-{
-    return fc_aes_cbc_init(vctx, key, keylen, iv, ivlen, params, 1);
-}
-
-static int fc_aes_cbc_dinit(void *vctx, const unsigned char *key, size_t keylen,
-                            const unsigned char *iv, size_t ivlen,
-                            const OSSL_PARAM params[])
-{
-    return fc_aes_cbc_init(vctx, key, keylen, iv, ivlen, params, 0);
+    return params == NULL || fc_cipher_generic_set_ctx_params(&ctx->g, params);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -369,10 +146,10 @@ static int fc_aes_cbc_dinit(void *vctx, const unsigned char *key, size_t keylen,
 static inline void fc_aes_cbc_blocks(fc_aes_cbc_ctx *ctx, const uint8_t *in,
                                      uint8_t *out, size_t blocks)
 {
-    if (ctx->enc)
-        ctx->aes->cbc_enc(&ctx->ks, in, out, blocks, ctx->iv);
+    if (ctx->g.enc)
+        ctx->aes->cbc_enc(&ctx->ks, in, out, blocks, ctx->g.iv);
     else
-        ctx->aes->cbc_dec(&ctx->ks, in, out, blocks, ctx->iv);
+        ctx->aes->cbc_dec(&ctx->ks, in, out, blocks, ctx->g.iv);
 }
 
 /*
@@ -385,11 +162,11 @@ static int fc_aes_cbc_tls_unpad(fc_aes_cbc_ctx *ctx, uint8_t *rec, size_t len,
                                 size_t *outl)
 {
     uint8_t randmac[FC_TLS_CBC_MAX_MAC];
-    size_t mac_size = ctx->tlsmacsize, unpadded;
+    size_t mac_size = ctx->g.tlsmacsize, unpadded;
     uint64_t good;
     int sslv3 = 0;
 
-    switch (ctx->tlsversion) {
+    switch (ctx->g.tlsversion) {
     case SSL3_VERSION:
         sslv3 = 1;
         break;
@@ -420,7 +197,7 @@ static int fc_aes_cbc_tls_unpad(fc_aes_cbc_ctx *ctx, uint8_t *rec, size_t len,
          * so the padding check is no oracle and its result may branch. */
         FC_CT_PUBLIC(&good, sizeof(good));
         if (!good) {
-            FC_RAISE(ctx->prov, FC_R_BAD_DECRYPT);
+            FC_RAISE(ctx->g.prov, FC_R_BAD_DECRYPT);
             return 0;
         }
         *outl = unpadded;
@@ -430,8 +207,8 @@ static int fc_aes_cbc_tls_unpad(fc_aes_cbc_ctx *ctx, uint8_t *rec, size_t len,
 
     /* Drawn whether or not the padding is good: which one we output must
      * not show in the timing. */
-    if (RAND_bytes_ex(ctx->prov->libctx, randmac, mac_size, 0) <= 0) {
-        FC_RAISE(ctx->prov, FC_R_RANDOM_FAILURE);
+    if (RAND_bytes_ex(ctx->g.prov->libctx, randmac, mac_size, 0) <= 0) {
+        FC_RAISE(ctx->g.prov, FC_R_RANDOM_FAILURE);
         return 0;
     }
     fc_tls_cbc_copy_mac(ctx->tlsmac, mac_size, rec, len, unpadded, good,
@@ -444,9 +221,9 @@ static int fc_aes_cbc_tls_unpad(fc_aes_cbc_ctx *ctx, uint8_t *rec, size_t len,
     return 1;
 
 invalid:
-    FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
-                  "tls-version=0x%x, length=%zu, mac=%zu", ctx->tlsversion, len,
-                  mac_size);
+    FC_RAISE_DATA(ctx->g.prov, FC_R_TLS_RECORD_INVALID,
+                  "tls-version=0x%x, length=%zu, mac=%zu", ctx->g.tlsversion,
+                  len, mac_size);
     return 0;
 }
 
@@ -455,43 +232,43 @@ static int fc_aes_cbc_tls_record(fc_aes_cbc_ctx *ctx, uint8_t *out,
                                  size_t *outl, size_t outsize,
                                  const uint8_t *in, size_t inl)
 {
-    if (in == NULL || in != out || outsize < inl || !ctx->pad) {
-        FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+    if (in == NULL || in != out || outsize < inl || !ctx->g.pad) {
+        FC_RAISE_DATA(ctx->g.prov, FC_R_TLS_RECORD_INVALID,
                       "record mode needs in == out and padding on");
         return 0;
     }
     if (inl > SIZE_MAX - 2 * FC_AES_BLOCK) {
-        FC_RAISE(ctx->prov, FC_R_INPUT_TOO_LONG);
+        FC_RAISE(ctx->g.prov, FC_R_INPUT_TOO_LONG);
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
-    fc_stat_add(ctx->prov, FC_STAT_CBC_TLS, 1);
+    fc_stat_add(ctx->g.prov, FC_STAT_CBC_TLS, 1);
     ctx->tlsmac_set = 0;
 
-    if (ctx->enc) {
+    if (ctx->g.enc) {
         size_t len;
 
         /* libssl sizes the buffer for up to one block of padding. */
         if (outsize < inl + FC_AES_BLOCK - inl % FC_AES_BLOCK) {
-            FC_RAISE(ctx->prov, FC_R_OUTPUT_TOO_SMALL);
+            FC_RAISE(ctx->g.prov, FC_R_OUTPUT_TOO_SMALL);
             return 0;
         }
-        len = fc_tls_cbc_pad(out, inl, ctx->tlsversion == SSL3_VERSION);
+        len = fc_tls_cbc_pad(out, inl, ctx->g.tlsversion == SSL3_VERSION);
         /* For TLS 1.1+ libssl put a random block first: it is encrypted
          * like the rest and becomes the explicit IV. */
-        ctx->aes->cbc_enc(&ctx->ks, out, out, len / FC_AES_BLOCK, ctx->iv);
+        ctx->aes->cbc_enc(&ctx->ks, out, out, len / FC_AES_BLOCK, ctx->g.iv);
         *outl = len;
         return 1;
     }
 
     if (inl % FC_AES_BLOCK != 0) {
-        FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+        FC_RAISE_DATA(ctx->g.prov, FC_R_TLS_RECORD_INVALID,
                       "length %zu is not a whole number of blocks", inl);
         return 0;
     }
     /* The chaining value carries over: a TLS 1.0 record's IV is the last
      * ciphertext block of the record before. */
-    ctx->aes->cbc_dec(&ctx->ks, out, out, inl / FC_AES_BLOCK, ctx->iv);
+    ctx->aes->cbc_dec(&ctx->ks, out, out, inl / FC_AES_BLOCK, ctx->g.iv);
     return fc_aes_cbc_tls_unpad(ctx, out, inl, outl);
 }
 
@@ -504,18 +281,18 @@ static int fc_aes_cbc_update(void *vctx, unsigned char *out, size_t *outl,
     size_t bulk, tail, outlen;
     int flush;
 
-    if (!ctx->key_set) {
-        FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
+    if (!ctx->g.key_set) {
+        FC_RAISE(ctx->g.prov, FC_R_NO_KEY_SET);
         return 0;
     }
-    if (ctx->tlsversion > 0)
+    if (ctx->g.tlsversion > 0)
         return fc_aes_cbc_tls_record(ctx, out, outl, outsize, in, inl);
     if (in == NULL && inl != 0) {
-        FC_RAISE(ctx->prov, FC_R_NULL_ARGUMENT);
+        FC_RAISE(ctx->g.prov, FC_R_NULL_ARGUMENT);
         return 0;
     }
     if (inl > SIZE_MAX - 2 * FC_AES_BLOCK) {
-        FC_RAISE(ctx->prov, FC_R_INPUT_TOO_LONG);
+        FC_RAISE(ctx->g.prov, FC_R_INPUT_TOO_LONG);
         return 0;
     }
 
@@ -533,20 +310,21 @@ static int fc_aes_cbc_update(void *vctx, unsigned char *out, size_t *outl,
     bulk = inl & ~(size_t)(FC_AES_BLOCK - 1);
     /* A full buffer goes out unless we decrypt with padding and this update
      * ends exactly there: then it may be the padded last block, for final. */
-    flush = ctx->bufsz == FC_AES_BLOCK && (ctx->enc || inl > 0 || !ctx->pad);
+    flush =
+        ctx->bufsz == FC_AES_BLOCK && (ctx->g.enc || inl > 0 || !ctx->g.pad);
     /* For the same reason hold back the last block of input that ends on a
      * block boundary. */
-    if (bulk != 0 && bulk == inl && !ctx->enc && ctx->pad)
+    if (bulk != 0 && bulk == inl && !ctx->g.enc && ctx->g.pad)
         bulk -= FC_AES_BLOCK;
     tail = inl - bulk;
     outlen = (flush ? FC_AES_BLOCK : 0) + bulk;
     if (outsize < outlen) {
-        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
+        FC_RAISE_DATA(ctx->g.prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
                       outlen, outsize);
         return 0;
     }
     if (outlen != 0 && out == NULL) {
-        FC_RAISE(ctx->prov, FC_R_NULL_ARGUMENT);
+        FC_RAISE(ctx->g.prov, FC_R_NULL_ARGUMENT);
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
@@ -585,19 +363,19 @@ static int fc_aes_cbc_final(void *vctx, unsigned char *out, size_t *outl,
     uint64_t good;
     size_t n;
 
-    if (!ctx->key_set) {
-        FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
+    if (!ctx->g.key_set) {
+        FC_RAISE(ctx->g.prov, FC_R_NO_KEY_SET);
         return 0;
     }
-    if (ctx->tlsversion > 0) {
-        FC_RAISE(ctx->prov, FC_R_TLS_MODE_FINAL);
+    if (ctx->g.tlsversion > 0) {
+        FC_RAISE(ctx->g.prov, FC_R_TLS_MODE_FINAL);
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
-    fc_stat_add(ctx->prov, ctx->enc ? FC_STAT_CBC_ENC : FC_STAT_CBC_DEC, 1);
+    fc_stat_add(ctx->g.prov, ctx->g.enc ? FC_STAT_CBC_ENC : FC_STAT_CBC_DEC, 1);
 
-    if (ctx->enc) {
-        if (ctx->pad) {
+    if (ctx->g.enc) {
+        if (ctx->g.pad) {
             /* PKCS#7: 1..16 bytes, each holding the count. */
             memset(ctx->buf + ctx->bufsz, (int)(FC_AES_BLOCK - ctx->bufsz),
                    FC_AES_BLOCK - ctx->bufsz);
@@ -605,12 +383,12 @@ static int fc_aes_cbc_final(void *vctx, unsigned char *out, size_t *outl,
             *outl = 0;
             return 1;
         } else if (ctx->bufsz != FC_AES_BLOCK) {
-            FC_RAISE_DATA(ctx->prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
+            FC_RAISE_DATA(ctx->g.prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
                           "%zu bytes left with padding off", ctx->bufsz);
             return 0;
         }
         if (outsize < FC_AES_BLOCK || out == NULL) {
-            FC_RAISE(ctx->prov, FC_R_OUTPUT_TOO_SMALL);
+            FC_RAISE(ctx->g.prov, FC_R_OUTPUT_TOO_SMALL);
             return 0;
         }
         fc_aes_cbc_blocks(ctx, ctx->buf, out, 1);
@@ -621,31 +399,31 @@ static int fc_aes_cbc_final(void *vctx, unsigned char *out, size_t *outl,
     }
 
     if (ctx->bufsz != FC_AES_BLOCK) {
-        if (ctx->bufsz == 0 && !ctx->pad) {
+        if (ctx->bufsz == 0 && !ctx->g.pad) {
             *outl = 0;
             return 1;
         }
-        FC_RAISE_DATA(ctx->prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
+        FC_RAISE_DATA(ctx->g.prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
                       "%zu bytes left", ctx->bufsz);
         return 0;
     }
     fc_aes_cbc_blocks(ctx, ctx->buf, ctx->buf, 1);
     ctx->bufsz = 0;
     n = FC_AES_BLOCK;
-    if (ctx->pad) {
+    if (ctx->g.pad) {
         good = fc_cbc_pkcs7_check(ctx->buf, &n);
         /* Success or failure is reported to the caller either way. */
         FC_CT_PUBLIC(&good, sizeof(good));
         FC_CT_PUBLIC(&n, sizeof(n));
         if (!good) {
             fc_memzero(ctx->buf, sizeof(ctx->buf));
-            FC_RAISE(ctx->prov, FC_R_BAD_DECRYPT);
+            FC_RAISE(ctx->g.prov, FC_R_BAD_DECRYPT);
             return 0;
         }
     }
     if (outsize < n || (n != 0 && out == NULL)) {
         fc_memzero(ctx->buf, sizeof(ctx->buf));
-        FC_RAISE(ctx->prov, FC_R_OUTPUT_TOO_SMALL);
+        FC_RAISE(ctx->g.prov, FC_R_OUTPUT_TOO_SMALL);
         return 0;
     }
     memcpy(out, ctx->buf, n);
@@ -668,26 +446,15 @@ static int fc_aes_cbc_cipher(void *vctx, unsigned char *out, size_t *outl,
     size_t bulk = inl & ~(size_t)(FC_AES_BLOCK - 1), tail = inl - bulk;
     uint8_t blk[FC_AES_BLOCK] = {0};
 
-    if (!ctx->key_set) {
-        FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
+    if (!fc_cipher_generic_check_io(&ctx->g, out, outsize, in, inl))
         return 0;
-    }
-    if (outsize < inl) {
-        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
-                      inl, outsize);
-        return 0;
-    }
-    if (inl != 0 && (in == NULL || out == NULL)) {
-        FC_RAISE(ctx->prov, FC_R_NULL_ARGUMENT);
-        return 0;
-    }
-    if (tail != 0 && !ctx->enc) {
-        FC_RAISE_DATA(ctx->prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
+    if (tail != 0 && !ctx->g.enc) {
+        FC_RAISE_DATA(ctx->g.prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
                       "cannot decrypt a partial block");
         return 0;
     }
     fc_aes_cbc_sync_schedule(ctx);
-    fc_stat_add(ctx->prov, ctx->enc ? FC_STAT_CBC_ENC : FC_STAT_CBC_DEC, 1);
+    fc_stat_add(ctx->g.prov, ctx->g.enc ? FC_STAT_CBC_ENC : FC_STAT_CBC_DEC, 1);
 
     /* Take the tail first: moving an overlapping bulk may overwrite it. */
     if (tail != 0)
@@ -710,73 +477,8 @@ static int fc_aes_cbc_cipher(void *vctx, unsigned char *out, size_t *outl,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Dispatch tables (fc_prov.h). */
+/* Dispatch tables (fc_prov.h), written by cipher_common.h. */
 
-const OSSL_DISPATCH fc_aes128cbc_functions[] = {
-    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes128_cbc_newctx},
-    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_cbc_freectx},
-    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_cbc_dupctx},
-    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_cbc_einit},
-    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_cbc_dinit},
-    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_cbc_update},
-    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_cbc_final},
-    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
-    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_cbc_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_cipher_gettable_params},
-    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_get_ctx_params},
-    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_set_ctx_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_gettable_ctx_params},
-    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_settable_ctx_params},
-    OSSL_DISPATCH_END,
-};
-
-const OSSL_DISPATCH fc_aes192cbc_functions[] = {
-    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes192_cbc_newctx},
-    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_cbc_freectx},
-    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_cbc_dupctx},
-    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_cbc_einit},
-    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_cbc_dinit},
-    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_cbc_update},
-    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_cbc_final},
-    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
-    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_cbc_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_cipher_gettable_params},
-    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_get_ctx_params},
-    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_set_ctx_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_gettable_ctx_params},
-    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_settable_ctx_params},
-    OSSL_DISPATCH_END,
-};
-
-const OSSL_DISPATCH fc_aes256cbc_functions[] = {
-    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes256_cbc_newctx},
-    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_cbc_freectx},
-    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_cbc_dupctx},
-    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_cbc_einit},
-    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_cbc_dinit},
-    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_cbc_update},
-    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_cbc_final},
-    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
-    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_cbc_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_cipher_gettable_params},
-    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_get_ctx_params},
-    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_set_ctx_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_gettable_ctx_params},
-    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_cbc_settable_ctx_params},
-    OSSL_DISPATCH_END,
-};
+FC_AES_MODE_DISPATCH(cbc, fc_aes_cbc_info, fc_aes_cbc_get_ctx_params,
+                     fc_cipher_generic_ctx_set, fc_cipher_generic_gettable,
+                     fc_cipher_generic_settable);

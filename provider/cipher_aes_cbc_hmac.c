@@ -95,23 +95,15 @@ FC_DISPATCH(cipher, settable_ctx_params, fc_cbc_hmac_settable_ctx_params);
 
 /* Lookup order: what libssl asks per record, then what EVP asks around
  * every init. */
-static const fc_param_name fc_ch_get_names[] = {
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, FC_CP_TLS_AAD_PAD),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_UPDATED_IV, FC_CP_UPDATED_IV),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IV, FC_CP_IV),
+static const uint8_t fc_ch_get_ids[] = {
+    FC_CP_TLS_AAD_PAD, FC_CP_IVLEN, FC_CP_KEYLEN, FC_CP_UPDATED_IV, FC_CP_IV,
 };
-static const fc_param_table fc_ch_get_table = FC_PARAM_TABLE(fc_ch_get_names);
+static const fc_param_table fc_ch_get_table = FC_PARAM_TABLE(fc_ch_get_ids);
 
-static const fc_param_name fc_ch_set_names[] = {
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, FC_CP_TLS_AAD),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_MAC_KEY, FC_CP_MAC_KEY),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_TLS_VERSION, FC_CP_TLS_VERSION),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
+static const uint8_t fc_ch_set_ids[] = {
+    FC_CP_TLS_AAD, FC_CP_MAC_KEY, FC_CP_TLS_VERSION, FC_CP_KEYLEN, FC_CP_IVLEN,
 };
-static const fc_param_table fc_ch_set_table = FC_PARAM_TABLE(fc_ch_set_names);
+static const fc_param_table fc_ch_set_table = FC_PARAM_TABLE(fc_ch_set_ids);
 
 static const OSSL_PARAM fc_cbc_hmac_known_gettable_ctx_params[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, NULL),

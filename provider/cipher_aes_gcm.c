@@ -98,55 +98,27 @@ typedef struct fc_aes_gcm_ctx {
     uint32_t stat_pend[3]; /* messages not yet added (fc_gcm_count) */
 } fc_aes_gcm_ctx;
 
-FC_DISPATCH(cipher, newctx, fc_aes128_gcm_newctx);
-FC_DISPATCH(cipher, newctx, fc_aes192_gcm_newctx);
-FC_DISPATCH(cipher, newctx, fc_aes256_gcm_newctx);
-FC_DISPATCH(cipher, get_params, fc_aes128_gcm_get_params);
-FC_DISPATCH(cipher, get_params, fc_aes192_gcm_get_params);
-FC_DISPATCH(cipher, get_params, fc_aes256_gcm_get_params);
-FC_DISPATCH(cipher, freectx, fc_aes_gcm_freectx);
-FC_DISPATCH(cipher, dupctx, fc_aes_gcm_dupctx);
-FC_DISPATCH(cipher, encrypt_init, fc_aes_gcm_einit);
-FC_DISPATCH(cipher, decrypt_init, fc_aes_gcm_dinit);
-FC_DISPATCH(cipher, update, fc_aes_gcm_update);
-FC_DISPATCH(cipher, final, fc_aes_gcm_final);
-FC_DISPATCH(cipher, cipher, fc_aes_gcm_cipher);
-FC_DISPATCH(cipher, get_ctx_params, fc_aes_gcm_get_ctx_params);
-FC_DISPATCH(cipher, set_ctx_params, fc_aes_gcm_set_ctx_params);
-FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_gcm_gettable_ctx_params);
-FC_DISPATCH(cipher, settable_ctx_params, fc_aes_gcm_settable_ctx_params);
-
 /* ------------------------------------------------------------------------ */
 /* Parameter names (decoded by fc_params_find, cipher_common.h). */
 
 /* Lookup order: what EVP and libssl ask per record first ("ivlen" around
  * every init, "tag" per TLS 1.3 record, "tlsaadpad" per TLS 1.2 record). */
-static const fc_param_name fc_gcm_get_names[] = {
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TAG, FC_CP_TAG),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, FC_CP_TLS_AAD_PAD),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TAGLEN, FC_CP_TAGLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_IV, FC_CP_IV),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_UPDATED_IV, FC_CP_UPDATED_IV),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, FC_CP_TLS_IV_GEN),
+static const uint8_t fc_gcm_get_ids[] = {
+    FC_CP_IVLEN,  FC_CP_TAG, FC_CP_TLS_AAD_PAD, FC_CP_KEYLEN,
+    FC_CP_TAGLEN, FC_CP_IV,  FC_CP_UPDATED_IV,  FC_CP_TLS_IV_GEN,
 };
-static const fc_param_table fc_gcm_get_table = FC_PARAM_TABLE(fc_gcm_get_names);
+static const fc_param_table fc_gcm_get_table = FC_PARAM_TABLE(fc_gcm_get_ids);
 
 /* "tlsaad" per TLS 1.2 record, "tag" per TLS 1.3 record opened. The
  * "tls-version" and "tls-mac-size" libssl sets for every cipher mean
  * nothing to an AEAD: ignored like any unknown key. */
-static const fc_param_name fc_gcm_set_names[] = {
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, FC_CP_TLS_AAD),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TAG, FC_CP_TAG),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_IVLEN, FC_CP_IVLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_KEYLEN, FC_CP_KEYLEN),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, FC_CP_TLS_IV_FIXED),
-    FC_PARAM_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, FC_CP_TLS_IV_INV),
+static const uint8_t fc_gcm_set_ids[] = {
+    FC_CP_TLS_AAD, FC_CP_TAG,          FC_CP_IVLEN,
+    FC_CP_KEYLEN,  FC_CP_TLS_IV_FIXED, FC_CP_TLS_IV_INV,
 };
-static const fc_param_table fc_gcm_set_table = FC_PARAM_TABLE(fc_gcm_set_names);
+static const fc_param_table fc_gcm_set_table = FC_PARAM_TABLE(fc_gcm_set_ids);
 
-static const OSSL_PARAM fc_aes_gcm_known_gettable_ctx_params[] = {
+static const OSSL_PARAM fc_aes_gcm_gettable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, NULL),
@@ -160,7 +132,7 @@ static const OSSL_PARAM fc_aes_gcm_known_gettable_ctx_params[] = {
 
 /* "keylen" is absent, as in the default provider (the length policy of
  * cipher_common.h); a "keylen" passed anyway must be the cipher's own. */
-static const OSSL_PARAM fc_aes_gcm_known_settable_ctx_params[] = {
+static const OSSL_PARAM fc_aes_gcm_settable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, NULL),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, NULL, 0),
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, NULL, 0),
@@ -168,18 +140,6 @@ static const OSSL_PARAM fc_aes_gcm_known_settable_ctx_params[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
     OSSL_PARAM_END,
 };
-
-static const OSSL_PARAM *fc_aes_gcm_gettable_ctx_params(void *cctx,
-                                                        void *provctx)
-{
-    return fc_aes_gcm_known_gettable_ctx_params;
-}
-
-static const OSSL_PARAM *fc_aes_gcm_settable_ctx_params(void *cctx,
-                                                        void *provctx)
-{
-    return fc_aes_gcm_known_settable_ctx_params;
-}
 
 /* ------------------------------------------------------------------------ */
 /* IV storage and the TLS IV helpers. */
@@ -296,6 +256,16 @@ static int fc_gcm_iv_invocation(fc_aes_gcm_ctx *ctx, const uint8_t *in,
 /* ------------------------------------------------------------------------ */
 /* Parameters of a context. */
 
+/* "iv" or "updated-iv": the IV as set, once there is one. */
+static int fc_gcm_get_iv(fc_aes_gcm_ctx *ctx, OSSL_PARAM *p)
+{
+    if (ctx->iv_state == FC_IV_UNSET) {
+        FC_RAISE(ctx->prov, FC_R_NO_IV_SET);
+        return 0;
+    }
+    return fc_cipher_get_iv(ctx->prov, p, fc_gcm_ivbuf(ctx), ctx->ivlen, 1);
+}
+
 static int fc_aes_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
 {
     fc_aes_gcm_ctx *ctx = vctx;
@@ -318,16 +288,10 @@ static int fc_aes_gcm_get_ctx_params(void *vctx, OSSL_PARAM params[])
                             ctx->taglen != 0 ? ctx->taglen : FC_GCM_TAG_BYTES))
         return 0;
     /* GCM never updates the IV: both names give the IV as set. */
-    for (int id = FC_CP_IV; id <= FC_CP_UPDATED_IV; id++) {
-        if ((p = fc_param(&f, id)) == NULL)
-            continue;
-        if (ctx->iv_state == FC_IV_UNSET) {
-            FC_RAISE(ctx->prov, FC_R_NO_IV_SET);
-            return 0;
-        }
-        if (!fc_cipher_get_iv(ctx->prov, p, fc_gcm_ivbuf(ctx), ctx->ivlen, 1))
-            return 0;
-    }
+    if ((p = fc_param(&f, FC_CP_IV)) != NULL && !fc_gcm_get_iv(ctx, p))
+        return 0;
+    if ((p = fc_param(&f, FC_CP_UPDATED_IV)) != NULL && !fc_gcm_get_iv(ctx, p))
+        return 0;
     if ((p = fc_param(&f, FC_CP_TLS_AAD_PAD)) != NULL &&
         !fc_cipher_set_size(ctx->prov, p, ctx->tls_aad_pad))
         return 0;
@@ -573,47 +537,13 @@ static void *fc_aes_gcm_newctx(void *provctx, size_t keylen)
     return ctx;
 }
 
-static void *fc_aes128_gcm_newctx(void *provctx)
-{
-    return fc_aes_gcm_newctx(provctx, 16);
-}
-
-static void *fc_aes192_gcm_newctx(void *provctx)
-{
-    return fc_aes_gcm_newctx(provctx, 24);
-}
-
-static void *fc_aes256_gcm_newctx(void *provctx)
-{
-    return fc_aes_gcm_newctx(provctx, 32);
-}
-
-static int fc_aes_gcm_get_params(OSSL_PARAM params[], size_t keylen)
-{
-    const fc_cipher_info info = {.mode = EVP_CIPH_GCM_MODE,
-                                 .keylen = keylen,
-                                 .ivlen = FC_GCM_IVLEN_DEFAULT,
-                                 .blocksize = 1,
-                                 .aead = 1,
-                                 .custom_iv = 1};
-
-    return fc_cipher_get_params(params, &info);
-}
-
-static int fc_aes128_gcm_get_params(OSSL_PARAM params[])
-{
-    return fc_aes_gcm_get_params(params, 16);
-}
-
-static int fc_aes192_gcm_get_params(OSSL_PARAM params[])
-{
-    return fc_aes_gcm_get_params(params, 24);
-}
-
-static int fc_aes256_gcm_get_params(OSSL_PARAM params[])
-{
-    return fc_aes_gcm_get_params(params, 32);
-}
+/* What get_params reports (cipher_common.h); the key length is added per
+ * key size. */
+static const fc_cipher_info fc_aes_gcm_info = {.mode = EVP_CIPH_GCM_MODE,
+                                               .ivlen = FC_GCM_IVLEN_DEFAULT,
+                                               .blocksize = 1,
+                                               .aead = 1,
+                                               .custom_iv = 1};
 
 static void fc_aes_gcm_freectx(void *vctx)
 {
@@ -647,10 +577,12 @@ static void *fc_aes_gcm_dupctx(void *vctx)
     return dst;
 }
 
-static int fc_aes_gcm_init(fc_aes_gcm_ctx *ctx, const unsigned char *key,
-                           size_t keylen, const unsigned char *iv, size_t ivlen,
+static int fc_aes_gcm_init(void *vctx, const unsigned char *key, size_t keylen,
+                           const unsigned char *iv, size_t ivlen,
                            const OSSL_PARAM params[], int enc)
 {
+    fc_aes_gcm_ctx *ctx = vctx;
+
     ctx->enc = (uint8_t)enc;
     if (iv != NULL) {
         if (!fc_cipher_check_ivlen(ctx->prov, ivlen, 1, FC_GCM_MAX_IV_BYTES) ||
@@ -684,20 +616,6 @@ static int fc_aes_gcm_init(fc_aes_gcm_ctx *ctx, const unsigned char *key,
     if (iv != NULL && ctx->key_set && !fc_gcm_start(ctx))
         return 0;
     return params == NULL || fc_aes_gcm_set_ctx_params(ctx, params);
-}
-
-static int fc_aes_gcm_einit(void *vctx, const unsigned char *key, size_t keylen,
-                            const unsigned char *iv, size_t ivlen,
-                            const OSSL_PARAM params[])
-{
-    return fc_aes_gcm_init(vctx, key, keylen, iv, ivlen, params, 1);
-}
-
-static int fc_aes_gcm_dinit(void *vctx, const unsigned char *key, size_t keylen,
-                            const unsigned char *iv, size_t ivlen,
-                            const OSSL_PARAM params[])
-{
-    return fc_aes_gcm_init(vctx, key, keylen, iv, ivlen, params, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -960,73 +878,8 @@ static int fc_aes_gcm_cipher(void *vctx, unsigned char *out, size_t *outl,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Dispatch tables (fc_prov.h). */
+/* Dispatch tables (fc_prov.h), written by cipher_common.h. */
 
-const OSSL_DISPATCH fc_aes128gcm_functions[] = {
-    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes128_gcm_newctx},
-    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
-    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
-    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
-    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
-    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
-    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
-    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
-    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_gcm_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_cipher_gettable_params},
-    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_get_ctx_params},
-    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_set_ctx_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
-    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_settable_ctx_params},
-    OSSL_DISPATCH_END,
-};
-
-const OSSL_DISPATCH fc_aes192gcm_functions[] = {
-    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes192_gcm_newctx},
-    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
-    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
-    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
-    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
-    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
-    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
-    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
-    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_gcm_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_cipher_gettable_params},
-    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_get_ctx_params},
-    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_set_ctx_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
-    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_settable_ctx_params},
-    OSSL_DISPATCH_END,
-};
-
-const OSSL_DISPATCH fc_aes256gcm_functions[] = {
-    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes256_gcm_newctx},
-    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
-    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
-    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
-    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
-    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
-    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
-    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
-    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_gcm_get_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
-     (void (*)(void))fc_cipher_gettable_params},
-    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_get_ctx_params},
-    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_set_ctx_params},
-    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
-    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_aes_gcm_settable_ctx_params},
-    OSSL_DISPATCH_END,
-};
+FC_AES_MODE_DISPATCH(gcm, fc_aes_gcm_info, fc_aes_gcm_get_ctx_params,
+                     fc_aes_gcm_set_ctx_params, fc_aes_gcm_gettable,
+                     fc_aes_gcm_settable);

@@ -2,21 +2,26 @@
 /*
  * cipher_common.h - what every cipher glue file shares: one decoder for
  * parameter arrays, one key and IV length policy, the context allocation,
- * the IV read-out, and the algorithm constants behind get_params.
+ * the IV read-out, the algorithm constants behind get_params, the state
+ * and parameters of the non-AEAD modes (fc_cipher_generic: CBC, CTR), and
+ * the dispatch tables.
  *
  * A cipher file keeps only its own semantics. Its parameter handlers decode
  * the caller's array once (fc_params_find) into a set of slots, one per
  * name the cipher knows, and then apply the slots in an order the handler
  * spells out and comments; the order the caller wrote them in never
- * matters. Adding a cipher means a newctx, tables of the names it takes,
- * and its data path.
+ * matters. A non-AEAD mode takes the default provider's generic parameters
+ * from fc_cipher_generic as they are. Adding a cipher means a newctx, an
+ * init, its data path, the names it takes beyond those, and one
+ * FC_AES_MODE_DISPATCH line for the tables EVP sees (below):
+ * cipher_aes_ctr.c is the smallest example.
  *
  * Parameter names. Every name any cipher of ours knows has one id (enum
- * fc_cparam). A table (fc_param_table) lists the names one handler takes,
- * each with its id, in the order they are looked up: put the names EVP and
- * libssl send per record first. Names have 2 to 15 characters; a lookup
- * costs about one compare per entry before the match and one per
- * character of the name matched.
+ * fc_cparam) and its string in fc_cparam_names. A table (fc_param_table)
+ * lists the ids one handler takes, in the order they are looked up: put
+ * the names EVP and libssl send per record first. Names have 2 to 15
+ * characters; a lookup costs about one compare per entry before the match
+ * and one per character of the name matched.
  */
 #ifndef FC_CIPHER_COMMON_H
 #define FC_CIPHER_COMMON_H
@@ -66,27 +71,58 @@ enum fc_cparam {
 
 _Static_assert(FC_CP_COUNT <= 32, "parameter ids must fit a 32-bit mask");
 
-/* One name a handler takes (NUL-padded) and its id. */
+/* A parameter name, NUL-padded, and its length. */
 typedef struct fc_param_name {
     char s[16];
-    uint8_t id;
+    uint8_t len;
 } fc_param_name;
 
-/* FC_PARAM_NAME(OSSL_CIPHER_PARAM_IVLEN, FC_CP_IVLEN) is a table entry; a
+/* FC_CP_NAME(OSSL_CIPHER_PARAM_IVLEN) is an entry of fc_cparam_names; a
  * name must have 2..15 characters, else this divides by zero. */
-#define FC_PARAM_NAME(name, id)                                                \
+#define FC_CP_NAME(name)                                                       \
     {                                                                          \
-        name, (id) / (sizeof(name) >= 3 && sizeof(name) <= 16)                 \
+        name, (sizeof(name) - 1) / (sizeof(name) >= 3 && sizeof(name) <= 16)   \
     }
 
+/* The names of the ids: the one place where a name meets its id. */
+static const fc_param_name fc_cparam_names[FC_CP_COUNT] = {
+    [FC_CP_MODE] = FC_CP_NAME(OSSL_CIPHER_PARAM_MODE),
+    [FC_CP_BLOCK_SIZE] = FC_CP_NAME(OSSL_CIPHER_PARAM_BLOCK_SIZE),
+    [FC_CP_AEAD] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD),
+    [FC_CP_CUSTOM_IV] = FC_CP_NAME(OSSL_CIPHER_PARAM_CUSTOM_IV),
+    [FC_CP_CTS] = FC_CP_NAME(OSSL_CIPHER_PARAM_CTS),
+    [FC_CP_TLS_MULTI] = FC_CP_NAME(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK),
+    [FC_CP_HAS_RANDKEY] = FC_CP_NAME(OSSL_CIPHER_PARAM_HAS_RAND_KEY),
+    [FC_CP_KEYLEN] = FC_CP_NAME(OSSL_CIPHER_PARAM_KEYLEN),
+    [FC_CP_IVLEN] = FC_CP_NAME(OSSL_CIPHER_PARAM_IVLEN),
+    [FC_CP_IV] = FC_CP_NAME(OSSL_CIPHER_PARAM_IV),
+    [FC_CP_UPDATED_IV] = FC_CP_NAME(OSSL_CIPHER_PARAM_UPDATED_IV),
+    [FC_CP_PADDING] = FC_CP_NAME(OSSL_CIPHER_PARAM_PADDING),
+    [FC_CP_NUM] = FC_CP_NAME(OSSL_CIPHER_PARAM_NUM),
+    [FC_CP_USE_BITS] = FC_CP_NAME(OSSL_CIPHER_PARAM_USE_BITS),
+    [FC_CP_TLS_VERSION] = FC_CP_NAME(OSSL_CIPHER_PARAM_TLS_VERSION),
+    [FC_CP_TLS_MAC_SIZE] = FC_CP_NAME(OSSL_CIPHER_PARAM_TLS_MAC_SIZE),
+    [FC_CP_TLS_MAC] = FC_CP_NAME(OSSL_CIPHER_PARAM_TLS_MAC),
+    [FC_CP_TAG] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TAG),
+    [FC_CP_TAGLEN] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TAGLEN),
+    [FC_CP_TLS_AAD] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD),
+    [FC_CP_TLS_AAD_PAD] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD),
+    [FC_CP_TLS_IV_FIXED] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED),
+    [FC_CP_TLS_IV_GEN] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN),
+    [FC_CP_TLS_IV_INV] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV),
+    [FC_CP_MAC_KEY] = FC_CP_NAME(OSSL_CIPHER_PARAM_AEAD_MAC_KEY),
+};
+
+/* The names one handler takes, as ids in lookup order. */
 typedef struct fc_param_table {
-    const fc_param_name *names;
+    const uint8_t *ids;
     size_t count;
 } fc_param_table;
 
-#define FC_PARAM_TABLE(arr)                                                    \
+/* FC_PARAM_TABLE(ids) makes the table of the uint8_t array |ids|. */
+#define FC_PARAM_TABLE(ids)                                                    \
     {                                                                          \
-        (arr), sizeof(arr) / sizeof((arr)[0])                                  \
+        (ids), sizeof(ids) / sizeof((ids)[0])                                  \
     }
 
 /*
@@ -132,7 +168,7 @@ static inline uint32_t fc_params_find(const fc_param_table *table,
                                       const OSSL_PARAM *params,
                                       fc_params *found)
 {
-    const fc_param_name *names = table->names;
+    const uint8_t *ids = table->ids;
     const size_t count = table->count;
     uint32_t seen = 0;
 
@@ -141,13 +177,13 @@ static inline uint32_t fc_params_find(const fc_param_table *table,
         for (size_t i = 0; i < count; i++) {
             uint32_t bit;
 
-            if (!fc_param_is(p->key, &names[i]))
+            if (!fc_param_is(p->key, &fc_cparam_names[ids[i]]))
                 continue;
-            bit = (uint32_t)1 << names[i].id;
+            bit = (uint32_t)1 << ids[i];
             /* Like OSSL_PARAM_locate: the first of duplicate keys. */
             if ((seen & bit) == 0) {
                 seen |= bit;
-                found->slot[names[i].id] = (OSSL_PARAM *)p;
+                found->slot[ids[i]] = (OSSL_PARAM *)p;
             }
             break;
         }
@@ -258,6 +294,99 @@ int fc_cipher_get_iv(fc_prov_ctx *prov, OSSL_PARAM *p, const uint8_t *iv,
                      size_t len, int strict);
 
 /* ------------------------------------------------------------------------ */
+/* The non-AEAD modes: state and parameters CBC and CTR share. */
+
+#define FC_CIPHER_GENERIC_IVLEN 16
+
+/*
+ * What the default provider keeps for every cipher that is not an AEAD
+ * (its PROV_CIPHER_CTX): the raw key and the IV, "iv" (as set) and
+ * "updated-iv" (as the mode moved it on), "num", "padding", and the TLS
+ * fields libssl sets on any cipher. CBC and CTR hold one each, and
+ * fc_cipher_generic_* below do for both what the default provider does
+ * for both; each mode adds its own buffers and data path.
+ */
+typedef struct fc_cipher_generic {
+    fc_prov_ctx *prov;
+    size_t keylen;           /* fixed by the cipher: 16, 24 or 32 */
+    size_t tlsmacsize;       /* "tls-mac-size" */
+    unsigned int tlsversion; /* "tls-version"; > 0: CBC's TLS record mode */
+    unsigned int num;        /* "num"; CTR: keystream bytes of |buf| used */
+    unsigned int num_max;    /* the largest "num" a set takes */
+    uint8_t key[32];         /* the raw key as last set */
+    uint8_t iv[FC_CIPHER_GENERIC_IVLEN];  /* "updated-iv": chain, counter */
+    uint8_t oiv[FC_CIPHER_GENERIC_IVLEN]; /* "iv": the IV as last set */
+    uint8_t enc, pad, key_set, iv_set;
+    uint8_t iv_restart; /* an init without IV goes back to |oiv| */
+} fc_cipher_generic;
+
+/*
+ * fc_cipher_generic_setup readies |g| in a new (zeroed) context: key
+ * length |keylen|, padding on, "num" up to |num_max|, and with
+ * |iv_restart| an init without IV restarting from the IV last set (the
+ * default provider does that for CBC, CFB and OFB; CTR goes on from its
+ * counter).
+ */
+void fc_cipher_generic_setup(fc_cipher_generic *g, fc_prov_ctx *prov,
+                             size_t keylen, unsigned int num_max,
+                             int iv_restart);
+
+/*
+ * fc_cipher_generic_init is the part of an init the modes share: "num"
+ * back to 0 and the direction |enc|; an |iv| (of exactly 16 bytes) taken
+ * as both "iv" and "updated-iv", or none (see iv_restart); a |key| of the
+ * cipher's length copied to g->key (the mode then expands it). Returns 1,
+ * or 0 with the error raised (a wrong length; |g| may be partly updated,
+ * as the default provider's is).
+ */
+int fc_cipher_generic_init(fc_cipher_generic *g, const unsigned char *key,
+                           size_t keylen, const unsigned char *iv, size_t ivlen,
+                           int enc);
+
+/*
+ * fc_cipher_generic_get_ctx_params answers "keylen", "ivlen", "padding",
+ * "num", "iv", "updated-iv" and "tls-mac" (|tlsmac|, NULL for none, of
+ * g->tlsmacsize bytes: valid until the context changes) from |g|.
+ */
+int fc_cipher_generic_get_ctx_params(const fc_cipher_generic *g,
+                                     OSSL_PARAM params[],
+                                     const uint8_t *tlsmac);
+
+/*
+ * fc_cipher_generic_set_ctx_params takes "padding", "num" (up to
+ * g->num_max), "use-bits" (accepted and unused, as for CFB1 only),
+ * "tls-version", "tls-mac-size", and a "keylen" or "ivlen" only of the
+ * cipher's own length. Everything is read and checked before anything is
+ * stored, so a refused array changes nothing.
+ */
+int fc_cipher_generic_set_ctx_params(fc_cipher_generic *g,
+                                     const OSSL_PARAM params[]);
+
+/*
+ * fc_cipher_generic_check_io makes the checks every call that maps |inl|
+ * bytes of |in| to as many at |out| starts with: a key set, room for
+ * |inl| bytes in |outsize|, and buffers where there are bytes. Returns 1,
+ * or 0 with FC_R_NO_KEY_SET, FC_R_OUTPUT_TOO_SMALL or FC_R_NULL_ARGUMENT
+ * raised.
+ */
+int fc_cipher_generic_check_io(const fc_cipher_generic *g,
+                               const unsigned char *out, size_t outsize,
+                               const unsigned char *in, size_t inl);
+
+/*
+ * fc_cipher_generic_ctx_get and fc_cipher_generic_ctx_set are the
+ * get_ctx_params and set_ctx_params entries of a context whose first
+ * member is its fc_cipher_generic, with no TLS MAC to report.
+ */
+OSSL_FUNC_cipher_get_ctx_params_fn fc_cipher_generic_ctx_get;
+OSSL_FUNC_cipher_set_ctx_params_fn fc_cipher_generic_ctx_set;
+
+/* The lists the two above answer to EVP, as the default provider's for
+ * every non-AEAD cipher ("keylen" is not settable: the length policy). */
+extern const OSSL_PARAM fc_cipher_generic_gettable[];
+extern const OSSL_PARAM fc_cipher_generic_settable[];
+
+/* ------------------------------------------------------------------------ */
 /* Context life cycle. */
 
 /* Contexts are aligned for the kernels' aligned loads. */
@@ -278,5 +407,117 @@ void fc_cipher_ctx_free(void *ctx, size_t size);
  * or NULL with FC_R_MALLOC_FAILURE raised. Pointers the context holds into
  * memory of its own are the caller's to re-point. */
 void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
+
+/* ------------------------------------------------------------------------ */
+/* Dispatch tables. */
+
+/*
+ * The OSSL_DISPATCH tables of an AES mode, one per key size, differ only
+ * in the key length, so they are written once, here. A mode file <m>
+ * (cbc, gcm, ctr) defines these statics, each named after the
+ * OSSL_FUNC_cipher_* entry it serves and with its prototype:
+ *
+ *   fc_aes_<m>_freectx, _dupctx, _update, _final, _cipher;
+ *
+ * and these two, which take what the entries around them differ in:
+ *
+ *   void *fc_aes_<m>_newctx(void *provctx, size_t keylen);
+ *   int fc_aes_<m>_init(void *ctx, const unsigned char *key,
+ *                       size_t keylen, const unsigned char *iv,
+ *                       size_t ivlen, const OSSL_PARAM params[], int enc);
+ *
+ * It ends with FC_AES_MODE_DISPATCH(<m>, info, get, set, gettable,
+ * settable);, where |info| is its fc_cipher_info (the keylen in it is not
+ * read), |get| and |set| its get_ctx_params and set_ctx_params (its own,
+ * or fc_cipher_generic_ctx_*), and the last two the OSSL_PARAM lists of
+ * its context parameters. That declares the entries with their exact
+ * OpenSSL prototypes (FC_DISPATCH, or a static assertion for |get| and
+ * |set|, which may be another file's: a wrong one fails to compile), adds
+ * encrypt_init and decrypt_init (the init with enc 1 and 0),
+ * gettable_ctx_params and settable_ctx_params (the lists), and writes for
+ * AES-128, -192 and -256 a newctx and a get_params with that key length
+ * and the table fc_aes<bits><m>_functions that fc_prov.h declares.
+ */
+#define FC_AES_MODE_DISPATCH(m, info, get, set, gettable, settable)            \
+    FC_DISPATCH(cipher, freectx, fc_aes_##m##_freectx);                        \
+    FC_DISPATCH(cipher, dupctx, fc_aes_##m##_dupctx);                          \
+    FC_DISPATCH(cipher, encrypt_init, fc_aes_##m##_einit);                     \
+    FC_DISPATCH(cipher, decrypt_init, fc_aes_##m##_dinit);                     \
+    FC_DISPATCH(cipher, update, fc_aes_##m##_update);                          \
+    FC_DISPATCH(cipher, final, fc_aes_##m##_final);                            \
+    FC_DISPATCH(cipher, cipher, fc_aes_##m##_cipher);                          \
+    _Static_assert(__builtin_types_compatible_p(                               \
+                       __typeof__(get), OSSL_FUNC_cipher_get_ctx_params_fn),   \
+                   #get " is no get_ctx_params");                              \
+    _Static_assert(__builtin_types_compatible_p(                               \
+                       __typeof__(set), OSSL_FUNC_cipher_set_ctx_params_fn),   \
+                   #set " is no set_ctx_params");                              \
+    FC_DISPATCH(cipher, gettable_ctx_params,                                   \
+                fc_aes_##m##_gettable_ctx_params);                             \
+    FC_DISPATCH(cipher, settable_ctx_params,                                   \
+                fc_aes_##m##_settable_ctx_params);                             \
+    static int fc_aes_##m##_einit(void *ctx, const unsigned char *key,         \
+                                  size_t keylen, const unsigned char *iv,      \
+                                  size_t ivlen, const OSSL_PARAM params[])     \
+    {                                                                          \
+        return fc_aes_##m##_init(ctx, key, keylen, iv, ivlen, params, 1);      \
+    }                                                                          \
+    static int fc_aes_##m##_dinit(void *ctx, const unsigned char *key,         \
+                                  size_t keylen, const unsigned char *iv,      \
+                                  size_t ivlen, const OSSL_PARAM params[])     \
+    {                                                                          \
+        return fc_aes_##m##_init(ctx, key, keylen, iv, ivlen, params, 0);      \
+    }                                                                          \
+    static const OSSL_PARAM *fc_aes_##m##_gettable_ctx_params(void *cctx,      \
+                                                              void *provctx)   \
+    {                                                                          \
+        return (gettable);                                                     \
+    }                                                                          \
+    static const OSSL_PARAM *fc_aes_##m##_settable_ctx_params(void *cctx,      \
+                                                              void *provctx)   \
+    {                                                                          \
+        return (settable);                                                     \
+    }                                                                          \
+    FC_AES_KEY_SIZE_DISPATCH(m, 128, info, get, set);                          \
+    FC_AES_KEY_SIZE_DISPATCH(m, 192, info, get, set);                          \
+    FC_AES_KEY_SIZE_DISPATCH(m, 256, info, get, set)
+
+/* One key size of FC_AES_MODE_DISPATCH. */
+#define FC_AES_KEY_SIZE_DISPATCH(m, bits, inf, get, set)                       \
+    FC_DISPATCH(cipher, newctx, fc_aes##bits##_##m##_newctx);                  \
+    FC_DISPATCH(cipher, get_params, fc_aes##bits##_##m##_get_params);          \
+    static void *fc_aes##bits##_##m##_newctx(void *provctx)                    \
+    {                                                                          \
+        return fc_aes_##m##_newctx(provctx, (bits) / 8);                       \
+    }                                                                          \
+    static int fc_aes##bits##_##m##_get_params(OSSL_PARAM params[])            \
+    {                                                                          \
+        fc_cipher_info info = (inf);                                           \
+                                                                               \
+        info.keylen = (bits) / 8;                                              \
+        return fc_cipher_get_params(params, &info);                            \
+    }                                                                          \
+    const OSSL_DISPATCH fc_aes##bits##m##_functions[] = {                      \
+        {OSSL_FUNC_CIPHER_NEWCTX,                                              \
+         (void (*)(void))fc_aes##bits##_##m##_newctx},                         \
+        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_##m##_freectx},      \
+        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_##m##_dupctx},        \
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_##m##_einit},   \
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_##m##_dinit},   \
+        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_##m##_update},        \
+        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_##m##_final},          \
+        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_##m##_cipher},        \
+        {OSSL_FUNC_CIPHER_GET_PARAMS,                                          \
+         (void (*)(void))fc_aes##bits##_##m##_get_params},                     \
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                     \
+         (void (*)(void))fc_cipher_gettable_params},                           \
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))(get)},              \
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))(set)},              \
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                 \
+         (void (*)(void))fc_aes_##m##_gettable_ctx_params},                    \
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                 \
+         (void (*)(void))fc_aes_##m##_settable_ctx_params},                    \
+        OSSL_DISPATCH_END,                                                     \
+    }
 
 #endif /* FC_CIPHER_COMMON_H */

@@ -36,7 +36,10 @@
 #define FC_PROPS "provider=fastcrypto,fastcrypto.preferred=yes"
 
 /* Extra provider parameters (beyond name/version/buildinfo/status). */
-#define FC_PARAM_CPU_CAPS     "fastcrypto-cpu-caps"
+#define FC_PARAM_CPU_CAPS "fastcrypto-cpu-caps"
+#define FC_PARAM_AES_IMPL "fastcrypto-aes-impl"
+/* The AES table's earlier name, from when it served CBC alone: kept as an
+ * alias so that scripts written against it go on working. */
 #define FC_PARAM_CBC_IMPL     "fastcrypto-cbc-impl"
 #define FC_PARAM_GCM_IMPL     "fastcrypto-gcm-impl"
 #define FC_PARAM_SHA_IMPL     "fastcrypto-sha-impl"
@@ -55,6 +58,8 @@ const char *const fc_stat_names[FC_STAT_COUNT] = {
     [FC_STAT_GCM_ENC] = "aes-gcm-enc",
     [FC_STAT_GCM_DEC] = "aes-gcm-dec",
     [FC_STAT_GCM_TLS] = "aes-gcm-tls",
+    [FC_STAT_CTR_ENC] = "aes-ctr-enc",
+    [FC_STAT_CTR_DEC] = "aes-ctr-dec",
     [FC_STAT_CBC_HMAC_ENC] = "aes-cbc-hmac-enc",
     [FC_STAT_CBC_HMAC_DEC] = "aes-cbc-hmac-dec",
     [FC_STAT_CBC_HMAC_TLS] = "aes-cbc-hmac-tls",
@@ -128,6 +133,16 @@ static const fc_alg fc_ciphers[] = {
     {FC_OFFER_GCM,
      {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", FC_PROPS,
       fc_aes128gcm_functions, "AES-128-GCM (fastcrypto)"}},
+    /* No OID: the default provider registers these names alone too. */
+    {FC_OFFER_CTR,
+     {"AES-256-CTR", FC_PROPS, fc_aes256ctr_functions,
+      "AES-256-CTR (fastcrypto)"}},
+    {FC_OFFER_CTR,
+     {"AES-192-CTR", FC_PROPS, fc_aes192ctr_functions,
+      "AES-192-CTR (fastcrypto)"}},
+    {FC_OFFER_CTR,
+     {"AES-128-CTR", FC_PROPS, fc_aes128ctr_functions,
+      "AES-128-CTR (fastcrypto)"}},
 };
 
 /* RSA: one name set for key management, signature and encryption, so that
@@ -297,7 +312,7 @@ static void fc_build_info(fc_prov_ctx *prov)
 
     fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s sha=%s cbc-hmac=%s bn=%s "
+             "fastcrypto %s (aes=%s gcm=%s sha=%s cbc-hmac=%s bn=%s "
              "rsa-crt=%s cpu=%s offer=%s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
              prov->cbc_sha->name, prov->bn->name,
@@ -318,6 +333,7 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, NULL, 0),
         OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, NULL),
         OSSL_PARAM_utf8_string(FC_PARAM_CPU_CAPS, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_AES_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_CBC_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_GCM_IMPL, NULL, 0),
         OSSL_PARAM_utf8_ptr(FC_PARAM_SHA_IMPL, NULL, 0),
@@ -356,6 +372,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
         if (!OSSL_PARAM_set_utf8_string(p, buf))
             return 0;
     }
+    p = OSSL_PARAM_locate(params, FC_PARAM_AES_IMPL);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->aes->name))
+        return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_CBC_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->aes->name))
         return 0;

@@ -92,6 +92,8 @@ enum fc_stat {
     FC_STAT_GCM_ENC,      /* AES-GCM messages encrypted */
     FC_STAT_GCM_DEC,      /* AES-GCM messages decrypted (tag checked) */
     FC_STAT_GCM_TLS,      /* AES-GCM TLS 1.2 records (either direction) */
+    FC_STAT_CTR_ENC,      /* AES-CTR messages encrypted */
+    FC_STAT_CTR_DEC,      /* AES-CTR messages decrypted */
     FC_STAT_CBC_HMAC_ENC, /* AES-CBC-HMAC-SHA* non-TLS updates, encrypting */
     FC_STAT_CBC_HMAC_DEC, /* ... decrypting */
     FC_STAT_CBC_HMAC_TLS, /* AES-CBC-HMAC-SHA* TLS records (either direction) */
@@ -128,7 +130,7 @@ typedef struct fc_prov_ctx {
      * tables, one per operation (query_operation's answers). */
     uint32_t offer;
     OSSL_ALGORITHM *algs[FC_NOPS];
-    char buildinfo[256]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    char buildinfo[256]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;
@@ -205,6 +207,9 @@ extern const OSSL_DISPATCH fc_aes128cbc_hmac_sha1_functions[];
 extern const OSSL_DISPATCH fc_aes256cbc_hmac_sha1_functions[];
 extern const OSSL_DISPATCH fc_aes128cbc_hmac_sha256_functions[];
 extern const OSSL_DISPATCH fc_aes256cbc_hmac_sha256_functions[];
+extern const OSSL_DISPATCH fc_aes128ctr_functions[];
+extern const OSSL_DISPATCH fc_aes192ctr_functions[];
+extern const OSSL_DISPATCH fc_aes256ctr_functions[];
 extern const OSSL_DISPATCH fc_rsa_keymgmt_functions[];
 extern const OSSL_DISPATCH fc_rsa_signature_functions[];
 extern const OSSL_DISPATCH fc_rsa_asym_cipher_functions[];

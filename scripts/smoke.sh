@@ -18,27 +18,32 @@ grep -A3 "fastcrypto" "$tmp/providers" | grep -q "status: active"
 
 echo "-- ciphers @ fastcrypto"
 openssl list -cipher-algorithms "${prov[@]}" | grep "@ fastcrypto" | tee "$tmp/ciphers"
-for c in AES-128-CBC AES-192-CBC AES-256-CBC; do
+for c in AES-128-CBC AES-192-CBC AES-256-CBC AES-128-CTR AES-192-CTR \
+    AES-256-CTR; do
     grep -q "$c" "$tmp/ciphers" || { echo "missing $c @ fastcrypto" >&2; exit 1; }
 done
 
 echo "-- openssl enc: fastcrypto vs default"
 head -c 100000 /dev/urandom >"$tmp/plain"
-for bits in 128 192 256; do
-    key=$(openssl rand -hex $((bits / 8)))
-    iv=$(openssl rand -hex 16)
-    for len in 0 1 15 16 17 4096 100000; do
-        head -c "$len" "$tmp/plain" >"$tmp/p"
-        for who in fastcrypto default; do
-            openssl enc -aes-$bits-cbc -K "$key" -iv "$iv" "${prov[@]}" \
-                -propquery "provider=$who" -in "$tmp/p" -out "$tmp/c.$who"
+for mode in cbc ctr; do
+    for bits in 128 192 256; do
+        key=$(openssl rand -hex $((bits / 8)))
+        iv=$(openssl rand -hex 16)
+        # CTR also from a counter two blocks before a wrap of all 128 bits.
+        [ "$mode" = ctr ] && [ "$bits" = 128 ] && iv=fffffffffffffffffffffffffffffffe
+        for len in 0 1 15 16 17 4096 100000; do
+            head -c "$len" "$tmp/plain" >"$tmp/p"
+            for who in fastcrypto default; do
+                openssl enc -aes-$bits-$mode -K "$key" -iv "$iv" "${prov[@]}" \
+                    -propquery "provider=$who" -in "$tmp/p" -out "$tmp/c.$who"
+            done
+            cmp -s "$tmp/c.fastcrypto" "$tmp/c.default" ||
+                { echo "aes-$bits-$mode len $len: ciphertexts differ" >&2; exit 1; }
+            openssl enc -d -aes-$bits-$mode -K "$key" -iv "$iv" "${prov[@]}" \
+                -propquery provider=fastcrypto -in "$tmp/c.default" -out "$tmp/d"
+            cmp -s "$tmp/d" "$tmp/p" ||
+                { echo "aes-$bits-$mode len $len: decrypt differs" >&2; exit 1; }
         done
-        cmp -s "$tmp/c.fastcrypto" "$tmp/c.default" ||
-            { echo "aes-$bits-cbc len $len: ciphertexts differ" >&2; exit 1; }
-        openssl enc -d -aes-$bits-cbc -K "$key" -iv "$iv" "${prov[@]}" \
-            -propquery provider=fastcrypto -in "$tmp/c.default" -out "$tmp/d"
-        cmp -s "$tmp/d" "$tmp/p" ||
-            { echo "aes-$bits-cbc len $len: decrypt differs" >&2; exit 1; }
+        echo "aes-$bits-$mode: identical to default (7 lengths, both directions)"
     done
-    echo "aes-$bits-cbc: identical to default (7 lengths, both directions)"
 done

@@ -12,7 +12,7 @@
 #      requests compiled out, valgrind not reporting, exit code lost);
 #   3. every test binary under valgrind --error-exitcode with FC_TEST_QUICK=1,
 #      as many at once as there are cores (wall times are per binary).
-#      The *_ct_marked tests (test_aes_cbc, test_aes_gcm, test_ghash,
+#      The *_ct_marked tests (test_aes, test_aes_gcm, test_ghash,
 #      test_sha, test_cbc_hmac, test_bn_mont, test_bn_exp2, test_rsa) mark
 #      keys, data, decrypted padding and TLS records (test_cbc_hmac: whole
 #      MAC-then-encrypt records opened, good and bad), exponents, RSA

@@ -56,6 +56,7 @@
 #include "fc/ct.h"
 #include "fc/gcm.h"
 #include "fc/tuning.h"
+#include "checks.h"
 #include "impls.h"
 #include "kat.h"
 
@@ -66,40 +67,6 @@ static const size_t key_sizes[] = {16, 24, 32};
 
 /* ---- reference (SP 800-38D) ------------------------------------------- */
 
-/* z = x * y in GF(2^128), SP 800-38D 6.3 Algorithm 1. Test only. */
-static void ref_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
-{
-    uint64_t zh = 0, zl = 0;
-    uint64_t vh = fc_load_be64(y), vl = fc_load_be64(y + 8);
-
-    for (int i = 0; i < 128; i++) {
-        if ((x[i / 8] >> (7 - i % 8)) & 1) {
-            zh ^= vh;
-            zl ^= vl;
-        }
-        uint64_t lsb = vl & 1;
-        vl = (vl >> 1) | (vh << 63);
-        vh >>= 1;
-        if (lsb)
-            vh ^= UINT64_C(0xe1) << 56;
-    }
-    fc_store_be64(z, zh);
-    fc_store_be64(z + 8, zl);
-}
-
-/* xi = (xi ^ b) * h for each block; a partial last block is zero-padded. */
-static void ref_ghash_bytes(const uint8_t h[16], uint8_t xi[16],
-                            const uint8_t *in, size_t len)
-{
-    for (size_t off = 0; off < len; off += 16) {
-        uint8_t t[16];
-        memcpy(t, xi, 16);
-        for (size_t j = 0; j < 16 && off + j < len; j++)
-            t[j] ^= in[off + j];
-        ref_mul(xi, t, h);
-    }
-}
-
 /* h^-1 = h^(2^128 - 2): the product of h^(2^i), i = 1..127. */
 static void ref_inv(uint8_t out[16], const uint8_t h[16])
 {
@@ -107,9 +74,9 @@ static void ref_inv(uint8_t out[16], const uint8_t h[16])
 
     memcpy(s, h, 16);
     for (int i = 1; i < 128; i++) {
-        ref_mul(t, s, s);
+        fc_test_gf128_mul(t, s, s);
         memcpy(s, t, 16);
-        ref_mul(t, r, s);
+        fc_test_gf128_mul(t, r, s);
         memcpy(r, t, 16);
     }
     memcpy(out, r, 16);
@@ -173,12 +140,12 @@ static void ref_kernel(const ref_key *rk, int enc, const uint8_t *in,
         uint8_t b[16];
         memcpy(b, in + 16 * i, 16);
         if (!enc)
-            ref_ghash_bytes(rk->h, xi, b, 16);
+            fc_test_ghash(rk->h, xi, b, 16);
         ref_ecb(rk, ctr, ks, 1);
         for (int j = 0; j < 16; j++)
             out[16 * i + j] = b[j] ^ ks[j];
         if (enc)
-            ref_ghash_bytes(rk->h, xi, out + 16 * i, 16);
+            fc_test_ghash(rk->h, xi, out + 16 * i, 16);
         inc32(ctr, 1);
     }
 }
@@ -193,9 +160,9 @@ static void ref_j0(const ref_key *rk, const uint8_t *iv, size_t ivlen,
     } else {
         uint8_t lb[16] = {0};
         memset(j0, 0, 16);
-        ref_ghash_bytes(rk->h, j0, iv, ivlen);
+        fc_test_ghash(rk->h, j0, iv, ivlen);
         fc_store_be64(lb + 8, (uint64_t)ivlen * 8);
-        ref_ghash_bytes(rk->h, j0, lb, 16);
+        fc_test_ghash(rk->h, j0, lb, 16);
     }
 }
 
@@ -208,7 +175,7 @@ static void ref_gcm(const ref_key *rk, int enc, const uint8_t *iv, size_t ivlen,
     uint8_t j0[16], ctr[16], xi[16] = {0}, ks[16], lb[16];
 
     ref_j0(rk, iv, ivlen, j0);
-    ref_ghash_bytes(rk->h, xi, aad, alen);
+    fc_test_ghash(rk->h, xi, aad, alen);
     memcpy(ctr, j0, 16);
     for (size_t off = 0; off < len; off += 16) {
         size_t n = len - off < 16 ? len - off : 16;
@@ -217,10 +184,10 @@ static void ref_gcm(const ref_key *rk, int enc, const uint8_t *iv, size_t ivlen,
         for (size_t j = 0; j < n; j++)
             out[off + j] = in[off + j] ^ ks[j];
     }
-    ref_ghash_bytes(rk->h, xi, enc ? out : in, len);
+    fc_test_ghash(rk->h, xi, enc ? out : in, len);
     fc_store_be64(lb, (uint64_t)alen * 8);
     fc_store_be64(lb + 8, (uint64_t)len * 8);
-    ref_ghash_bytes(rk->h, xi, lb, 16);
+    fc_test_ghash(rk->h, xi, lb, 16);
     ref_ecb(rk, j0, ks, 1);
     for (int j = 0; j < 16; j++)
         tag[j] = xi[j] ^ ks[j];
@@ -245,76 +212,6 @@ static const fc_gcm_ops *generic_ops(void)
     assert_true(n > 0);
     assert_true(is_generic(tab[n - 1]));
     return tab[n - 1];
-}
-
-static void expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                         const uint8_t *want, size_t len)
-{
-    char h1[70], h2[70];
-    for (size_t i = 0; i < len; i++) {
-        if (got[i] != want[i]) {
-            size_t b = i & ~(size_t)15;
-            size_t n = len - b < 16 ? len - b : 16;
-            fail_msg("%s: %s differs at byte %zu (block %zu)\n"
-                     "   got  %s\n   want %s",
-                     ctx, what, i, i / 16,
-                     fc_test_hex(h1, sizeof(h1), got + b, n),
-                     fc_test_hex(h2, sizeof(h2), want + b, n));
-        }
-    }
-}
-
-static uint8_t *xmalloc(size_t n)
-{
-    uint8_t *p = malloc(n == 0 ? 1 : n);
-    assert_non_null(p);
-    return p;
-}
-
-/* An exact-size copy of |len| bytes at misalignment |off|. */
-static uint8_t *exact_copy(const uint8_t *src, size_t len, size_t off,
-                           uint8_t **base)
-{
-    *base = xmalloc(off + len);
-    if (len > 0)
-        memcpy(*base + off, src, len);
-    return *base + off;
-}
-
-/* An output buffer with GUARD random bytes (and a misalignment) around. */
-typedef struct {
-    uint8_t *mem, *copy, *p;
-    size_t len, total;
-} gbuf;
-
-static void gbuf_init(gbuf *g, size_t len, size_t off)
-{
-    g->len = len;
-    g->total = GUARD + off + len + GUARD;
-    g->mem = xmalloc(g->total);
-    g->copy = xmalloc(g->total);
-    fc_test_rand_bytes(g->mem, g->total);
-    memcpy(g->copy, g->mem, g->total);
-    g->p = g->mem + GUARD + off;
-}
-
-static void gbuf_check(const gbuf *g, const char *ctx)
-{
-    size_t lo = (size_t)(g->p - g->mem), hi = lo + g->len;
-    for (size_t i = 0; i < g->total; i++) {
-        if (i >= lo && i < hi)
-            continue;
-        if (g->mem[i] != g->copy[i])
-            fail_msg("%s: wrote outside the output buffer, at offset %lld", ctx,
-                     i < lo ? (long long)i - (long long)lo
-                            : (long long)(i - lo));
-    }
-}
-
-static void gbuf_free(gbuf *g)
-{
-    free(g->mem);
-    free(g->copy);
 }
 
 /* Dirty memory for a key, aligned as the structure asks. */
@@ -425,7 +322,7 @@ static void check_core(const char *what, const fc_gcm_ops *ops,
                 const uint8_t *src = enc ? pt : ct, *want = enc ? ct : pt;
                 size_t na, nd;
                 uint8_t *inbase, *inp, t[16];
-                gbuf g;
+                fc_guard g;
 
                 if (way == 0) {
                     na = 1, acuts[0] = alen;
@@ -438,24 +335,27 @@ static void check_core(const char *what, const fc_gcm_ops *ops,
                 snprintf(ctx, sizeof(ctx), "%s: %s AES-%zu %s, %s, %s", what,
                          ops->name, kb * 8, enc ? "encrypt" : "decrypt",
                          ways[way], in_place ? "in place" : "out of place");
-                inp = exact_copy(src, len, fc_test_rand_below(16), &inbase);
-                gbuf_init(&g, len, fc_test_rand_below(16));
+                inp = fc_test_exact_copy(src, len, fc_test_rand_below(16),
+                                         &inbase);
+                fc_guard_new_random(&g, len, GUARD + fc_test_rand_below(16),
+                                    GUARD);
                 if (in_place && len > 0)
                     memcpy(g.p, src, len);
                 memcpy(t, tag, 16);
                 int ok =
                     core_run(k, enc, iv, ivlen, aad, alen, acuts, na,
                              in_place ? g.p : inp, g.p, len, dcuts, nd, t, 16);
-                expect_equal(ctx, enc ? "ciphertext" : "plaintext", g.p, want,
-                             len);
+                fc_test_expect_equal(ctx, enc ? "ciphertext" : "plaintext", g.p,
+                                     want, len);
                 if (enc)
-                    expect_equal(ctx, "tag", t, tag, 16);
+                    fc_test_expect_equal(ctx, "tag", t, tag, 16);
                 else if (!ok)
                     fail_msg("%s: the correct tag did not verify", ctx);
-                gbuf_check(&g, ctx);
+                fc_guard_check(&g, ctx);
                 if (!in_place)
-                    expect_equal(ctx, "input (must not change)", inp, src, len);
-                gbuf_free(&g);
+                    fc_test_expect_equal(ctx, "input (must not change)", inp,
+                                         src, len);
+                fc_guard_free(&g);
                 free(inbase);
             }
         }
@@ -565,16 +465,18 @@ static void test_kat_reference(void **state)
 
     while (kat_next(k, &v)) {
         ref_key rk;
-        uint8_t *out = xmalloc(v.len), tag[16];
+        uint8_t *out = fc_test_xmalloc(v.len), tag[16];
 
         ref_key_init(&rk, v.key, v.kl);
         ref_gcm(&rk, 1, v.iv, v.ivl, v.aad, v.al, v.pt, v.len, out, tag);
-        expect_equal(fc_kat_where(k), "reference ciphertext", out, v.ct, v.len);
-        expect_equal(fc_kat_where(k), "reference tag", tag, v.tag, 16);
+        fc_test_expect_equal(fc_kat_where(k), "reference ciphertext", out, v.ct,
+                             v.len);
+        fc_test_expect_equal(fc_kat_where(k), "reference tag", tag, v.tag, 16);
         ref_gcm(&rk, 0, v.iv, v.ivl, v.aad, v.al, v.ct, v.len, out, tag);
-        expect_equal(fc_kat_where(k), "reference plaintext", out, v.pt, v.len);
-        expect_equal(fc_kat_where(k), "reference tag (decrypt)", tag, v.tag,
-                     16);
+        fc_test_expect_equal(fc_kat_where(k), "reference plaintext", out, v.pt,
+                             v.len);
+        fc_test_expect_equal(fc_kat_where(k), "reference tag (decrypt)", tag,
+                             v.tag, 16);
         ref_key_free(&rk);
         free(out);
         count++;
@@ -597,17 +499,17 @@ static void test_kat_kernels(void **state)
 
         while (kat_next(k, &v)) {
             fc_gcm_key *key = new_key(ops, v.key, v.kl);
-            uint8_t *out = xmalloc(v.len), tag[16];
+            uint8_t *out = fc_test_xmalloc(v.len), tag[16];
             char ctx[200];
 
             snprintf(ctx, sizeof(ctx), "%s: %s kernels", fc_kat_where(k),
                      ops->name);
             kernel_gcm(key, 1, v.iv, v.ivl, v.aad, v.al, v.pt, out, v.len, tag);
-            expect_equal(ctx, "ciphertext", out, v.ct, v.len);
-            expect_equal(ctx, "tag", tag, v.tag, 16);
+            fc_test_expect_equal(ctx, "ciphertext", out, v.ct, v.len);
+            fc_test_expect_equal(ctx, "tag", tag, v.tag, 16);
             kernel_gcm(key, 0, v.iv, v.ivl, v.aad, v.al, v.ct, out, v.len, tag);
-            expect_equal(ctx, "plaintext", out, v.pt, v.len);
-            expect_equal(ctx, "tag (decrypt)", tag, v.tag, 16);
+            fc_test_expect_equal(ctx, "plaintext", out, v.pt, v.len);
+            fc_test_expect_equal(ctx, "tag (decrypt)", tag, v.tag, 16);
             free(out);
             free_key(key);
             count++;
@@ -645,23 +547,6 @@ static void test_kat_core(void **state)
 
 /* ---- differential: kernels -------------------------------------------- */
 
-static size_t diff_counts(size_t *out)
-{
-    size_t n = 0;
-    if (!fc_test_quick()) {
-        for (size_t c = 0; c <= MAX_BLOCKS; c++)
-            out[n++] = c;
-        return n;
-    }
-    for (size_t c = 0; c <= 40; c++)
-        out[n++] = c;
-    static const size_t more[] = {47,  48,  49,  63,  64,  65,  127, 128,
-                                  129, 255, 256, 257, 383, 384, 385, 399};
-    for (size_t i = 0; i < FC_ARRAY_LEN(more); i++)
-        out[n++] = more[i];
-    return n;
-}
-
 /*
  * check_kernel runs ops->enc or ops->dec over |blocks| blocks of |in| from
  * counter |ctr| and state |xi0|: out of place, in place, and split in two
@@ -679,7 +564,7 @@ static void check_kernel(const char *what, const fc_gcm_key *k, int enc,
     const fc_gcm_ops *ops = k->ops;
     fc_gcm_crypt_fn *fn = enc ? ops->enc : ops->dec;
     const size_t len = 16 * blocks;
-    fc_gcm_key *kcopy = (fc_gcm_key *)xmalloc(sizeof(*kcopy));
+    fc_gcm_key *kcopy = (fc_gcm_key *)fc_test_xmalloc(sizeof(*kcopy));
     char ctx[300];
 
     memcpy(kcopy, k, sizeof(*k));
@@ -688,12 +573,12 @@ static void check_kernel(const char *what, const fc_gcm_key *k, int enc,
         uint8_t c[16], c0[16], xi[16], *inbase, *inp;
         const uint8_t *src;
         size_t first = 0;
-        gbuf g;
+        fc_guard g;
 
         if (split && blocks < 2)
             continue;
-        inp = exact_copy(in, len, fc_test_rand_below(16), &inbase);
-        gbuf_init(&g, len, fc_test_rand_below(16));
+        inp = fc_test_exact_copy(in, len, fc_test_rand_below(16), &inbase);
+        fc_guard_new_random(&g, len, GUARD + fc_test_rand_below(16), GUARD);
         if (in_place && len > 0)
             memcpy(g.p, in, len);
         src = in_place ? g.p : inp;
@@ -708,22 +593,24 @@ static void check_kernel(const char *what, const fc_gcm_key *k, int enc,
             snprintf(ctx + strlen(ctx), sizeof(ctx) - strlen(ctx),
                      " (first call %zu blocks)", first);
             fn(k, src, g.p, first, c, xi);
-            expect_equal(ctx, "counter (kernels never write it)", c, c0, 16);
+            fc_test_expect_equal(ctx, "counter (kernels never write it)", c, c0,
+                                 16);
             inc32(c, (uint32_t)first);
             fn(k, src + 16 * first, g.p + 16 * first, blocks - first, c, xi);
             inc32(c, (uint32_t)(0u - first));
         } else {
             fn(k, src, g.p, blocks, c, xi);
         }
-        expect_equal(ctx, "output", g.p, want, len);
-        expect_equal(ctx, "xi", xi, want_xi, 16);
-        expect_equal(ctx, "counter (kernels never write it)", c, c0, 16);
-        gbuf_check(&g, ctx);
+        fc_test_expect_equal(ctx, "output", g.p, want, len);
+        fc_test_expect_equal(ctx, "xi", xi, want_xi, 16);
+        fc_test_expect_equal(ctx, "counter (kernels never write it)", c, c0,
+                             16);
+        fc_guard_check(&g, ctx);
         if (!in_place)
-            expect_equal(ctx, "input (must not change)", inp, in, len);
-        expect_equal(ctx, "key (must not change)", (const uint8_t *)k,
-                     (const uint8_t *)kcopy, sizeof(*k));
-        gbuf_free(&g);
+            fc_test_expect_equal(ctx, "input (must not change)", inp, in, len);
+        fc_test_expect_equal(ctx, "key (must not change)", (const uint8_t *)k,
+                             (const uint8_t *)kcopy, sizeof(*k));
+        fc_guard_free(&g);
         free(inbase);
     }
     free(kcopy);
@@ -743,11 +630,12 @@ static void random_ctr(uint8_t ctr[16], size_t blocks)
 static void test_diff_kernels(void **state)
 {
     static size_t counts[MAX_BLOCKS + 1];
-    size_t n, ncounts = diff_counts(counts);
+    size_t n, ncounts = fc_test_block_counts(counts, MAX_BLOCKS);
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops, *gen = generic_ops();
-    uint8_t *in = xmalloc(16 * MAX_BLOCKS), *want = xmalloc(16 * MAX_BLOCKS);
-    uint8_t *ref = xmalloc(16 * MAX_BLOCKS);
+    uint8_t *in = fc_test_xmalloc(16 * MAX_BLOCKS),
+            *want = fc_test_xmalloc(16 * MAX_BLOCKS);
+    uint8_t *ref = fc_test_xmalloc(16 * MAX_BLOCKS);
 
     for (size_t c = 0; c < ncounts; c++) {
         const size_t blocks = counts[c], kb = key_sizes[c % 3];
@@ -769,9 +657,10 @@ static void test_diff_kernels(void **state)
             memcpy(ref_xi, xi0, 16);
             ref_kernel(&rk, enc, in, ref, blocks, ctr, ref_xi);
             ref_key_free(&rk);
-            expect_equal("generic vs reference", "output", want, ref,
-                         16 * blocks);
-            expect_equal("generic vs reference", "xi", want_xi, ref_xi, 16);
+            fc_test_expect_equal("generic vs reference", "output", want, ref,
+                                 16 * blocks);
+            fc_test_expect_equal("generic vs reference", "xi", want_xi, ref_xi,
+                                 16);
             free_key(gk);
             FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
             {
@@ -834,15 +723,15 @@ static void test_diff_kernels_wrap(void **state)
                 (enc ? ops->enc : ops->dec)(k, in, out, k1, ctr, xi);
                 (enc ? ops->enc : ops->dec)(k, in + 16 * k1, out + 16 * k1, k2,
                                             ctr2, xi);
-                expect_equal(ctx, "output", out, want, 16 * (k1 + k2));
-                expect_equal(ctx, "xi", xi, want_xi, 16);
+                fc_test_expect_equal(ctx, "output", out, want, 16 * (k1 + k2));
+                fc_test_expect_equal(ctx, "xi", xi, want_xi, 16);
                 /* One call across the wrap: the kernels own inc32. */
                 memset(out, 0, sizeof(out));
                 memcpy(xi, xi0, 16);
                 (enc ? ops->enc : ops->dec)(k, in, out, k1 + k2, ctr, xi);
-                expect_equal(ctx, "output (one call)", out, want,
-                             16 * (k1 + k2));
-                expect_equal(ctx, "xi (one call)", xi, want_xi, 16);
+                fc_test_expect_equal(ctx, "output (one call)", out, want,
+                                     16 * (k1 + k2));
+                fc_test_expect_equal(ctx, "xi (one call)", xi, want_xi, 16);
                 free_key(k);
             }
         }
@@ -898,8 +787,8 @@ static void test_diff_core(void **state)
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;
     const size_t maxlen = 16 * 140 + 15;
-    uint8_t *pt = xmalloc(maxlen), *ct = xmalloc(maxlen),
-            *ct2 = xmalloc(maxlen);
+    uint8_t *pt = fc_test_xmalloc(maxlen), *ct = fc_test_xmalloc(maxlen),
+            *ct2 = fc_test_xmalloc(maxlen);
 
     for (int r = 0; r < rounds; r++) {
         const size_t kb = key_sizes[r % 3];
@@ -918,8 +807,9 @@ static void test_diff_core(void **state)
         ref_gcm(&rk, 1, iv, ivlen, aad, alen, pt, len, ct, tag);
         ref_key_free(&rk);
         evp_gcm(1, key, kb, iv, ivlen, aad, alen, pt, len, ct2, tag2);
-        expect_equal("reference vs OpenSSL", "ciphertext", ct, ct2, len);
-        expect_equal("reference vs OpenSSL", "tag", tag, tag2, 16);
+        fc_test_expect_equal("reference vs OpenSSL", "ciphertext", ct, ct2,
+                             len);
+        fc_test_expect_equal("reference vs OpenSSL", "tag", tag, tag2, 16);
         snprintf(what, sizeof(what),
                  "round %d: iv %zu bytes, aad %zu, data %zu", r, ivlen, alen,
                  len);
@@ -935,7 +825,7 @@ static void test_diff_core(void **state)
                 size_t acuts[72], *dcuts = calloc(len + 2, sizeof(size_t));
                 size_t na, nd;
                 fc_gcm_key *k = new_key(ops, key, kb);
-                uint8_t *out = xmalloc(len), t[16];
+                uint8_t *out = fc_test_xmalloc(len), t[16];
                 char ctx[200];
 
                 assert_non_null(dcuts);
@@ -945,13 +835,13 @@ static void test_diff_core(void **state)
                     make_cuts(dcuts, len + 2, len, 1 + fc_test_rand_below(600));
                 core_run(k, 1, iv, ivlen, aad, alen, acuts, na, pt, out, len,
                          dcuts, nd, t, 16);
-                expect_equal(ctx, "ciphertext", out, ct, len);
-                expect_equal(ctx, "tag", t, tag, 16);
+                fc_test_expect_equal(ctx, "ciphertext", out, ct, len);
+                fc_test_expect_equal(ctx, "tag", t, tag, 16);
                 memcpy(out, ct, len);
                 if (!core_run(k, 0, iv, ivlen, aad, alen, acuts, na, out, out,
                               len, dcuts, nd, tag, 16))
                     fail_msg("%s: tag did not verify", ctx);
-                expect_equal(ctx, "plaintext (in place)", out, pt, len);
+                fc_test_expect_equal(ctx, "plaintext (in place)", out, pt, len);
                 free(out);
                 free(dcuts);
                 free_key(k);
@@ -1020,12 +910,12 @@ static void test_diff_core_records(void **state)
                 memcpy(out, pt, len);
                 core_run(k[i], 1, iv, 12, aad, alen, acuts, na, out, out, len,
                          dcuts, nd, t, 16);
-                expect_equal(what, "ciphertext", out, ct, len);
-                expect_equal(what, "tag", t, tag, 16);
+                fc_test_expect_equal(what, "ciphertext", out, ct, len);
+                fc_test_expect_equal(what, "tag", t, tag, 16);
                 if (!core_run(k[i], 0, iv, 12, aad, alen, acuts, na, out, out,
                               len, dcuts, nd, tag, 16))
                     fail_msg("%s: tag did not verify", what);
-                expect_equal(what, "plaintext", out, pt, len);
+                fc_test_expect_equal(what, "plaintext", out, pt, len);
                 t[0] = tag[0] ^ 1;
                 memcpy(out, ct, len);
                 if (core_run(k[i], 0, iv, 12, aad, alen, acuts, na, out, out,
@@ -1052,9 +942,9 @@ static void iv_for_counter(const uint8_t h[16], const uint8_t j0[16],
     uint8_t hinv[16], t[16];
 
     ref_inv(hinv, h);
-    ref_mul(t, j0, hinv);
+    fc_test_gf128_mul(t, j0, hinv);
     t[15] ^= 0x80; /* L = 0^64 || [128]_64 */
-    ref_mul(iv, t, hinv);
+    fc_test_gf128_mul(iv, t, hinv);
 }
 
 /* A table that records the calls crossing the 32-bit counter wrap: the
@@ -1096,7 +986,7 @@ static void wrap_case(const char *what, const fc_gcm_ops *ops,
     for (int rep = 0; rep < 4; rep++) {
         size_t acuts[40], dcuts[200], na, nd;
         fc_gcm_key *k = new_key(ops, key, kb);
-        uint8_t *out = xmalloc(len), t[16];
+        uint8_t *out = fc_test_xmalloc(len), t[16];
         char ctx[200];
 
         snprintf(ctx, sizeof(ctx), "%s: %s, pieces #%d", what, ops->name, rep);
@@ -1105,14 +995,14 @@ static void wrap_case(const char *what, const fc_gcm_ops *ops,
                       : make_cuts(dcuts, 200, len, 1 + rep * 40);
         core_run(k, 1, iv, 16, aad, alen, acuts, na, pt, out, len, dcuts, nd, t,
                  16);
-        expect_equal(ctx, "ciphertext", out, ct, len);
-        expect_equal(ctx, "tag", t, tag, 16);
+        fc_test_expect_equal(ctx, "ciphertext", out, ct, len);
+        fc_test_expect_equal(ctx, "tag", t, tag, 16);
         memcpy(out, ct, len);
         memcpy(t, tag, 16);
         if (!core_run(k, 0, iv, 16, aad, alen, acuts, na, out, out, len, dcuts,
                       nd, t, 16))
             fail_msg("%s: tag did not verify", ctx);
-        expect_equal(ctx, "plaintext", out, pt, len);
+        fc_test_expect_equal(ctx, "plaintext", out, pt, len);
         free(out);
         free_key(k);
     }
@@ -1129,7 +1019,8 @@ static void test_diff_core_wrap(void **state)
                                     0xfffffff7u, 0xfffffff0u, 0xffffffe1u,
                                     0xffffff80u};
     const size_t len = 16 * 150 + 9;
-    uint8_t *pt = xmalloc(len), *ct = xmalloc(len), *ct2 = xmalloc(len);
+    uint8_t *pt = fc_test_xmalloc(len), *ct = fc_test_xmalloc(len),
+            *ct2 = fc_test_xmalloc(len);
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;
@@ -1139,9 +1030,9 @@ static void test_diff_core_wrap(void **state)
         uint8_t h[16], hi[16], one[16], t[16] = {0};
         fc_test_rand_bytes(h, 16);
         ref_inv(hi, h);
-        ref_mul(one, h, hi);
+        fc_test_gf128_mul(one, h, hi);
         t[0] = 0x80;
-        expect_equal("reference", "h * h^-1", one, t, 16);
+        fc_test_expect_equal("reference", "h * h^-1", one, t, 16);
     }
     for (size_t i = 0; i < FC_ARRAY_LEN(lows); i++) {
         const size_t kb = key_sizes[i % 3];
@@ -1157,14 +1048,14 @@ static void test_diff_core_wrap(void **state)
         ref_key_init(&rk, key, kb);
         iv_for_counter(rk.h, j0, iv);
         ref_j0(&rk, iv, 16, chk);
-        expect_equal("IV construction", "J0", chk, j0, 16);
+        fc_test_expect_equal("IV construction", "J0", chk, j0, 16);
         ref_gcm(&rk, 1, iv, 16, aad, sizeof(aad), pt, len, ct, tag);
         ref_key_free(&rk);
         evp_gcm(1, key, kb, iv, 16, aad, sizeof(aad), pt, len, ct2, tag2);
-        expect_equal("reference vs OpenSSL across the wrap", "ciphertext", ct,
-                     ct2, len);
-        expect_equal("reference vs OpenSSL across the wrap", "tag", tag, tag2,
-                     16);
+        fc_test_expect_equal("reference vs OpenSSL across the wrap",
+                             "ciphertext", ct, ct2, len);
+        fc_test_expect_equal("reference vs OpenSSL across the wrap", "tag", tag,
+                             tag2, 16);
         snprintf(what, sizeof(what), "J0 low word 0x%08x", lows[i]);
         FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
         {
@@ -1252,8 +1143,9 @@ static void test_abi_kernels(void **state)
                                 FC_ABI_ARG(in_place ? out : in),
                                 FC_ABI_ARG(out), blocks, FC_ABI_ARG(ctr),
                                 FC_ABI_ARG(xi));
-                    expect_equal(what, "output", out, want, 16 * blocks);
-                    expect_equal(what, "xi", xi, want_xi, 16);
+                    fc_test_expect_equal(what, "output", out, want,
+                                         16 * blocks);
+                    fc_test_expect_equal(what, "xi", xi, want_xi, 16);
                     free_key(k);
                 }
             }
@@ -1323,12 +1215,12 @@ static void test_guard_pages(void **state)
                         memcpy(in, src, len);
                     memcpy(xi, xi0, 16);
                     fn((const fc_gcm_key *)kg, in, out, blocks, ctr, xi);
-                    expect_equal(ctx, "output", out, want, len);
-                    expect_equal(ctx, "xi", xi, want_xi, 16);
+                    fc_test_expect_equal(ctx, "output", out, want, len);
+                    fc_test_expect_equal(ctx, "xi", xi, want_xi, 16);
                     memcpy(xi, xi0, 16);
                     fn((const fc_gcm_key *)kg, in, in, blocks, ctr, xi);
-                    expect_equal(ctx, "output in place", in, want, len);
-                    expect_equal(ctx, "xi in place", xi, want_xi, 16);
+                    fc_test_expect_equal(ctx, "output in place", in, want, len);
+                    fc_test_expect_equal(ctx, "xi in place", xi, want_xi, 16);
                     fc_test_guarded_free(out, len, after);
                     fc_test_guarded_free(in, len, after);
                     fc_test_guarded_free(kg, keylen, after);
@@ -1453,7 +1345,7 @@ static void test_tag_errors(void **state)
             if (!core_run(k, 0, iv, 12, aad, sizeof(aad), acut, 1, ct, out,
                           sizeof(ct), dcut, 1, tag, tl))
                 fail_msg("%s: right %zu-byte tag refused", ops->name, tl);
-            expect_equal(ops->name, "plaintext", out, pt, sizeof(pt));
+            fc_test_expect_equal(ops->name, "plaintext", out, pt, sizeof(pt));
         }
         for (size_t i = 0; i < 8 * sizeof(ct); i += 7) {
             uint8_t c2[45];
@@ -1489,7 +1381,8 @@ static void test_states(void **state)
         uint8_t key[24], iv[3][12], aad[3][19], pt[3][300], want[3][300],
             out[3][300], wtag[3][16], tag[16];
         fc_gcm_state st[3], copy;
-        fc_gcm_key *k, *snap = (fc_gcm_key *)xmalloc(sizeof(fc_gcm_key));
+        fc_gcm_key *k,
+            *snap = (fc_gcm_key *)fc_test_xmalloc(sizeof(fc_gcm_key));
         ref_key rk;
 
         fc_test_rand_bytes(key, sizeof(key));
@@ -1524,18 +1417,21 @@ static void test_states(void **state)
                 assert_int_equal(
                     fc_gcm_encrypt(k, &copy, pt[1] + 148, o2 + 148, 152), 1);
                 fc_gcm_finish(k, &copy, tag);
-                expect_equal(ops->name, "copied state: data", o2 + 148,
-                             want[1] + 148, 152);
-                expect_equal(ops->name, "copied state: tag", tag, wtag[1], 16);
+                fc_test_expect_equal(ops->name, "copied state: data", o2 + 148,
+                                     want[1] + 148, 152);
+                fc_test_expect_equal(ops->name, "copied state: tag", tag,
+                                     wtag[1], 16);
             }
         }
         for (int m = 0; m < 3; m++) {
             fc_gcm_finish(k, &st[m], tag);
-            expect_equal(ops->name, "interleaved: data", out[m], want[m], 300);
-            expect_equal(ops->name, "interleaved: tag", tag, wtag[m], 16);
+            fc_test_expect_equal(ops->name, "interleaved: data", out[m],
+                                 want[m], 300);
+            fc_test_expect_equal(ops->name, "interleaved: tag", tag, wtag[m],
+                                 16);
         }
-        expect_equal(ops->name, "key (must not change)", (uint8_t *)k,
-                     (uint8_t *)snap, sizeof(*k));
+        fc_test_expect_equal(ops->name, "key (must not change)", (uint8_t *)k,
+                             (uint8_t *)snap, sizeof(*k));
 
         /* After finish, a new IV starts afresh (the old message's partial
          * block and lengths are gone). */
@@ -1543,8 +1439,9 @@ static void test_states(void **state)
         assert_int_equal(fc_gcm_aad(k, &st[0], aad[2], 19), 1);
         assert_int_equal(fc_gcm_encrypt(k, &st[0], pt[2], out[0], 300), 1);
         fc_gcm_finish(k, &st[0], tag);
-        expect_equal(ops->name, "reused state: data", out[0], want[2], 300);
-        expect_equal(ops->name, "reused state: tag", tag, wtag[2], 16);
+        fc_test_expect_equal(ops->name, "reused state: data", out[0], want[2],
+                             300);
+        fc_test_expect_equal(ops->name, "reused state: tag", tag, wtag[2], 16);
 
         /* Re-keying a used key gives the fresh key's results. */
         fc_gcm_set_key(k, ops, key, 16);
@@ -1553,7 +1450,7 @@ static void test_states(void **state)
         assert_int_equal(fc_gcm_aad(k, &st[0], aad[0], 19), 1);
         assert_int_equal(fc_gcm_encrypt(k, &st[0], pt[0], out[0], 300), 1);
         fc_gcm_finish(k, &st[0], tag);
-        expect_equal(ops->name, "re-keyed: tag", tag, wtag[0], 16);
+        fc_test_expect_equal(ops->name, "re-keyed: tag", tag, wtag[0], 16);
         free(snap);
         free_key(k);
     }
@@ -1669,9 +1566,11 @@ static void test_ct_marked(void **state)
             FC_CT_PUBLIC(aad, sizeof(aad));
             FC_CT_PUBLIC(k, sizeof(*k));
             FC_CT_PUBLIC(&st, sizeof(st));
-            expect_equal(ops->name, "secret-marked ciphertext", ct, want, len);
-            expect_equal(ops->name, "secret-marked tag", tag, wtag, 16);
-            expect_equal(ops->name, "secret-marked round trip", pt, orig, len);
+            fc_test_expect_equal(ops->name, "secret-marked ciphertext", ct,
+                                 want, len);
+            fc_test_expect_equal(ops->name, "secret-marked tag", tag, wtag, 16);
+            fc_test_expect_equal(ops->name, "secret-marked round trip", pt,
+                                 orig, len);
             free_key(k);
         }
     }

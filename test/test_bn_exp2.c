@@ -39,6 +39,7 @@
 #include <openssl/bn.h>
 
 #include "abi_check.h"
+#include "bn_oracle.h"
 #include "fc/bn.h"
 #include "fc/bn_exp2.h"
 #include "fc/common.h"
@@ -52,39 +53,6 @@
 static const size_t sizes[] = {16, 24, 32};
 
 /* ---- helpers ---------------------------------------------------------- */
-
-static BIGNUM *bn_from_limbs(const uint64_t *a, size_t n)
-{
-    uint8_t buf[8 * 2 * MAXN];
-    BIGNUM *b;
-
-    for (size_t i = 0; i < n; i++)
-        fc_store_le64(buf + 8 * i, a[i]);
-    b = BN_lebin2bn(buf, (int)(8 * n), NULL);
-    assert_non_null(b);
-    return b;
-}
-
-static void bn_to_limbs(uint64_t *r, size_t n, const BIGNUM *b)
-{
-    uint8_t buf[8 * 2 * MAXN];
-
-    assert_true(BN_num_bytes(b) <= (int)(8 * n));
-    assert_int_equal(BN_bn2lebinpad(b, buf, (int)(8 * n)), (int)(8 * n));
-    for (size_t i = 0; i < n; i++)
-        r[i] = fc_load_le64(buf + 8 * i);
-}
-
-static void expect_limbs(const char *what, const uint64_t *got,
-                         const uint64_t *want, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (got[i] != want[i])
-            fail_msg("%s: limb %zu of %zu: got %016llx, want %016llx", what, i,
-                     n, (unsigned long long)got[i],
-                     (unsigned long long)want[i]);
-    }
-}
 
 /* A random odd modulus of n limbs with |topbits| bits in the top limb. */
 static void rand_modulus(uint64_t *m, size_t n, unsigned topbits)
@@ -121,24 +89,12 @@ static void rand_exp(uint64_t *e, size_t bits)
         e[(bits - 1) / 64] |= (uint64_t)1 << ((bits - 1) % 64);
 }
 
-/* want = a^e mod m with BN_mod_exp (e of ebits bits). */
+/* want = a^e mod m with BN_mod_exp (e of ebits bits, in MAXN limbs). */
 static void oracle_exp(uint64_t *want, const uint64_t *m, const uint64_t *a,
                        const uint64_t *e, size_t ebits, size_t n)
 {
-    BN_CTX *ctx = BN_CTX_new();
-    BIGNUM *bm = bn_from_limbs(m, n), *ba = bn_from_limbs(a, n);
-    BIGNUM *be = bn_from_limbs(e, MAXN), *br = BN_new();
-
-    assert_non_null(ctx);
-    assert_non_null(br);
-    assert_true(BN_num_bits(be) <= (int)ebits);
-    assert_true(BN_mod_exp(br, ba, be, bm, ctx));
-    bn_to_limbs(want, n, br);
-    BN_free(bm);
-    BN_free(ba);
-    BN_free(be);
-    BN_free(br);
-    BN_CTX_free(ctx);
+    assert_true(fc_bn_bits(e, MAXN) <= ebits);
+    fc_test_bn_mod_exp(want, a, e, MAXN, m, n);
 }
 
 /* The number of tables compiled in (every engine, every size). */
@@ -196,10 +152,10 @@ static void check_pair(const fc_bn_exp2_ops *ops, size_t n, const uint64_t *m1,
         fc_bn_exp2(ops, &t1, r1, a1, e1, e1bits, &t2, r2, a2, e2, e2bits));
     snprintf(msg, sizeof(msg), "%s %s half 1 (e bits %zu)", ops->name, what,
              e1bits);
-    expect_limbs(msg, r1, w1, n);
+    fc_test_expect_limbs(msg, r1, w1, n);
     snprintf(msg, sizeof(msg), "%s %s half 2 (e bits %zu)", ops->name, what,
              e2bits);
-    expect_limbs(msg, r2, w2, n);
+    fc_test_expect_limbs(msg, r2, w2, n);
     fc_mont_free(&t1);
     fc_mont_free(&t2);
 }
@@ -243,8 +199,8 @@ static void test_kat_small_exponents(void **state)
             }
             assert_true(
                 fc_bn_exp2(ops, &t1, r1, a1, &e, eb, &t2, r2, a2, &e, eb));
-            expect_limbs("kat half 1", r1, w1, n);
-            expect_limbs("kat half 2", r2, w2, n);
+            fc_test_expect_limbs("kat half 1", r1, w1, n);
+            fc_test_expect_limbs("kat half 2", r2, w2, n);
         }
         fc_mont_free(&t1);
         fc_mont_free(&t2);
@@ -416,7 +372,7 @@ static void test_abi_kernels(void **state)
             BIGNUM *br = bn_from52(r + h * slot, slot);
             BIGNUM *ba = bn_from52(a + h * slot, slot);
             BIGNUM *bb = bn_from52(b + h * slot, slot);
-            BIGNUM *bm = bn_from_limbs(table + h * MAXN, n);
+            BIGNUM *bm = fc_test_bn_from_limbs(table + h * MAXN, n);
             BIGNUM *lhs = BN_new(), *rhs = BN_new(), *bound = BN_new();
 
             for (size_t i = 0; i < slot; i++)
@@ -441,7 +397,7 @@ static void test_abi_kernels(void **state)
                     FC_ABI_ARG(ctx));
         memcpy(out, r, 8 * pair);
         k[s].amm(r, a, a, ctx);
-        expect_limbs("amm52x2 aliased", out, r, pair);
+        fc_test_expect_limbs("amm52x2 aliased", out, r, pair);
 
         /* gather: every (idx_p, idx_q) of an 8-entry table */
         for (size_t i = 0; i < 8 * pair; i++)
@@ -452,8 +408,9 @@ static void test_abi_kernels(void **state)
                          ip, iq);
                 FC_ABI_CALL(what, k[s].gather, FC_ABI_ARG(out),
                             FC_ABI_ARG(table), 8, ip, iq);
-                expect_limbs(what, out, table + ip * pair, slot);
-                expect_limbs(what, out + slot, table + iq * pair + slot, slot);
+                fc_test_expect_limbs(what, out, table + ip * pair, slot);
+                fc_test_expect_limbs(what, out + slot, table + iq * pair + slot,
+                                     slot);
             }
         }
         BN_CTX_free(bctx);
@@ -524,7 +481,7 @@ static void n16_check(const uint64_t *rn, const uint64_t *an,
 {
     uint64_t d[24];
     BN_CTX *bctx = BN_CTX_new();
-    BIGNUM *br, *ba, *bb = NULL, *bm = bn_from_limbs(m, 16);
+    BIGNUM *br, *ba, *bb = NULL, *bm = fc_test_bn_from_limbs(m, 16);
     BIGNUM *lhs = BN_new(), *rhs = BN_new(), *t = BN_new();
 
     assert_non_null(bctx);
@@ -600,11 +557,11 @@ static void test_abi_n16(void **state)
             if (c == 1) {
                 /* the largest input the kernels take: 2^54 m - 1 */
                 uint64_t big[MAXN + 2] = {0};
-                BIGNUM *bm = bn_from_limbs(m[h], 16);
+                BIGNUM *bm = fc_test_bn_from_limbs(m[h], 16);
 
                 assert_true(BN_lshift(bm, bm, 54));
                 assert_true(BN_sub_word(bm, 1));
-                bn_to_limbs(big, 18, bm);
+                fc_test_bn_to_limbs(big, 18, bm);
                 to52(dx, big, 18, 21, 24);
                 BN_free(bm);
             }
@@ -622,26 +579,26 @@ static void test_abi_n16(void **state)
         fc_bn_mul52x2_n16_ifma(r2, a, a, ctx);
         FC_ABI_CALL("sqr52x2 n16 x1", fc_bn_sqr52x2_n16_ifma, FC_ABI_ARG(r),
                     FC_ABI_ARG(a), 1, FC_ABI_ARG(ctx));
-        expect_limbs("sqr52x2 n16 x1 vs mul", r, r2, 48);
+        fc_test_expect_limbs("sqr52x2 n16 x1 vs mul", r, r2, 48);
         /* three squarings in one call */
         fc_bn_mul52x2_n16_ifma(r2, r2, r2, ctx);
         fc_bn_mul52x2_n16_ifma(r2, r2, r2, ctx);
         FC_ABI_CALL("sqr52x2 n16 x3", fc_bn_sqr52x2_n16_ifma, FC_ABI_ARG(r),
                     FC_ABI_ARG(a), 3, FC_ABI_ARG(ctx));
-        expect_limbs("sqr52x2 n16 x3 vs mul", r, r2, 48);
+        fc_test_expect_limbs("sqr52x2 n16 x3 vs mul", r, r2, 48);
         for (size_t h = 0; h < 2; h++)
             n16_check(r, a, NULL, 3, m[h], h, "sqr52x2 n16 x3");
         /* aliasing: r == a (== b) */
         memcpy(r, a, sizeof(a));
         FC_ABI_CALL("sqr52x2 n16 aliased", fc_bn_sqr52x2_n16_ifma,
                     FC_ABI_ARG(r), FC_ABI_ARG(r), 3, FC_ABI_ARG(ctx));
-        expect_limbs("sqr52x2 n16 aliased", r, r2, 48);
+        fc_test_expect_limbs("sqr52x2 n16 aliased", r, r2, 48);
         memcpy(r, a, sizeof(a));
         FC_ABI_CALL("mul52x2 n16 aliased", fc_bn_mul52x2_n16_ifma,
                     FC_ABI_ARG(r), FC_ABI_ARG(r), FC_ABI_ARG(r),
                     FC_ABI_ARG(ctx));
         fc_bn_mul52x2_n16_ifma(r2, a, a, ctx);
-        expect_limbs("mul52x2 n16 aliased", r, r2, 48);
+        fc_test_expect_limbs("mul52x2 n16 aliased", r, r2, 48);
     }
 
     /* gather: every (idx_p, idx_q) of an 8-entry table, and count 1 */
@@ -657,15 +614,15 @@ static void test_abi_n16(void **state)
                         FC_ABI_ARG(table), 8, ip, iq);
             n16_get(want, table + 48 * ip, 0);
             n16_get(got, r, 0);
-            expect_limbs(what, got, want, 24);
+            fc_test_expect_limbs(what, got, want, 24);
             n16_get(want, table + 48 * iq, 1);
             n16_get(got, r, 1);
-            expect_limbs(what, got, want, 24);
+            fc_test_expect_limbs(what, got, want, 24);
         }
     }
     FC_ABI_CALL("gather52x2 n16 count 1", fc_bn_gather52x2_n16_ifma,
                 FC_ABI_ARG(r), FC_ABI_ARG(table), 1, 0, 0);
-    expect_limbs("gather52x2 n16 count 1", r, table, 48);
+    fc_test_expect_limbs("gather52x2 n16 count 1", r, table, 48);
 #else
     print_message("[  SKIPPED ] no IFMA kernels in this build\n");
     skip();
@@ -795,7 +752,7 @@ static void avx2_operand(uint64_t *num, const uint64_t mt[2][MAXN + 1],
 
     assert_non_null(bctx);
     for (size_t h = 0; h < 2; h++) {
-        BIGNUM *bound = bn_from_limbs(mt[h], n + 1), *v = BN_new();
+        BIGNUM *bound = fc_test_bn_from_limbs(mt[h], n + 1), *v = BN_new();
         BIGNUM *t = BN_new();
         uint64_t delta[AVX2_MAXL], x[MAXN + 2], d[AVX2_MAXL];
 
@@ -817,7 +774,7 @@ static void avx2_operand(uint64_t *num, const uint64_t mt[2][MAXN + 1],
             else
                 delta[j] = 0;
         }
-        bn_to_limbs(x, n + 2, v);
+        fc_test_bn_to_limbs(x, n + 2, v);
         to28(d, x, n + 2, l);
         for (size_t j = 0; j < l; j++)
             num[2 * j + h] = d[j] + delta[j];
@@ -842,7 +799,8 @@ static void avx2_check(const uint64_t *r, const uint64_t *a, const uint64_t *b,
     for (size_t h = 0; h < 2; h++) {
         uint64_t da[AVX2_MAXL], db[AVX2_MAXL], want[AVX2_MAXL];
         BIGNUM *br = bn_from28(r, h, l), *ba = bn_from28(a, h, l), *bb;
-        BIGNUM *bm = bn_from_limbs(m[h], n), *bt = bn_from_limbs(mt[h], n + 1);
+        BIGNUM *bm = fc_test_bn_from_limbs(m[h], n),
+               *bt = fc_test_bn_from_limbs(mt[h], n + 1);
         BIGNUM *lhs = BN_new(), *rhs = BN_new(), *t = BN_new();
 
         for (size_t i = 0; i < l; i++) {
@@ -968,7 +926,7 @@ static void test_abi_avx2(void **state)
             avx2_check(r, a, NULL, 1, m, n, l, md, mt, what);
             /* a squaring is the product of a with itself, digit for digit */
             avx2_k[s].mul(r2, a, a, ctx, w);
-            expect_limbs(what, r, r2, words);
+            fc_test_expect_limbs(what, r, r2, words);
             snprintf(what, sizeof(what), "sqr28x2 n=%zu x3 case %d", n, c);
             FC_ABI_CALL(what, avx2_k[s].sqr, FC_ABI_ARG(r), FC_ABI_ARG(a), 3,
                         FC_ABI_ARG(ctx), FC_ABI_ARG(w));
@@ -977,24 +935,24 @@ static void test_abi_avx2(void **state)
             memcpy(r2, a, 8 * words);
             FC_ABI_CALL("sqr28x2 aliased", avx2_k[s].sqr, FC_ABI_ARG(r2),
                         FC_ABI_ARG(r2), 3, FC_ABI_ARG(ctx), FC_ABI_ARG(w));
-            expect_limbs("sqr28x2 aliased", r2, r, words);
+            fc_test_expect_limbs("sqr28x2 aliased", r2, r, words);
             memcpy(r2, a, 8 * words);
             FC_ABI_CALL("mul28x2 aliased a", avx2_k[s].mul, FC_ABI_ARG(r2),
                         FC_ABI_ARG(r2), FC_ABI_ARG(b), FC_ABI_ARG(ctx),
                         FC_ABI_ARG(w));
             avx2_k[s].mul(r, a, b, ctx, w);
-            expect_limbs("mul28x2 aliased a", r2, r, words);
+            fc_test_expect_limbs("mul28x2 aliased a", r2, r, words);
             memcpy(r2, b, 8 * words);
             FC_ABI_CALL("mul28x2 aliased b", avx2_k[s].mul, FC_ABI_ARG(r2),
                         FC_ABI_ARG(a), FC_ABI_ARG(r2), FC_ABI_ARG(ctx),
                         FC_ABI_ARG(w));
-            expect_limbs("mul28x2 aliased b", r2, r, words);
+            fc_test_expect_limbs("mul28x2 aliased b", r2, r, words);
             memcpy(r2, a, 8 * words);
             FC_ABI_CALL("mul28x2 aliased a b", avx2_k[s].mul, FC_ABI_ARG(r2),
                         FC_ABI_ARG(r2), FC_ABI_ARG(r2), FC_ABI_ARG(ctx),
                         FC_ABI_ARG(w));
             avx2_k[s].sqr(r, a, 1, ctx, w);
-            expect_limbs("mul28x2 aliased a b", r2, r, words);
+            fc_test_expect_limbs("mul28x2 aliased a b", r2, r, words);
             /* the kernels read ctx only and keep the pads zero */
             if (memcmp(ctx, ctx0, FC_EXP2_AVX2_C_SIZE(l)) != 0)
                 fail_msg("n=%zu: the kernels wrote their constants", n);
@@ -1018,7 +976,7 @@ static void test_abi_avx2(void **state)
         }
         FC_ABI_CALL("gather28x2 count 1", avx2_k[s].gather, FC_ABI_ARG(r),
                     FC_ABI_ARG(table), 1, 0, 0);
-        expect_limbs("gather28x2 count 1", r, table, words);
+        fc_test_expect_limbs("gather28x2 count 1", r, table, words);
         free(ctx);
         free(ctx0);
         free(w);
@@ -1065,8 +1023,8 @@ static void test_edge_keyed(void **state)
             oracle_exp(w2, m2, a2, e2, eb2, n);
             assert_true(fc_bn_exp2_keyed(key, &t1, r1, a1, e1, eb1, &t2, r2, a2,
                                          e2, eb2));
-            expect_limbs("keyed half 1", r1, w1, n);
-            expect_limbs("keyed half 2", r2, w2, n);
+            fc_test_expect_limbs("keyed half 1", r1, w1, n);
+            fc_test_expect_limbs("keyed half 2", r2, w2, n);
         }
         /* a copy works on its own once the original is gone */
         copy = fc_bn_exp2_key_dup(key);
@@ -1076,8 +1034,8 @@ static void test_edge_keyed(void **state)
                                      e2, 64 * n));
         oracle_exp(w1, m1, a1, e1, 64 * n, n);
         oracle_exp(w2, m2, a2, e2, 64 * n, n);
-        expect_limbs("key copy half 1", r1, w1, n);
-        expect_limbs("key copy half 2", r2, w2, n);
+        fc_test_expect_limbs("key copy half 1", r1, w1, n);
+        fc_test_expect_limbs("key copy half 2", r2, w2, n);
         /* refusals */
         assert_true(fc_mont_init(&t3, m1, n / 2, fc_bn_select(fc_test_caps())));
         assert_null(fc_bn_exp2_key_new(ops, &t3, &t2));
@@ -1264,8 +1222,8 @@ static void test_edge_alias_and_sizes(void **state)
         /* r1 aliases a1 */
         assert_true(
             fc_bn_exp2(ops, &t1, a1, a1, e1, 64 * n, &t2, r2, a2, e2, 64 * n));
-        expect_limbs("alias r1 == a1", a1, w1, n);
-        expect_limbs("alias r1 == a1 (half 2)", r2, w2, n);
+        fc_test_expect_limbs("alias r1 == a1", a1, w1, n);
+        fc_test_expect_limbs("alias r1 == a1 (half 2)", r2, w2, n);
         /* wrong sizes are refused */
         assert_true(fc_mont_init(&t3, m1, n / 2, fc_bn_select(fc_test_caps())));
         assert_int_equal(
@@ -1440,8 +1398,8 @@ static void test_edge_ct_marked(void **state)
             fc_bn_exp2(ops, &t1, r1, a1, e1, 64 * n, &t2, r2, a2, e2, 64 * n));
         FC_CT_PUBLIC(r1, 8 * n);
         FC_CT_PUBLIC(r2, 8 * n);
-        expect_limbs("secret-marked half 1", r1, w1, n);
-        expect_limbs("secret-marked half 2", r2, w2, n);
+        fc_test_expect_limbs("secret-marked half 1", r1, w1, n);
+        fc_test_expect_limbs("secret-marked half 2", r2, w2, n);
         fc_mont_free(&t1);
         fc_mont_free(&t2);
     }

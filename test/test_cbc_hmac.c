@@ -41,6 +41,7 @@
 #include "abi_check.h"
 #include "fc/cbc_hmac.h"
 #include "fc/ct.h"
+#include "checks.h"
 #include "impls.h"
 
 #define MAXREC 4096

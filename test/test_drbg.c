@@ -310,39 +310,48 @@ static void test_core_diff(void **state)
     }
 }
 
-/* The counter is 128 bits: a carry out of the low 64 bits must reach the
- * high half. Output blocks are E(K, V+1), E(K, V+2), ... */
+/* The counter is 128 bits: a carry out of the low 32 bits (the AES
+ * table's ctr32 wraps there), out of the low 64, and out of all 128 (back
+ * to zero) must come out as the SP 800-90A increment has it. Output
+ * blocks are E(K, V+1), E(K, V+2), ... */
 static void test_core_counter_carry(void **state)
 {
+    /* The low bytes of V, three blocks before each wrap; the rest 01 ..
+     * 01 so that a carry that goes too far shows too. */
+    static const struct {
+        size_t ones; /* trailing FF bytes before the final FD */
+    } wraps[] = {{3}, {7}, {15}};
     size_t n;
     const fc_aes_ops *const *tab = fc_aes_impls(&n);
     const fc_aes_ops *ops;
 
     FC_TEST_FOREACH_IMPL("aes", tab, n, ops)
     {
-        fc_ctr_drbg d;
-        uint8_t ent[48] = {1}, got[80], want[80], ctr[16];
-        fc_aes_key ks;
+        for (size_t w = 0; w < FC_ARRAY_LEN(wraps); w++) {
+            fc_ctr_drbg d;
+            uint8_t ent[48] = {1}, got[80], want[80], ctr[16];
+            fc_aes_key ks;
 
-        assert_true(fc_ctr_drbg_init(&d, ops, 32, 0));
-        assert_true(fc_ctr_drbg_instantiate(&d, ent, 48, NULL, 0, NULL, 0));
-        /* V = 00..00 01 | FF FF FF FF FF FF FF FD: the 3rd block wraps. */
-        memset(d.V, 0, 16);
-        d.V[7] = 1;
-        memset(d.V + 8, 0xff, 8);
-        d.V[15] = 0xfd;
-        memcpy(ctr, d.V, 16);
-        memcpy(&ks, &d.ks, sizeof(ks));
-        for (int i = 0; i < 5; i++) {
-            /* byte-wise big-endian increment, independent of the core */
-            for (int j = 15; j >= 0 && ++ctr[j] == 0; j--)
-                ;
-            memcpy(want + 16 * i, ctr, 16);
+            assert_true(fc_ctr_drbg_init(&d, ops, 32, 0));
+            assert_true(fc_ctr_drbg_instantiate(&d, ent, 48, NULL, 0, NULL, 0));
+            memset(d.V, 0x01, 16);
+            memset(d.V + 15 - wraps[w].ones, 0xff, wraps[w].ones);
+            d.V[15] = 0xfd;
+            memcpy(ctr, d.V, 16);
+            memcpy(&ks, &d.ks, sizeof(ks));
+            for (int i = 0; i < 5; i++) {
+                /* byte-wise big-endian increment, independent of the core */
+                for (int j = 15; j >= 0 && ++ctr[j] == 0; j--)
+                    ;
+                memcpy(want + 16 * i, ctr, 16);
+            }
+            ops->ecb_enc(&ks, want, want, 5);
+            assert_true(fc_ctr_drbg_generate(&d, got, 77, NULL, 0));
+            if (memcmp(got, want, 77) != 0)
+                fail_msg("[%s] V with %zu FF bytes: wrong output", ops->name,
+                         wraps[w].ones);
+            fc_ctr_drbg_uninstantiate(&d);
         }
-        ops->ecb_enc(&ks, want, want, 5);
-        assert_true(fc_ctr_drbg_generate(&d, got, 77, NULL, 0));
-        assert_memory_equal(got, want, 77);
-        fc_ctr_drbg_uninstantiate(&d);
     }
 }
 

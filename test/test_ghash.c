@@ -47,52 +47,13 @@
 #include "fc/common.h"
 #include "fc/ct.h"
 #include "fc/gcm.h"
+#include "checks.h"
 #include "impls.h"
 #include "kat.h"
 
 /* 3 * 8 * 16 + 15: three times the widest loop's group, plus every tail. */
 #define MAX_BLOCKS (3 * 8 * 16 + 15)
 #define GUARD      64
-
-/* ---- reference -------------------------------------------------------- */
-
-/*
- * ref_mul sets z = x * y in GF(2^128), SP 800-38D 6.3 Algorithm 1, on the
- * byte strings: bit 0 is the most significant bit of byte 0, and V is
- * shifted right, folding in R = 11100001 || 0^120. Variable-time: test
- * only.
- */
-static void ref_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
-{
-    uint64_t zh = 0, zl = 0;
-    uint64_t vh = fc_load_be64(y), vl = fc_load_be64(y + 8);
-
-    for (int i = 0; i < 128; i++) {
-        if ((x[i / 8] >> (7 - i % 8)) & 1) {
-            zh ^= vh;
-            zl ^= vl;
-        }
-        uint64_t lsb = vl & 1;
-        vl = (vl >> 1) | (vh << 63);
-        vh >>= 1;
-        if (lsb)
-            vh ^= UINT64_C(0xe1) << 56;
-    }
-    fc_store_be64(z, zh);
-    fc_store_be64(z + 8, zl);
-}
-
-/* ref_ghash: for each block b of |in|, xi = (xi ^ b) * h. */
-static void ref_ghash(const uint8_t h[16], uint8_t xi[16], const uint8_t *in,
-                      size_t blocks)
-{
-    for (size_t i = 0; i < blocks; i++) {
-        uint8_t t[16];
-        for (int j = 0; j < 16; j++)
-            t[j] = xi[j] ^ in[16 * i + j];
-        ref_mul(xi, t, h);
-    }
-}
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -104,23 +65,6 @@ static const fc_gcm_ops *const *impls(size_t *n)
 static int is_generic(const fc_gcm_ops *ops)
 {
     return ops->ghash == fc_ghash_generic;
-}
-
-static void expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                         const uint8_t *want, size_t len)
-{
-    char h1[70], h2[70];
-    for (size_t i = 0; i < len; i++) {
-        if (got[i] != want[i]) {
-            size_t b = i & ~(size_t)15;
-            size_t n = len - b < 16 ? len - b : 16;
-            fail_msg("%s: %s differs at byte %zu (block %zu)\n"
-                     "   got  %s\n   want %s",
-                     ctx, what, i, i / 16,
-                     fc_test_hex(h1, sizeof(h1), got + b, n),
-                     fc_test_hex(h2, sizeof(h2), want + b, n));
-        }
-    }
 }
 
 /* An htable with GUARD random bytes after it, aligned as in fc_gcm_key. */
@@ -137,19 +81,8 @@ static void init_table(const fc_gcm_ops *ops, htab *ht, const uint8_t h[16])
     fc_test_rand_bytes(ht, sizeof(*ht));
     memcpy(guard, ht->guard, GUARD);
     ops->init(ht->t, h);
-    expect_equal(ops->name, "bytes past the htable (init wrote them)",
-                 ht->guard, guard, GUARD);
-}
-
-/* An exact-size copy of |len| bytes at misalignment |off|. */
-static uint8_t *exact_copy(const uint8_t *src, size_t len, size_t off,
-                           uint8_t **base)
-{
-    *base = malloc(off + len + (len == 0));
-    assert_non_null(*base);
-    if (len > 0)
-        memcpy(*base + off, src, len);
-    return *base + off;
+    fc_test_expect_equal(ops->name, "bytes past the htable (init wrote them)",
+                         ht->guard, guard, GUARD);
 }
 
 /*
@@ -170,16 +103,16 @@ static void check_ghash(const char *what, const fc_gcm_ops *ops,
     assert_non_null(copy);
     init_table(ops, ht, h);
     memcpy(copy, ht->t, FC_GCM_HTABLE_BYTES);
-    inp = exact_copy(in, 16 * blocks, fc_test_rand_below(16), &inbase);
+    inp = fc_test_exact_copy(in, 16 * blocks, fc_test_rand_below(16), &inbase);
 
     snprintf(ctx, sizeof(ctx), "%s: %s ghash, %zu blocks, one call", what,
              ops->name, blocks);
     memcpy(xi, xi0, 16);
     ops->ghash(ht->t, xi, inp, blocks);
-    expect_equal(ctx, "xi", xi, want, 16);
-    expect_equal(ctx, "input (must not change)", inp, in, 16 * blocks);
-    expect_equal(ctx, "htable (must not change)", ht->t, copy,
-                 FC_GCM_HTABLE_BYTES);
+    fc_test_expect_equal(ctx, "xi", xi, want, 16);
+    fc_test_expect_equal(ctx, "input (must not change)", inp, in, 16 * blocks);
+    fc_test_expect_equal(ctx, "htable (must not change)", ht->t, copy,
+                         FC_GCM_HTABLE_BYTES);
 
     if (blocks >= 2) {
         size_t first = 1 + fc_test_rand_below(blocks - 1);
@@ -188,7 +121,7 @@ static void check_ghash(const char *what, const fc_gcm_ops *ops,
         memcpy(xi, xi0, 16);
         ops->ghash(ht->t, xi, inp, first);
         ops->ghash(ht->t, xi, inp + 16 * first, blocks - first);
-        expect_equal(ctx, "xi", xi, want, 16);
+        fc_test_expect_equal(ctx, "xi", xi, want, 16);
     }
     free(inbase);
     free(copy);
@@ -217,7 +150,7 @@ static void test_ref_kat(void **state)
         if (hl != 16 || il % 16 != 0 || il != sl || il == 0)
             fc_kat_fail(k, "lengths H %zu, Input %zu, Steps %zu", hl, il, sl);
         for (size_t i = 0; i < il / 16; i++) {
-            ref_ghash(h, xi, in + 16 * i, 1);
+            fc_test_ghash(h, xi, in + 16 * i, 16);
             if (memcmp(xi, steps + 16 * i, 16) != 0)
                 fc_kat_fail(k, "reference multiply: step %zu differs", i + 1);
         }
@@ -255,25 +188,25 @@ static void test_kat(void **state)
             /* H = E(K, 0^128) through the table's own AES. */
             ops->aes->set_enc_key(&ak, key, kl);
             ops->aes->ecb_enc(&ak, h2, h2, 1);
-            expect_equal(ctx, "H = E(K, 0)", h2, h, hl);
+            fc_test_expect_equal(ctx, "H = E(K, 0)", h2, h, hl);
 
             init_table(ops, ht, h);
             for (size_t i = 0; i < blocks; i++) {
                 char what[40];
                 snprintf(what, sizeof(what), "state after block %zu", i + 1);
                 ops->ghash(ht->t, xi, in + 16 * i, 1);
-                expect_equal(ctx, what, xi, steps + 16 * i, 16);
+                fc_test_expect_equal(ctx, what, xi, steps + 16 * i, 16);
             }
             memset(xi, 0, 16);
             ops->ghash(ht->t, xi, in, blocks);
-            expect_equal(ctx, "GHASH in one call", xi,
-                         steps + 16 * (blocks - 1), 16);
+            fc_test_expect_equal(ctx, "GHASH in one call", xi,
+                                 steps + 16 * (blocks - 1), 16);
             /* Resuming from each intermediate value. */
             for (size_t i = 1; i < blocks; i++) {
                 memcpy(xi, steps + 16 * (i - 1), 16);
                 ops->ghash(ht->t, xi, in + 16 * i, blocks - i);
-                expect_equal(ctx, "GHASH resumed from a step", xi,
-                             steps + 16 * (blocks - 1), 16);
+                fc_test_expect_equal(ctx, "GHASH resumed from a step", xi,
+                                     steps + 16 * (blocks - 1), 16);
             }
             count++;
         }
@@ -287,29 +220,12 @@ static void test_kat(void **state)
 
 /* ---- differential ----------------------------------------------------- */
 
-static size_t diff_counts(size_t *out)
-{
-    size_t n = 0;
-    if (!fc_test_quick()) {
-        for (size_t c = 0; c <= MAX_BLOCKS; c++)
-            out[n++] = c;
-        return n;
-    }
-    for (size_t c = 0; c <= 40; c++)
-        out[n++] = c;
-    static const size_t more[] = {47,  48,  49,  63,  64,  65,  127, 128,
-                                  129, 255, 256, 257, 383, 384, 385, 399};
-    for (size_t i = 0; i < FC_ARRAY_LEN(more); i++)
-        out[n++] = more[i];
-    return n;
-}
-
 /* Every table against the reference at every block count, random H. */
 static void test_diff_random(void **state)
 {
     static size_t counts[MAX_BLOCKS + 1];
     static uint8_t in[16 * MAX_BLOCKS];
-    size_t n, ncounts = diff_counts(counts);
+    size_t n, ncounts = fc_test_block_counts(counts, MAX_BLOCKS);
     const fc_gcm_ops *const *tab = impls(&n);
     const fc_gcm_ops *ops;
 
@@ -321,7 +237,7 @@ static void test_diff_random(void **state)
         fc_test_rand_bytes(xi0, 16);
         fc_test_rand_bytes(in, 16 * blocks);
         memcpy(want, xi0, 16);
-        ref_ghash(h, want, in, blocks);
+        fc_test_ghash(h, want, in, 16 * blocks);
         FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
         {
             check_ghash("random H", ops, h, xi0, in, blocks, want);
@@ -369,14 +285,14 @@ static void test_diff_special(void **state)
                     memset(xi0, 0, 16);
                 }
                 memcpy(want, xi0, 16);
-                ref_ghash(keys[kidx], want, in, blocks);
+                fc_test_ghash(keys[kidx], want, in, 16 * blocks);
                 if (kidx == 1) {
                     /* H = 1: the XOR of the state and every block. */
                     uint8_t x[16];
                     memcpy(x, xi0, 16);
                     for (size_t i = 0; i < 16 * blocks; i++)
                         x[i % 16] ^= in[i];
-                    expect_equal("reference, H = 1", "xi", want, x, 16);
+                    fc_test_expect_equal("reference, H = 1", "xi", want, x, 16);
                 }
                 snprintf(what, sizeof(what), "special H #%zu, fill %d", kidx,
                          fill);
@@ -423,8 +339,8 @@ static void test_diff_generic_pieces(void **state)
                     1 + fc_test_rand_below(total - off < 70 ? total - off : 70);
                 gen->ghash(hg->t, xg, in + 16 * off, piece);
                 ops->ghash(ha->t, xa, in + 16 * off, piece);
-                expect_equal(ops->name, "xi vs generic, random pieces", xa, xg,
-                             16);
+                fc_test_expect_equal(ops->name, "xi vs generic, random pieces",
+                                     xa, xg, 16);
                 off += piece;
             }
         }
@@ -481,7 +397,7 @@ static void test_abi_kernels(void **state)
             fc_test_rand_bytes(xi, 16);
             fc_test_rand_bytes(in, sizeof(in));
             memcpy(want, xi, 16);
-            ref_ghash(h, want, in, blocks);
+            fc_test_ghash(h, want, in, 16 * blocks);
             fc_test_rand_bytes(ht, sizeof(*ht));
             snprintf(what, sizeof(what), "%s init", ops->name);
             FC_ABI_CALL(what, ops->init, FC_ABI_ARG(ht->t), FC_ABI_ARG(h));
@@ -489,7 +405,7 @@ static void test_abi_kernels(void **state)
                      blocks);
             FC_ABI_CALL(what, ops->ghash, FC_ABI_ARG(ht->t), FC_ABI_ARG(xi),
                         FC_ABI_ARG(in), blocks);
-            expect_equal(what, "xi", xi, want, 16);
+            fc_test_expect_equal(what, "xi", xi, want, 16);
         }
     }
     free(ht);
@@ -530,13 +446,13 @@ static void test_guard_pages(void **state)
                 fc_test_rand_bytes(h, 16);
                 fc_test_rand_bytes(xi, 16);
                 memcpy(want, xi, 16);
-                ref_ghash(h, want, in, blocks);
+                fc_test_ghash(h, want, in, 16 * blocks);
                 ops->init(t, h);
                 ops->ghash(t, xi, in, blocks);
                 snprintf(what, sizeof(what),
                          "%s ghash, %zu blocks against a guard page %s",
                          ops->name, blocks, after ? "after" : "before");
-                expect_equal(what, "xi", xi, want, 16);
+                fc_test_expect_equal(what, "xi", xi, want, 16);
                 fc_test_guarded_free(in, len, after);
                 fc_test_guarded_free(t, FC_GCM_HTABLE_BYTES, after);
             }
@@ -565,7 +481,7 @@ static void test_zero_blocks(void **state)
         /* One byte allocated, zero blocks: reading a block would be
          * caught by ASan / valgrind. */
         ops->ghash(ht->t, xi, p, 0);
-        expect_equal(ops->name, "xi after 0 blocks", xi, xi0, 16);
+        fc_test_expect_equal(ops->name, "xi after 0 blocks", xi, xi0, 16);
         free(p);
     }
     free(ht);
@@ -593,7 +509,8 @@ static void test_init_deterministic(void **state)
         init_table(ops, b, h);
         ops->ghash(a->t, xa, in, 20);
         ops->ghash(b->t, xb, in, 20);
-        expect_equal(ops->name, "same h, different dirty tables", xa, xb, 16);
+        fc_test_expect_equal(ops->name, "same h, different dirty tables", xa,
+                             xb, 16);
         h[7] ^= 0x10;
         init_table(ops, b, h);
         memset(xb, 0, 16);
@@ -624,7 +541,7 @@ static void test_ct_marked(void **state)
         fc_test_rand_bytes(xi, 16);
         fc_test_rand_bytes(in, sizeof(in));
         memcpy(want, xi, 16);
-        ref_ghash(h, want, in, 37);
+        fc_test_ghash(h, want, in, 16 * 37);
         FC_CT_SECRET(h, 16);
         FC_CT_SECRET(xi, 16);
         FC_CT_SECRET(in, sizeof(in));
@@ -635,7 +552,7 @@ static void test_ct_marked(void **state)
         FC_CT_PUBLIC(h, 16);
         FC_CT_PUBLIC(in, sizeof(in));
         FC_CT_PUBLIC(ht, sizeof(*ht));
-        expect_equal(ops->name, "secret-marked GHASH", xi, want, 16);
+        fc_test_expect_equal(ops->name, "secret-marked GHASH", xi, want, 16);
     }
     free(ht);
 }

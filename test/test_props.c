@@ -248,6 +248,7 @@ static const struct {
     {OSSL_OP_CIPHER, "id-aes256-GCM", "gcm"},
     {OSSL_OP_CIPHER, "AES-128-CBC", "cbc"},
     {OSSL_OP_CIPHER, "AES-256-CBC", "cbc"},
+    {OSSL_OP_CIPHER, "AES-128-CTR", "ctr"},
     {OSSL_OP_CIPHER, "AES-128-CBC-HMAC-SHA1", "cbc-hmac"},
     {OSSL_OP_CIPHER, "AES-256-CBC-HMAC-SHA256", "cbc-hmac"},
     {OSSL_OP_SIGNATURE, "RSA", "rsa"},

@@ -64,6 +64,7 @@
 #include "fc/gcm.h"
 #include "impls.h"
 #include "kat.h"
+#include "cipher_suite.h"
 #include "provider_test.h"
 
 #define NKS             3
@@ -74,66 +75,13 @@
 
 static const char *const k_names[NKS] = {"AES-128-GCM", "AES-192-GCM",
                                          "AES-256-GCM"};
-static const char *const k_alias[NKS][2] = {
-    {"id-aes128-GCM", "2.16.840.1.101.3.4.1.6"},
-    {"id-aes192-GCM", "2.16.840.1.101.3.4.1.26"},
-    {"id-aes256-GCM", "2.16.840.1.101.3.4.1.46"}};
 static const int k_keylen[NKS] = {16, 24, 32};
-/* Default's AES-ECB, for the reference below. */
-static const char *const k_ecb[NKS] = {"AES-128-ECB", "AES-192-ECB",
-                                       "AES-256-ECB"};
-
-static const char *gcm_impl_for_caps(uint32_t caps)
-{
-    return fc_gcm_select(caps, fc_test_tuning())->name;
-}
-
-static const fc_test_family k_family = {
-    .suite = "provider_gcm",
-    .count = NKS,
-    .names = k_names,
-    .keylen = k_keylen,
-    .refs = k_ecb,
-    .impl_param = "fastcrypto-gcm-impl",
-    .impl_for_caps = gcm_impl_for_caps,
-};
-
 #define rnd(n) fc_test_rand_below(n)
 
 /* ---------------------------------------------------------------------- */
 /* Reference GCM (SP 800-38D), for IVs the default provider refuses       */
 
-static void ref_mul(uint8_t z[16], const uint8_t x[16], const uint8_t y[16])
-{
-    uint64_t zh = 0, zl = 0;
-    uint64_t vh = fc_load_be64(y), vl = fc_load_be64(y + 8);
-
-    for (int i = 0; i < 128; i++) {
-        if ((x[i / 8] >> (7 - i % 8)) & 1) {
-            zh ^= vh;
-            zl ^= vl;
-        }
-        uint64_t lsb = vl & 1;
-        vl = (vl >> 1) | (vh << 63);
-        vh >>= 1;
-        if (lsb)
-            vh ^= UINT64_C(0xe1) << 56;
-    }
-    fc_store_be64(z, zh);
-    fc_store_be64(z + 8, zl);
-}
-
-static void ref_ghash(const uint8_t h[16], uint8_t xi[16], const uint8_t *in,
-                      size_t len)
-{
-    for (size_t off = 0; off < len; off += 16) {
-        uint8_t t[16];
-        memcpy(t, xi, 16);
-        for (size_t j = 0; j < 16 && off + j < len; j++)
-            t[j] ^= in[off + j];
-        ref_mul(xi, t, h);
-    }
-}
+/* GF(2^128) and GHASH: fc_test_gf128_mul, fc_test_ghash (checks.h). */
 
 static void ref_ecb1(const EVP_CIPHER *ecb, const uint8_t *key,
                      const uint8_t in[16], uint8_t out[16])
@@ -162,9 +110,9 @@ static void ref_gcm_encrypt(const EVP_CIPHER *ecb, const uint8_t *key,
         memcpy(j0, iv, 12);
         j0[15] = 1;
     } else {
-        ref_ghash(h, j0, iv, ivlen);
+        fc_test_ghash(h, j0, iv, ivlen);
         fc_store_be64(lb + 8, (uint64_t)ivlen * 8);
-        ref_ghash(h, j0, lb, 16);
+        fc_test_ghash(h, j0, lb, 16);
     }
     memcpy(ctr, j0, 16);
     for (size_t off = 0; off < len; off += 16) {
@@ -173,11 +121,11 @@ static void ref_gcm_encrypt(const EVP_CIPHER *ecb, const uint8_t *key,
         for (size_t j = 0; j < 16 && off + j < len; j++)
             ct[off + j] = pt[off + j] ^ ks[j];
     }
-    ref_ghash(h, xi, aad, alen);
-    ref_ghash(h, xi, ct, len);
+    fc_test_ghash(h, xi, aad, alen);
+    fc_test_ghash(h, xi, ct, len);
     fc_store_be64(lb, (uint64_t)alen * 8);
     fc_store_be64(lb + 8, (uint64_t)len * 8);
-    ref_ghash(h, xi, lb, 16);
+    fc_test_ghash(h, xi, lb, 16);
     ref_ecb1(ecb, key, j0, ks);
     for (int j = 0; j < 16; j++)
         tag[j] = xi[j] ^ ks[j];
@@ -370,60 +318,8 @@ static void diff_msg(const fc_test_env *env, const msg_spec *s, msg_res *f_out)
 /* ---------------------------------------------------------------------- */
 /* Tests                                                                  */
 
-static void test_fetch_identity(void **state)
-{
-    fc_test_env *env = *state;
-    static const char *const need_set[] = {"ivlen", "tag", "tlsaad",
-                                           "tlsivfixed", "tlsivinv"};
-    static const char *const need_get[] = {"ivlen",      "keylen",  "taglen",
-                                           "iv",         "tag",     "tlsaadpad",
-                                           "updated-iv", "tlsivgen"};
-
-    fc_test_rand_start(__func__);
-    for (int ks = 0; ks < NKS; ks++) {
-        const EVP_CIPHER *f = env->fc[ks], *d = env->df[ks];
-        const OSSL_PARAM *g;
-
-        WHERE("%s", k_names[ks]);
-        CHECK(strcmp(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(f)),
-                     FC_NAME) == 0,
-              "fetched from %s",
-              OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(f)));
-        for (int i = 0; i < 2; i++) {
-            EVP_CIPHER *a =
-                EVP_CIPHER_fetch(env->lib, k_alias[ks][i], "provider=" FC_NAME);
-            CHECK(a != NULL, "alias %s not registered", k_alias[ks][i]);
-            EVP_CIPHER_free(a);
-            ERR_clear_error();
-        }
-        CHECK(EVP_CIPHER_get_key_length(f) == k_keylen[ks], "key length %d",
-              EVP_CIPHER_get_key_length(f));
-        CHECK(EVP_CIPHER_get_iv_length(f) == EVP_CIPHER_get_iv_length(d) &&
-                  EVP_CIPHER_get_iv_length(f) == 12,
-              "iv length %d", EVP_CIPHER_get_iv_length(f));
-        CHECK(EVP_CIPHER_get_block_size(f) == 1, "block size %d",
-              EVP_CIPHER_get_block_size(f));
-        CHECK(EVP_CIPHER_get_mode(f) == EVP_CIPH_GCM_MODE, "mode %d",
-              EVP_CIPHER_get_mode(f));
-        /* aead, custom-iv, cts, tls-multi, has-randkey, one-shot cipher:
-         * libssl branches on these. */
-        CHECK(EVP_CIPHER_get_flags(f) == EVP_CIPHER_get_flags(d),
-              "flags 0x%lx, default 0x%lx",
-              (unsigned long)EVP_CIPHER_get_flags(f),
-              (unsigned long)EVP_CIPHER_get_flags(d));
-        g = EVP_CIPHER_settable_ctx_params(f);
-        for (size_t i = 0; i < FC_ARRAY_LEN(need_set); i++)
-            CHECK(g != NULL && OSSL_PARAM_locate_const(g, need_set[i]),
-                  "\"%s\" not settable", need_set[i]);
-        g = EVP_CIPHER_gettable_ctx_params(f);
-        for (size_t i = 0; i < FC_ARRAY_LEN(need_get); i++)
-            CHECK(g != NULL && OSSL_PARAM_locate_const(g, need_get[i]),
-                  "\"%s\" not gettable", need_get[i]);
-    }
-}
-
 /* The McGrew-Viega vectors, both directions, through both providers. */
-static void test_kat(void **state)
+FC_SUITE_TEST(test_kat)
 {
     fc_test_env *env = *state;
     fc_kat *k = fc_kat_open("aes_gcm.txt");
@@ -472,7 +368,7 @@ static void test_kat(void **state)
 }
 
 /* Random messages: everything random, every result compared. */
-static void test_diff_streaming(void **state)
+FC_SUITE_TEST(test_diff_streaming)
 {
     fc_test_env *env = *state;
     const int rounds = fc_test_quick() ? 40 : 400;
@@ -555,7 +451,7 @@ static void test_diff_streaming(void **state)
  * for byte against default, both directions, in place; a wrong tag fails
  * in both.
  */
-static void test_records(void **state)
+FC_SUITE_TEST(test_records)
 {
     fc_test_env *env = *state;
     const size_t step = fc_test_quick() ? 11 : 1;
@@ -631,7 +527,7 @@ static void test_records(void **state)
 
 /* Every IV length default takes (1..128) and every tag length (1..16),
  * each at least once, both directions. */
-static void test_iv_and_tag_lengths(void **state)
+FC_SUITE_TEST(test_iv_and_tag_lengths)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[128], aad[40], pt[100], tag[16];
@@ -681,7 +577,7 @@ static void test_iv_and_tag_lengths(void **state)
 
 /* IVs longer than default's 128 bytes: fastcrypto against the reference
  * (default refuses them, which is checked too). */
-static void test_long_iv(void **state)
+FC_SUITE_TEST(test_long_iv)
 {
     fc_test_env *env = *state;
     static const size_t lens[] = {129, 130, 143, 144, 145,  200, 255,
@@ -736,7 +632,7 @@ static void test_long_iv(void **state)
 }
 
 /* Missing or wrong tags, and what final leaves behind. */
-static void test_tag_checks(void **state)
+FC_SUITE_TEST(test_tag_checks)
 {
     fc_test_env *env = *state;
 
@@ -811,7 +707,7 @@ static void test_tag_checks(void **state)
 
 /* Key and IV apart, IV-only re-init for a second message, key-only
  * re-init, and the TLS 1.3 pattern of many IV-only inits on one key. */
-static void test_reinit(void **state)
+FC_SUITE_TEST(test_reinit)
 {
     fc_test_env *env = *state;
 
@@ -945,7 +841,7 @@ static void default_at(EVP_CIPHER_CTX *c, const EVP_CIPHER *ci,
  * blocks pending, a heap IV with ivlen 100): the copy and the original go
  * on independently, and the copy outlives the original. Each copy is
  * compared with a default context that ran the same message uncopied. */
-static void test_ctx_copy(void **state)
+FC_SUITE_TEST(test_ctx_copy)
 {
     fc_test_env *env = *state;
 
@@ -1016,7 +912,7 @@ static void test_ctx_copy(void **state)
 
 /* Context parameters against default: lengths, IV reads, tag get/set with
  * every length, and the refusals. */
-static void test_params(void **state)
+FC_SUITE_TEST(test_params)
 {
     fc_test_env *env = *state;
 
@@ -1207,7 +1103,7 @@ static void pair_taglen(fc_pair *p, size_t want, const char *what)
  * the same way and "taglen" reads as default's before and after final,
  * also on a context that set a shorter tag while decrypting.
  */
-static void test_tag_set_encrypting(void **state)
+FC_SUITE_TEST(test_tag_set_encrypting)
 {
     fc_test_env *env = *state;
 
@@ -1271,51 +1167,8 @@ static void test_tag_set_encrypting(void **state)
     }
 }
 
-/* The key length is the cipher's, one policy for GCM and CBC: the checks
- * of fc_check_keylen_policy (evp_checks.h), then a message on the same
- * contexts, equal to default's. */
-static void test_keylen(void **state)
-{
-    fc_test_env *env = *state;
-
-    fc_test_rand_start(__func__);
-    for (int ks = 0; ks < NKS; ks++) {
-        uint8_t key[32], iv[12], pt[33];
-        char msg[400];
-        fc_pair p;
-
-        fc_test_rand_bytes(key, sizeof(key));
-        fc_test_rand_bytes(iv, sizeof(iv));
-        fc_test_rand_bytes(pt, sizeof(pt));
-        fc_pair_new(&p);
-        WHERE("%s: key length policy", k_names[ks]);
-        CHECK(fc_check_keylen_policy(
-                  p.c, (const EVP_CIPHER *[2]){env->fc[ks], env->df[ks]},
-                  k_keylen[ks], key, iv, msg, sizeof(msg)),
-              "%s", msg);
-        WHERE("%s: a message after the keylen attempts", k_names[ks]);
-        fc_pair_init(&p, env, -1, key, iv, 1, NULL, "key and IV");
-        fc_pair_update(&p, 1, pt, 13, "AAD");
-        fc_pair_update(&p, 0, pt, sizeof(pt), "data");
-        fc_pair_final(&p, 0, "final");
-        fc_pair_get_octets(&p, OSSL_CIPHER_PARAM_AEAD_TAG, 16, "tag");
-        fc_pair_free(&p);
-    }
-}
-
-/* Parameter arrays are decoded as default decodes them: the first of
- * duplicate keys counts, unknown keys are ignored. */
-static void test_param_decoding(void **state)
-{
-    fc_test_env *env = *state;
-
-    fc_test_rand_start(__func__);
-    for (int ks = 0; ks < NKS; ks++)
-        fc_test_check_decoding(env, ks, OSSL_CIPHER_PARAM_AEAD_IVLEN, 16, 12);
-}
-
 /* Misuse: every call fails cleanly with an error, like default's. */
-static void test_misuse(void **state)
+FC_SUITE_TEST(test_misuse)
 {
     fc_test_env *env = *state;
 
@@ -1458,7 +1311,7 @@ static void test_misuse(void **state)
 
 /* EVP_Cipher, the one-shot path (openssl speed's): AAD with out NULL,
  * data, and in NULL to finish; every return value as default's. */
-static void test_evp_cipher(void **state)
+FC_SUITE_TEST(test_evp_cipher)
 {
     fc_test_env *env = *state;
 
@@ -1510,11 +1363,9 @@ static void tls12_setup(EVP_CIPHER_CTX *c, const EVP_CIPHER *ci,
 {
     int ver = 0x0303;
     size_t mac = 0;
-    OSSL_PARAM p[3] = {
-        OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
-        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &mac),
-        OSSL_PARAM_construct_end()};
+    OSSL_PARAM p[3];
 
+    fc_test_tls_params(p, &ver, &mac);
     CHECK(EVP_CipherInit_ex(c, ci, NULL, key, NULL, enc), "TLS key init");
     CHECK(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IV_FIXED, 4, (void *)salt) >
               0,
@@ -1567,7 +1418,7 @@ static int tls12_open(EVP_CIPHER_CTX *c, uint64_t seq, uint8_t *rec, size_t len)
     return outl;
 }
 
-static void test_tls12(void **state)
+FC_SUITE_TEST(test_tls12)
 {
     fc_test_env *env = *state;
     const int nrec = fc_test_quick() ? 6 : 40;
@@ -1674,7 +1525,7 @@ static void test_tls12(void **state)
 
 /* The same record sealed by both providers with the same explicit IV
  * (fixed with "tlsivfixed" of length -1, as a test can): byte for byte. */
-static void test_tls12_same_iv(void **state)
+FC_SUITE_TEST(test_tls12_same_iv)
 {
     fc_test_env *env = *state;
 
@@ -1714,7 +1565,7 @@ static void test_tls12_same_iv(void **state)
  * keeps the generator and the receiver's fixed field. Every record equals
  * default's, and each is opened by both receivers.
  */
-static void test_tls12_copy_reinit(void **state)
+FC_SUITE_TEST(test_tls12_copy_reinit)
 {
     fc_test_env *env = *state;
 
@@ -1840,7 +1691,7 @@ static void test_tls12_copy_reinit(void **state)
  * from a whole IV restored with "tlsivfixed" of length -1: the generated
  * invocation fields, the ciphertexts and tags equal default's, and the
  * receiving side takes the fields through SET_IV_INV. */
-static void test_tls_ivgen(void **state)
+FC_SUITE_TEST(test_tls_ivgen)
 {
     fc_test_env *env = *state;
 
@@ -1919,7 +1770,7 @@ static void test_tls_ivgen(void **state)
  * only where it stays inside its buffers; fastcrypto must refuse whenever
  * the two fields do not fit, and match default everywhere else.
  */
-static void test_ivgen_iv_length(void **state)
+FC_SUITE_TEST(test_ivgen_iv_length)
 {
     fc_test_env *env = *state;
     static const size_t short_ivs[] = {1, 4, 7, 8, 11};
@@ -2120,7 +1971,7 @@ static void test_ivgen_iv_length(void **state)
  * given the wrong type). Every get and set EVP, libssl and the TLS ctrls
  * make, in both directions, on fastcrypto alone.
  */
-static void test_quiet_success(void **state)
+FC_SUITE_TEST(test_quiet_success)
 {
     fc_test_env *env = *state;
 
@@ -2128,20 +1979,12 @@ static void test_quiet_success(void **state)
     for (int ks = 0; ks < NKS; ks++) {
         uint8_t key[32], iv[12], buf[16], tag[16], rec[2][8 + 40 + 16];
         EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new(), *d = EVP_CIPHER_CTX_new();
-        void *ptr = NULL;
         size_t v = 0;
         int l = 0, ver = 0x0303;
         size_t ms = 0;
-        OSSL_PARAM tp[3] = {
-            OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
-            OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &ms),
-            OSSL_PARAM_construct_end()};
-        OSSL_PARAM ip[2] = {
-            OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_IV, &ptr, 12),
-            OSSL_PARAM_construct_end()};
-        OSSL_PARAM up[2] = {OSSL_PARAM_construct_octet_ptr(
-                                OSSL_CIPHER_PARAM_UPDATED_IV, &ptr, 12),
-                            OSSL_PARAM_construct_end()};
+        OSSL_PARAM tp[3];
+
+        fc_test_tls_params(tp, &ver, &ms);
 
         fc_test_rand_bytes(key, sizeof(key));
         fc_test_rand_bytes(iv, sizeof(iv));
@@ -2151,12 +1994,7 @@ static void test_quiet_success(void **state)
         QUIET(c != NULL && d != NULL &&
                   gcm_init(c, env->fc[ks], key, iv, 12, 1),
               "init with ivlen");
-        QUIET(EVP_CIPHER_CTX_get_original_iv(c, buf, 12), "get \"iv\"");
-        QUIET(EVP_CIPHER_CTX_get_updated_iv(c, buf, 12), "get \"updated-iv\"");
-        QUIET(EVP_CIPHER_CTX_get_params(c, ip) && ptr != NULL,
-              "get \"iv\" as a pointer");
-        QUIET(EVP_CIPHER_CTX_get_params(c, up) && ptr != NULL,
-              "get \"updated-iv\" as a pointer");
+        fc_test_quiet_iv_gets(c, 12);
         QUIET(fc_test_get_size(c, OSSL_CIPHER_PARAM_AEAD_TAGLEN, &v),
               "get taglen");
         QUIET(EVP_CIPHER_CTX_get_iv_length(c) == 12 &&
@@ -2242,7 +2080,7 @@ static int tls13_record(EVP_CIPHER_CTX *c, const uint8_t siv[12], uint64_t seq,
     return 1;
 }
 
-static void test_tls13(void **state)
+FC_SUITE_TEST(test_tls13)
 {
     fc_test_env *env = *state;
     const int nrec = fc_test_quick() ? 6 : 30;
@@ -2299,30 +2137,5 @@ static void test_tls13(void **state)
 
 int main(void)
 {
-    static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fetch_identity),
-        cmocka_unit_test(test_kat),
-        cmocka_unit_test(test_diff_streaming),
-        cmocka_unit_test(test_records),
-        cmocka_unit_test(test_iv_and_tag_lengths),
-        cmocka_unit_test(test_long_iv),
-        cmocka_unit_test(test_tag_checks),
-        cmocka_unit_test(test_reinit),
-        cmocka_unit_test(test_ctx_copy),
-        cmocka_unit_test(test_params),
-        cmocka_unit_test(test_tag_set_encrypting),
-        cmocka_unit_test(test_keylen),
-        cmocka_unit_test(test_param_decoding),
-        cmocka_unit_test(test_misuse),
-        cmocka_unit_test(test_evp_cipher),
-        cmocka_unit_test(test_tls12),
-        cmocka_unit_test(test_tls12_same_iv),
-        cmocka_unit_test(test_tls12_copy_reinit),
-        cmocka_unit_test(test_tls_ivgen),
-        cmocka_unit_test(test_ivgen_iv_length),
-        cmocka_unit_test(test_quiet_success),
-        cmocka_unit_test(test_tls13),
-    };
-
-    return fc_test_run_groups(&k_family, tests, FC_ARRAY_LEN(tests)) != 0;
+    return fc_suite_run(&fc_test_family_gcm) != 0;
 }

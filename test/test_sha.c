@@ -38,6 +38,7 @@
 #include "abi_check.h"
 #include "fc/ct.h"
 #include "fc/sha.h"
+#include "checks.h"
 #include "impls.h"
 #include "kat.h"
 

@@ -27,7 +27,7 @@
  * bits (big-endian) + i mod 2^32 and bytes 0..11 unchanged (inc32), so a
  * call may cross the wrap; the counter is secret (for IVs other than 96
  * bits J0 = GHASH_H(IV)). Round keys are fc_aes_key.rk in FIPS-197 byte
- * order (fc_aes_set_enc_key_ce, asm/aarch64/aes_cbc_ce.S), rounds at
+ * order (fc_aes_set_enc_key_ce, asm/aarch64/aes_ce.S), rounds at
  * FC_OFF_AES_ROUNDS; the htable is at FC_OFF_GCM_HTABLE in fc_gcm_key.
  *
  * ========================================================================

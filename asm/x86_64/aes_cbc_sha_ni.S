@@ -20,7 +20,7 @@
  *
  * Math: CBC, C[i] = E(K, P[i] ^ C[i-1]); the SHA steps are sha_ni.h's.
  * The whitening and the next block's XOR fold into the last round key,
- * as in aes_cbc_aesni.S: with S = P[i] ^ C[i-1] ^ rk0 going in, the last
+ * as in aes_aesni.S: with S = P[i] ^ C[i-1] ^ rk0 going in, the last
  * round of block i uses T = P[i+1] ^ rk0 ^ rk[Nr], so AESENCLAST leaves
  * S = C[i] ^ P[i+1] ^ rk0, the next block's input, and C[i] = S ^ T ^
  * rk[Nr] is recovered off the chain. The very last block takes P[i+1] = 0

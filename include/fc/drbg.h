@@ -15,11 +15,11 @@
  * over all 128 bits (ctr_len = blocklen), which is what the CAVP vectors and
  * every common implementation use.
  *
- * Only AES encryption is used (ECB over counter blocks), and every request
- * is encrypted with as few kernel calls as possible: the counter blocks of a
- * generate are written straight into the output and encrypted in place, and
- * the two or three blocks of the Update function and of the BCC chains of
- * the derivation function go to the kernel together.
+ * Only AES encryption is used, and every request is encrypted with as few
+ * kernel calls as possible: a generate's output and the two or three blocks
+ * of the Update function are CTR keystream from V+1 (fc_aes_ctr128, the
+ * AES table's counter, written straight into the output), and the BCC
+ * chains of the derivation function go to the ECB kernel together.
  */
 #ifndef FC_DRBG_H
 #define FC_DRBG_H

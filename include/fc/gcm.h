@@ -3,7 +3,7 @@
  * fc/gcm.h - AES-GCM (NIST SP 800-38D): the key with its GHASH table, the
  * kernel tables, and the kernels' contract.
  *
- * Division of work (house style 18): kernels consume whole 16-byte blocks;
+ * Division of work: kernels consume whole 16-byte blocks;
  * C (provider/core/gcm.c) handles IVs, lengths, partial blocks, counter
  * write-back and the tag.
  *

@@ -42,6 +42,7 @@
 #define FC_OFFER_DRBG (1u << 2) /* CTR-DRBG and SEED-SRC */
 /* AES-128/256-CBC-HMAC-SHA1/SHA256 (TLS MAC-then-encrypt records) */
 #define FC_OFFER_CBC_HMAC (1u << 3)
+#define FC_OFFER_CTR      (1u << 4) /* AES-128/192/256-CTR */
 /* RSA by the size of a CRT half (the limb count of p): 1024-bit halves
  * (RSA-2048), 1536 (RSA-3072), 2048 (RSA-4096), and every other size.
  * The keymgmt, signature and asymmetric cipher are registered when any

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ctr_drbg.c - the SP 800-90A Rev. 1 CTR_DRBG mechanism (10.2.1) with and
- * without Block_Cipher_df (10.3.2), on the AES ECB kernels, and the
- * operating system's entropy source. No OpenSSL in here; policy (reseed
+ * without Block_Cipher_df (10.3.2), on the AES table (its ECB and CTR), and
+ * the operating system's entropy source. No OpenSSL in here; policy (reseed
  * interval, prediction resistance, fork safety, locking) lives in
  * provider/rand_ctr_drbg.c.
  */
@@ -22,7 +22,7 @@
 #include "fc/common.h"
 #include "fc/drbg.h"
 
-/* Counter blocks per kernel call while generating: 4 KiB stays in L1, and
+/* Blocks per kernel call while generating: 4 KiB stays in L1, and
  * the call overhead is nothing against 256 blocks. */
 #define FC_DRBG_BATCH_BLOCKS 256
 
@@ -32,54 +32,26 @@ static const uint8_t fc_df_key[32] = {
     0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15,
     0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f};
 
-/* ---- the 128-bit counter ------------------------------------------------ */
+/* Zero blocks for fc_aes_ctr128 to XOR the keystream into: the DRBG's
+ * output is the keystream itself (in L1, for one batch). */
+static const uint8_t fc_drbg_zero[16 * FC_DRBG_BATCH_BLOCKS];
 
-/* V is secret: the carry is computed without a branch. The halves are
- * moved with one byte swap each (the per-byte helpers of fc/common.h cost
- * more than the AES of the block here, where every block gets a store). */
-typedef struct {
-    uint64_t hi, lo;
-} fc_ctr128;
-
-static inline uint64_t fc_be64_get(const uint8_t *p)
+/*
+ * Writes |blocks| blocks of E(K, V+1), E(K, V+2), ... to |out| (10.2.1.2
+ * step 2 and 10.2.1.5.1 step 4: V is incremented before each block), then
+ * sets V = V + blocks. The counter runs over all 128 bits (ctr_len =
+ * blocklen) through the AES table's CTR mode (fc_aes_ctr128: V is secret,
+ * see its CT note). At most FC_DRBG_BATCH_BLOCKS blocks.
+ */
+static void fc_ctr_keystream(fc_ctr_drbg *d, uint8_t *out, size_t blocks)
 {
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
+    uint8_t ctr[16];
 
-static inline void fc_be64_put(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, 8);
-}
-
-static inline fc_ctr128 fc_ctr_load(const uint8_t V[16])
-{
-    fc_ctr128 c = {fc_be64_get(V), fc_be64_get(V + 8)};
-    return c;
-}
-
-static inline void fc_ctr_store(uint8_t V[16], fc_ctr128 c)
-{
-    fc_be64_put(V, c.hi);
-    fc_be64_put(V + 8, c.lo);
-}
-
-/* c = (c + 1) mod 2^128, then written as a block at |out|. */
-static inline void fc_ctr_next(fc_ctr128 *c, uint8_t *out)
-{
-    c->lo += 1;
-    /* carry = 1 iff lo wrapped to 0: (lo | -lo) has the top bit set iff
-     * lo != 0. */
-    c->hi += 1 ^ ((c->lo | (0 - c->lo)) >> 63);
-    fc_be64_put(out, c->hi);
-    fc_be64_put(out + 8, c->lo);
+    memcpy(ctr, d->V, 16);
+    fc_ctr128_add(ctr, 1);
+    fc_aes_ctr128(d->aes, &d->ks, fc_drbg_zero, out, blocks, ctr);
+    fc_ctr128_add(d->V, blocks);
+    fc_memzero(ctr, sizeof(ctr));
 }
 
 /* ---- CTR_DRBG_Update (10.2.1.2) ----------------------------------------- */
@@ -91,13 +63,11 @@ static inline void fc_ctr_next(fc_ctr128 *c, uint8_t *out)
 static void fc_ctr_update(fc_ctr_drbg *d, const uint8_t *provided)
 {
     uint8_t temp[48];
-    /* seedlen is 32, 40 or 48 bytes: 2, 3 or 3 blocks (10.2.1.2 step 2). */
+    /* seedlen is 32, 40 or 48 bytes: 2, 3 or 3 blocks (10.2.1.2 step 2).
+     * V moves on here too, and is replaced below. */
     size_t nblk = (d->seedlen + 15) / 16;
-    fc_ctr128 v = fc_ctr_load(d->V);
 
-    for (size_t i = 0; i < nblk; i++)
-        fc_ctr_next(&v, temp + 16 * i);
-    d->aes->ecb_enc(&d->ks, temp, temp, nblk);
+    fc_ctr_keystream(d, temp, nblk);
     if (provided != NULL) {
         for (size_t i = 0; i < d->seedlen; i++)
             temp[i] ^= provided[i];
@@ -307,7 +277,6 @@ int fc_ctr_drbg_generate(fc_ctr_drbg *d, uint8_t *out, size_t out_len,
     uint8_t add[FC_CTR_DRBG_MAX_SEEDLEN], last[16];
     int have_add = 0;
     size_t full, rem;
-    fc_ctr128 v;
 
     if (!d->instantiated || out_len > FC_CTR_DRBG_MAX_REQUEST)
         return 0;
@@ -330,27 +299,21 @@ int fc_ctr_drbg_generate(fc_ctr_drbg *d, uint8_t *out, size_t out_len,
         have_add = 1;
     }
 
-    /* Steps 3-5: output blocks E(K, V+1), E(K, V+2), ... The counter
-     * blocks are written into |out| and encrypted in place, a batch per
-     * kernel call; a partial last block goes through |last|. */
-    v = fc_ctr_load(d->V);
+    /* Steps 3-5: output blocks E(K, V+1), E(K, V+2), ..., straight into
+     * |out| a batch at a time; a partial last block goes through |last|. */
     full = out_len / 16;
     rem = out_len % 16;
     while (full > 0) {
         size_t n = full < FC_DRBG_BATCH_BLOCKS ? full : FC_DRBG_BATCH_BLOCKS;
-        for (size_t i = 0; i < n; i++)
-            fc_ctr_next(&v, out + 16 * i);
-        d->aes->ecb_enc(&d->ks, out, out, n);
+        fc_ctr_keystream(d, out, n);
         out += 16 * n;
         full -= n;
     }
     if (rem > 0) {
-        fc_ctr_next(&v, last);
-        d->aes->ecb_enc(&d->ks, last, last, 1);
+        fc_ctr_keystream(d, last, 1);
         memcpy(out, last, rem);
         fc_memzero(last, sizeof(last));
     }
-    fc_ctr_store(d->V, v);
 
     /* Steps 6-7: backtracking resistance, whatever was requested. */
     fc_ctr_update(d, have_add ? add : NULL);

@@ -84,10 +84,6 @@ enum {
 _Static_assert(FC_GH_WORDS * 8 <= FC_GCM_HTABLE_BYTES,
                "generic GHASH table does not fit");
 
-/* Blocks of keystream per AES call: the bitsliced AES runs four blocks per
- * pass, so a multiple of four keeps every pass full. */
-#define FC_GCM_GENERIC_CHUNK 8
-
 static inline uint64_t fc_rev64(uint64_t x)
 {
     /* Byte swap, then reverse the bits inside each byte. */
@@ -192,46 +188,22 @@ void fc_ghash_generic(const uint8_t *htable, uint8_t xi[16], const uint8_t *in,
 }
 
 /*
- * Shared body of encryption and decryption: keystream for up to
- * FC_GCM_GENERIC_CHUNK counters at a time, XOR, and GHASH over the
- * ciphertext (the output when encrypting, the input when decrypting; the
- * input is hashed before it is overwritten, so in == out works).
+ * Shared body of encryption and decryption: CTR through the generic AES
+ * table's ctr32, whose counter is exactly the inc32 of SP 800-38D 6.2 (also
+ * across the wrap, which fc/gcm.h lets a call cross, and without a branch
+ * on the counter, which is secret for IVs other than 96 bits), and GHASH
+ * over the ciphertext: the input when decrypting, hashed before it is
+ * overwritten, so in == out works; the output when encrypting.
  */
 static void fc_gcm_crypt_generic(const fc_gcm_key *key, const uint8_t *in,
                                  uint8_t *out, size_t blocks,
                                  const uint8_t ctr[16], uint8_t xi[16], int enc)
 {
-    uint8_t ks[FC_GCM_GENERIC_CHUNK * 16];
-    uint32_t c32 = fc_load_be32(ctr + 12);
-
-    while (blocks > 0) {
-        size_t n =
-            blocks < FC_GCM_GENERIC_CHUNK ? blocks : FC_GCM_GENERIC_CHUNK;
-
-        /* uint32_t addition wraps mod 2^32 and bytes 0..11 are copied
-         * unchanged: exactly the inc32 of SP 800-38D 6.2, also when this
-         * call crosses the wrap (fc/gcm.h lets it). The counter may be
-         * secret (J0 of a non-96-bit IV); the barrier keeps the compiler
-         * from turning c32 + i into the loop's induction variable and so
-         * the loop test into a compare of counter values. */
-        for (size_t i = 0; i < n; i++) {
-            memcpy(ks + 16 * i, ctr, 12);
-            fc_store_be32(ks + 16 * i + 12,
-                          c32 + (uint32_t)fc_ct_barrier((uint64_t)i));
-        }
-        fc_aes_ecb_enc_generic(&key->aes, ks, ks, n);
-        if (!enc)
-            fc_ghash_generic(key->htable, xi, in, n);
-        for (size_t i = 0; i < n; i++)
-            fc_xor16(out + 16 * i, in + 16 * i, ks + 16 * i);
-        if (enc)
-            fc_ghash_generic(key->htable, xi, out, n);
-        c32 += (uint32_t)n;
-        in += 16 * n;
-        out += 16 * n;
-        blocks -= n;
-    }
-    fc_memzero(ks, sizeof(ks));
+    if (!enc)
+        fc_ghash_generic(key->htable, xi, in, blocks);
+    fc_aes_ctr32_generic(&key->aes, in, out, blocks, ctr);
+    if (enc)
+        fc_ghash_generic(key->htable, xi, out, blocks);
 }
 
 /* see fc/gcm.h */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * evp_checks.h - checks through EVP shared by the provider tests of both
- * cipher families (test_provider for CBC, test_provider_gcm for GCM).
+ * cipher families (test_provider_cbc for CBC, test_provider_gcm for GCM).
  * Header only, for test binaries that link OpenSSL. Each check returns 1
  * on success, or 0 with a description in |msg|; the caller reports it
  * through its own CHECK, with its own context.

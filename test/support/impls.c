@@ -245,23 +245,3 @@ const char *fc_test_hex(char *buf, size_t buflen, const void *p, size_t len)
     buf[o] = '\0';
     return buf;
 }
-
-/* see impls.h */
-void fc_test_expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                          const uint8_t *want, size_t len)
-{
-    char h1[70], h2[70];
-
-    for (size_t i = 0; i < len; i++) {
-        if (got[i] != want[i]) {
-            size_t b = i & ~(size_t)15;
-            size_t n = len - b < 16 ? len - b : 16;
-
-            fail_msg("%s: %s differs at byte %zu (seed %llu)\n"
-                     "   got  %s\n   want %s",
-                     ctx, what, i, (unsigned long long)fc_test_seed_value(),
-                     fc_test_hex(h1, sizeof(h1), got + b, n),
-                     fc_test_hex(h2, sizeof(h2), want + b, n));
-        }
-    }
-}

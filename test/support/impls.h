@@ -5,8 +5,8 @@
  * tables with visible skips, and a reproducible random source.
  *
  * Any table type with a `const char *name` and a `uint32_t required_caps`
- * member works with FC_TEST_FOREACH_IMPL (fc_aes_ops, fc_gcm_ops and
- * fc_bn_ops all have them):
+ * member works with FC_TEST_FOREACH_IMPL: every kernel table of include/fc/ has
+ * them (fc_aes_ops, fc_gcm_ops, fc_bn_ops, fc_bn_exp2_ops). For example:
  *
  *   size_t n;
  *   const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -136,13 +136,5 @@ size_t fc_test_rand_below(size_t n);
  * |buflen| bytes, NUL-terminated, truncated with "..."), returning |buf|;
  * for failure messages. */
 const char *fc_test_hex(char *buf, size_t buflen, const void *p, size_t len);
-
-/*
- * fc_test_expect_equal fails the running test, naming |ctx| and |what|,
- * the seed, the first differing byte and the 16-byte blocks around it, if
- * the |len| bytes at |got| and |want| differ.
- */
-void fc_test_expect_equal(const char *ctx, const char *what, const uint8_t *got,
-                          const uint8_t *want, size_t len);
 
 #endif /* FC_TEST_IMPLS_H */

@@ -102,53 +102,8 @@ void fc_test_expect_reason(const char *what, const char *reason)
     CHECK(fc_check_reason(what, reason, msg, sizeof(msg)), "%s", msg);
 }
 
-/* see provider_test.h */
-uint8_t *fc_test_xmalloc(size_t n)
-{
-    uint8_t *p = malloc(n == 0 ? 1 : n);
-
-    CHECK(p != NULL, "out of memory (%zu bytes)", n);
-    return p;
-}
-
 /* ---------------------------------------------------------------------- */
-/* Guarded buffers and random pieces                                      */
-
-/* see provider_test.h */
-void fc_guard_new(fc_guard *g, size_t len, size_t before, size_t after)
-{
-    g->len = len;
-    g->before = before;
-    g->after = after;
-    g->base = fc_test_xmalloc(before + len + after);
-    memset(g->base, FC_TEST_FILL, before + len + after);
-    g->p = g->base + before;
-}
-
-/* see provider_test.h */
-void fc_guard_free(fc_guard *g)
-{
-    free(g->base);
-    g->base = g->p = NULL;
-}
-
-/* see provider_test.h */
-size_t fc_guard_whole(const fc_guard *g)
-{
-    return g->before + g->len + g->after;
-}
-
-/* see provider_test.h */
-int fc_guard_intact(const fc_guard *g)
-{
-    for (size_t i = 0; i < g->before; i++)
-        if (g->base[i] != FC_TEST_FILL)
-            return 0;
-    for (size_t i = 0; i < g->after; i++)
-        if (g->p[g->len + i] != FC_TEST_FILL)
-            return 0;
-    return 1;
-}
+/* Random pieces                                                          */
 
 /* see provider_test.h */
 size_t fc_test_pieces(size_t len, size_t *pieces, size_t max)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * provider_test.h - the harness of the provider suites (test_provider for
- * CBC, test_provider_gcm for GCM): failure reports with their context,
+ * provider_test.h - the harness of the provider suites (test_provider_cbc
+ * for CBC, test_provider_gcm for GCM): failure reports with their context,
  * error-queue checks, guarded buffers, random pieces, one library context
  * per CPU mask with the fastcrypto and default ciphers fetched, and the
  * pair harness that runs every call on both providers and compares.
@@ -41,6 +41,7 @@
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
+#include "checks.h"
 #include "evp_checks.h"
 #include "impls.h"
 
@@ -114,29 +115,8 @@ void fc_test_expect_reason(const char *what, const char *reason);
               qmsg_);                                                          \
     } while (0)
 
-/* fc_test_xmalloc returns |n| bytes (at least one) or fails the test. */
-uint8_t *fc_test_xmalloc(size_t n);
-
 /* ---------------------------------------------------------------------- */
-/* Guarded buffers and random pieces                                      */
-
-/*
- * A buffer of |len| bytes at |p| with |before| and |after| guard bytes
- * around it, all filled with FC_TEST_FILL when made. Compare two guarded
- * buffers whole (fc_guard_whole) to catch a provider writing past what it
- * reports; fc_guard_intact checks the guards alone.
- */
-typedef struct fc_guard {
-    uint8_t *base, *p;
-    size_t len, before, after;
-} fc_guard;
-
-void fc_guard_new(fc_guard *g, size_t len, size_t before, size_t after);
-void fc_guard_free(fc_guard *g);
-/* fc_guard_whole returns the total size; the bytes start at g->base. */
-size_t fc_guard_whole(const fc_guard *g);
-/* fc_guard_intact returns 1 if both guards still hold FC_TEST_FILL. */
-int fc_guard_intact(const fc_guard *g);
+/* Random pieces (guarded buffers: checks.h)                              */
 
 /*
  * fc_test_pieces cuts |len| into random piece lengths that sum to it,
@@ -166,6 +146,8 @@ typedef struct fc_test_family {
      * AES-NI CPUs only); then df[] stays NULL and tests compare with it
      * only where it is non-NULL. 0: a missing one fails the setup. */
     int default_optional;
+    /* What the tests every family runs check (cipher_suite.h), or NULL. */
+    const struct fc_test_cipher_spec *spec;
     const char *impl_param; /* provider parameter naming the kernel */
     /* The kernel's name the core selects under |caps| (fc_*_select, with
      * the tuning row the provider uses: impls.h fc_test_tuning). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * aes_cbc_aesni.S - AES key schedules (encryption and Equivalent Inverse
- * Cipher), ECB encryption and CBC encryption/decryption with AES-NI.
+ * aes_aesni.S - AES key schedules (encryption and Equivalent Inverse
+ * Cipher), ECB encryption, CTR with a 32-bit counter (inc32) and CBC
+ * encryption/decryption with AES-NI.
  *
  * CPU features: AES-NI, SSSE3 (PSHUFB), SSE2. Legacy SSE encodings only,
  * so no AVX state is touched; memory operands are only ever loaded with
@@ -62,6 +63,17 @@
  *   1..3). 16 KiB: 0.30 / 0.38 / 0.43 c/B (12.7 / 10.0 / 9.0 GB/s), at the
  *   2-per-cycle throughput bound (Nr / 2 cycles per block), on par with
  *   OpenSSL 3.0.
+ *
+ * - CTR runs the same 8-block groups as ECB. The counter stays in a
+ *   register with its last word byte-swapped (PSHUFB .Lbswap_d3), where
+ *   PADDD steps it exactly as inc32, and one PSHUFB per block swaps a copy
+ *   back: two SIMD operations per block, off the AES chain. The keystream
+ *   XOR is folded into AESENCLAST (key rk[Nr] ^ in[i]). 16 KiB calls, TSC
+ *   ticks per byte (best of 7 x 125 calls, same runs): 0.230 / 0.269 /
+ *   0.324 (AES-128/192/256), i.e. 5.4 / 6.3 / 7.6 core cycles per block
+ *   against Nr / 2 = 5 / 6 / 7; OpenSSL 3.0.19's default provider (its
+ *   aesni_ctr32_encrypt_blocks, through EVP) 0.256 / 0.293 / 0.346. A
+ *   one-block call costs ~14 ticks.
  */
 #include "fc_asm.h"
 #include "fc/asm_offsets.h"
@@ -85,6 +97,14 @@
 /* AES-128 rounds 9 and 10 continue with 1b, 36 (x^8, x^9 mod the poly). */
 .Lrcon_1b:
 	.long	0x1b, 0x1b, 0x1b, 0x1b
+/* PSHUFB mask: bytes 0..11 in place, bytes 12..15 reversed. Its own
+ * inverse: it turns a counter block's big-endian last word into a
+ * little-endian 32-bit lane and back. */
+.Lbswap_d3:
+	.long	0x03020100, 0x07060504, 0x0b0a0908, 0x0c0d0e0f
+/* PADDD operand: one in the last 32-bit lane (inc32 on the swapped form). */
+.Lctr_one:
+	.long	0, 0, 0, 1
 
 /*
  * CLEAR_XMM r...: zero the listed registers before returning, so no round
@@ -337,6 +357,42 @@ FC_FUNC_END(fc_aes_set_dec_key_aesni)
 .endr
 .endm
 
+/*
+ * WIDE_GROUPS group, done: runs the group macro |group| over NBLK blocks, 8
+ * at a time, then the 0..7 left over as at most one group of 4 and one of
+ * 1..3, and ends at |done|. The branches depend on the block count only.
+ * In: NBLK (blocks, >= 1), what |group| reads. Clobbers NBLK, flags, and
+ * what |group| clobbers.
+ */
+.macro WIDE_GROUPS group, done
+	sub	$8, NBLK
+	jb	.Lwg_tail\@
+.Lwg_loop8\@:
+	\group	8
+	sub	$8, NBLK
+	jae	.Lwg_loop8\@
+.Lwg_tail\@:
+	/* NBLK + 8 in 0..7 blocks remain: at most one 4-group and one of 1..3 */
+	add	$8, NBLK
+	jz	\done
+	cmp	$4, NBLK
+	jb	.Lwg_lt4\@
+	\group	4
+	sub	$4, NBLK
+	jz	\done
+.Lwg_lt4\@:
+	cmp	$2, NBLK
+	jb	.Lwg_1\@
+	je	.Lwg_2\@
+	\group	3
+	jmp	\done
+.Lwg_2\@:
+	\group	2
+	jmp	\done
+.Lwg_1\@:
+	\group	1
+.endm
+
 /* ECB_GROUP n: encrypt n blocks from IN to OUT, advance both. */
 .macro ECB_GROUP n
 	WIDE_LOAD_WHITEN \n
@@ -381,38 +437,97 @@ FC_FUNC_START(fc_aes_ecb_enc_aesni)
 	lea	FC_OFF_AES_RK(KEY, %rax), KEND
 	movdqu	FC_OFF_AES_RK(KEY), K0
 	movdqu	(KEND), KL
-	sub	$8, NBLK
-	jb	.Lecb_tail
-.Lecb_loop8:
-	ECB_GROUP 8
-	sub	$8, NBLK
-	jae	.Lecb_loop8
-.Lecb_tail:
-	/* NBLK + 8 in 0..7 blocks remain: at most one 4-group and one of 1..3 */
-	add	$8, NBLK
-	jz	.Lecb_clear
-	cmp	$4, NBLK
-	jb	.Lecb_lt4
-	ECB_GROUP 4
-	sub	$4, NBLK
-	jz	.Lecb_clear
-.Lecb_lt4:
-	cmp	$2, NBLK
-	jb	.Lecb_1
-	je	.Lecb_2
-	ECB_GROUP 3
-	jmp	.Lecb_clear
-.Lecb_2:
-	ECB_GROUP 2
-	jmp	.Lecb_clear
-.Lecb_1:
-	ECB_GROUP 1
+	WIDE_GROUPS ECB_GROUP, .Lecb_clear
 .Lecb_clear:
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
 	CLEAR_XMM RK, K0, KL
 .Lecb_done:
 	ret
 FC_FUNC_END(fc_aes_ecb_enc_aesni)
+
+/* ------------------------------------------------------------------------
+ * void fc_aes_ctr32_aesni(const fc_aes_key *key, const uint8_t *in,
+ *                         uint8_t *out, size_t blocks,
+ *                         const uint8_t ctr[16]);
+ *
+ * CTR with inc32 (fc_aes_ctr32_fn, fc/aes.h), with an encryption schedule:
+ * out[i] = in[i] ^ E(ctr_i), where ctr_i is |ctr| with i added mod 2^32
+ * to its big-endian last word; the first twelve bytes never change. |ctr|
+ * is read, never written. in == out allowed (a group loads all its input
+ * before it stores); other overlap not. blocks == 0 is a no-op. No
+ * alignment requirement. Reads in[0..16*blocks) and ctr, writes only
+ * out[0..16*blocks).
+ * CT: no branch or address depends on key, counter or data.
+ *
+ * The counter lives in CTRV with its last word byte-swapped (.Lbswap_d3):
+ * there PADDD of .Lctr_one is exactly inc32 (a 32-bit lane wraps on its
+ * own), and the same PSHUFB swaps each copy back into a counter block.
+ * Eight blocks per group, as for ECB, and the keystream XOR is folded into
+ * the last round: AESENCLAST with rk[Nr] ^ in[i] (computed off the AES
+ * chain) yields out[i].
+ * ------------------------------------------------------------------------ */
+
+/* CTR_GROUP n: n counter blocks from CTRV (which moves on by n), whitened,
+ * through the rounds, the last one XORing in[i]; out[i] stored after every
+ * in[i] is loaded; IN and OUT advance. Clobbers %xmm0..n-1, RK, T. */
+.macro CTR_GROUP n
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+.if \i < \n
+	movdqa	CTRV, %xmm\i
+	paddd	ONE, CTRV
+	pshufb	BSWAP, %xmm\i
+	pxor	K0, %xmm\i
+.endif
+.endr
+	WIDE_MID_ROUNDS aesenc, \n
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+.if \i < \n
+	movdqu	16*\i(IN), T
+	pxor	KL, T
+	aesenclast T, %xmm\i
+.endif
+.endr
+	WIDE_STORE \n
+	add	$16*\n, IN
+	add	$16*\n, OUT
+.endm
+
+FC_FUNC_START(fc_aes_ctr32_aesni)
+	.set	KEY,	%rdi		// const fc_aes_key *
+	.set	IN,	%rsi		// input, advancing
+	.set	OUT,	%rdx		// output, advancing
+	.set	NBLK,	%rcx		// blocks left (minus 8 in the loop)
+	.set	CTRP,	%r8		// ctr[16], read once
+	.set	KEND,	%r9		// &rk[Nr]
+	.set	NR,	%r10d		// rounds
+	.set	RK,	%xmm8		// current round key
+	.set	K0,	%xmm9		// rk[0]
+	.set	KL,	%xmm10		// rk[Nr]
+	.set	CTRV,	%xmm11		// next counter, last word swapped
+	.set	ONE,	%xmm12		// .Lctr_one
+	.set	BSWAP,	%xmm13		// .Lbswap_d3
+	.set	T,	%xmm14		// rk[Nr] ^ in[i]
+					// %xmm0..%xmm7: blocks 0..7 of a group
+
+	test	NBLK, NBLK
+	jz	.Lctr_done
+	mov	FC_OFF_AES_ROUNDS(KEY), NR
+	mov	NR, %eax
+	shl	$4, %eax
+	lea	FC_OFF_AES_RK(KEY, %rax), KEND
+	movdqu	FC_OFF_AES_RK(KEY), K0
+	movdqu	(KEND), KL
+	movdqa	.Lbswap_d3(%rip), BSWAP
+	movdqa	.Lctr_one(%rip), ONE
+	movdqu	(CTRP), CTRV
+	pshufb	BSWAP, CTRV
+	WIDE_GROUPS CTR_GROUP, .Lctr_clear
+.Lctr_clear:
+	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7
+	CLEAR_XMM RK, K0, KL, CTRV, T
+.Lctr_done:
+	ret
+FC_FUNC_END(fc_aes_ctr32_aesni)
 
 /* ------------------------------------------------------------------------
  * void fc_aes_cbc_enc_aesni(const fc_aes_key *key, const uint8_t *in,
@@ -623,31 +738,7 @@ FC_FUNC_START(fc_aes_cbc_dec_aesni)
 	lea	FC_OFF_AES_RK(KEY, %rax), KEND
 	movdqu	FC_OFF_AES_RK(KEY), K0
 	movdqu	(KEND), KL
-	sub	$8, NBLK
-	jb	.Lcbcd_tail
-.Lcbcd_loop8:
-	CBCD_GROUP 8
-	sub	$8, NBLK
-	jae	.Lcbcd_loop8
-.Lcbcd_tail:
-	add	$8, NBLK
-	jz	.Lcbcd_out
-	cmp	$4, NBLK
-	jb	.Lcbcd_lt4
-	CBCD_GROUP 4
-	sub	$4, NBLK
-	jz	.Lcbcd_out
-.Lcbcd_lt4:
-	cmp	$2, NBLK
-	jb	.Lcbcd_1
-	je	.Lcbcd_2
-	CBCD_GROUP 3
-	jmp	.Lcbcd_out
-.Lcbcd_2:
-	CBCD_GROUP 2
-	jmp	.Lcbcd_out
-.Lcbcd_1:
-	CBCD_GROUP 1
+	WIDE_GROUPS CBCD_GROUP, .Lcbcd_out
 .Lcbcd_out:
 	movdqu	IV, (IVP)
 	CLEAR_XMM %xmm0, %xmm1, %xmm2, %xmm3, %xmm4, %xmm5, %xmm6, %xmm7

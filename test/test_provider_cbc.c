@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * test_provider.c - fastcrypto's AES-CBC ciphers driven through EVP and
+ * test_provider_cbc.c - fastcrypto's AES-CBC ciphers driven through EVP and
  * compared, call by call, with OpenSSL's default provider, which is the
  * specification: every return value, every outl, every output byte and the
  * chaining IV must match. The behaviour held to, and the deliberate
@@ -46,28 +46,14 @@
 #include "fc/cpu.h"
 #include "fc/tuning.h"
 
+#include "cipher_suite.h"
 #include "provider_test.h"
 
-#define MAX_PIECES 64
-#define NKS        3
+#define NKS 3
 
 static const char *const k_names[NKS] = {"AES-128-CBC", "AES-192-CBC",
                                          "AES-256-CBC"};
 static const int k_keylen[NKS] = {16, 24, 32};
-
-static const char *cbc_impl_for_caps(uint32_t caps)
-{
-    return fc_aes_select(caps)->name;
-}
-
-static const fc_test_family k_family = {
-    .suite = "provider",
-    .count = NKS,
-    .names = k_names,
-    .keylen = k_keylen,
-    .impl_param = "fastcrypto-cbc-impl",
-    .impl_for_caps = cbc_impl_for_caps,
-};
 
 /* ---------------------------------------------------------------------- */
 /* Small EVP helpers                                                      */
@@ -111,242 +97,12 @@ static int tls_init(EVP_CIPHER_CTX *ctx, const EVP_CIPHER *c,
 
     if (!EVP_CipherInit_ex(ctx, c, NULL, key, iv, enc))
         return 0;
-    p[0] = OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &version);
-    p[1] =
-        OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &macsize);
-    p[2] = OSSL_PARAM_construct_end();
+    fc_test_tls_params(p, &version, &macsize);
     return EVP_CIPHER_CTX_set_params(ctx, p);
 }
 
 /* ---------------------------------------------------------------------- */
-/* Streaming runs recorded call by call                                   */
-
-/* How a stream's buffers are laid out. */
-enum {
-    MODE_SEPARATE, /* distinct input and output buffers */
-    MODE_LAGGING,  /* one buffer; output lags input (evp_test's in place) */
-    MODE_SAME_PTR, /* in == out on every call, through a scratch chunk */
-    MODE_COUNT
-};
-static const char *const k_mode_name[MODE_COUNT] = {
-    "out-of-place", "in-place (output lags input)", "in == out per call"};
-
-typedef struct stream_spec {
-    int ks, enc, pad, mode;
-    const uint8_t *key, *iv, *in;
-    size_t len, mis_in, mis_out;
-    size_t pieces[MAX_PIECES];
-    size_t npieces;
-} stream_spec;
-
-typedef struct stream_res {
-    int ret[MAX_PIECES + 1];
-    int outl[MAX_PIECES + 1];
-    size_t nops;
-    size_t total;
-    fc_guard out; /* len + 16 bytes at mis_out, 64 bytes of guards in all */
-    uint8_t uiv[16];
-    int uiv_ok;
-    int failed;
-} stream_res;
-
-/*
- * Runs one message through |c| as |s| says: the update pieces in order,
- * then final, in one of three layouts.
- * MODE_LAGGING is OpenSSL's own evp_test in-place layout: one buffer, input
- * at buf + consumed, output at buf + produced, so the output pointer lags
- * the input by what the cipher holds back.
- * MODE_SAME_PTR is the common "read a chunk, encrypt it in place, write it
- * out" loop: each piece is copied into a scratch buffer with 16 bytes to
- * spare and updated with in == out. The default provider (3.0.22) gets this
- * wrong whenever it holds a partial block: it writes the completed block
- * over input it has not read yet (OpenSSL's manual only promises in-place
- * operation while no partial block is held). So that mode is compared with
- * default's out-of-place run instead.
- * A failing call ends the run and must leave an error (fastcrypto's, for
- * fastcrypto).
- */
-static void run_stream(const EVP_CIPHER *c, const stream_spec *s, stream_res *r,
-                       int is_fc)
-{
-    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
-    uint8_t *inbuf = NULL, *outp, scratch[600 + 32];
-    const uint8_t *inp;
-    size_t i, tin = 0, tout = 0;
-    int ol, ret = 1;
-
-    memset(r, 0, sizeof(*r));
-    CHECK(ctx != NULL, "out of memory");
-    fc_guard_new(&r->out, s->len + 16, s->mis_out, 48 - s->mis_out);
-    outp = r->out.p;
-    CHECK(s->len <= 600, "stream too long for the scratch buffer");
-    if (s->mode == MODE_LAGGING) {
-        memcpy(outp, s->in, s->len);
-        inp = outp;
-    } else {
-        inbuf = fc_test_xmalloc(s->len + 16);
-        memcpy(inbuf + s->mis_in, s->in, s->len);
-        inp = inbuf + s->mis_in;
-    }
-    CHECK(EVP_CipherInit_ex2(ctx, c, s->key, s->iv, s->enc, NULL) &&
-              EVP_CIPHER_CTX_set_padding(ctx, s->pad),
-          "init failed (%s)", is_fc ? FC_NAME : "default");
-    for (i = 0; i < s->npieces && ret; i++) {
-        ol = -7;
-        if (s->mode == MODE_SAME_PTR) {
-            uint8_t *p = scratch + s->mis_out;
-
-            memcpy(p, inp + tin, s->pieces[i]);
-            ret = EVP_CipherUpdate(ctx, p, &ol, p, (int)s->pieces[i]);
-            if (ret && ol >= 0 && (size_t)ol <= s->pieces[i] + 16)
-                memcpy(outp + tout, p, (size_t)ol);
-        } else {
-            ret = EVP_CipherUpdate(ctx, outp + tout, &ol, inp + tin,
-                                   (int)s->pieces[i]);
-        }
-        r->ret[r->nops] = ret;
-        r->outl[r->nops++] = ol;
-        if (ret) {
-            tin += s->pieces[i];
-            tout += (size_t)ol;
-        }
-    }
-    if (ret) {
-        ol = -7;
-        ret = EVP_CipherFinal_ex(ctx, outp + tout, &ol);
-        r->ret[r->nops] = ret;
-        r->outl[r->nops++] = ol;
-        if (ret)
-            tout += (size_t)ol;
-    }
-    r->failed = !ret;
-    r->total = tout;
-    r->uiv_ok = EVP_CIPHER_CTX_get_updated_iv(ctx, r->uiv, sizeof(r->uiv));
-    if (r->failed && is_fc)
-        fc_test_expect_error("failing update/final", 0);
-    ERR_clear_error();
-    EVP_CIPHER_CTX_free(ctx);
-    free(inbuf);
-}
-
-static void compare_stream(const stream_res *f, const stream_res *d)
-{
-    size_t i;
-
-    CHECK(f->nops == d->nops, "calls made: fastcrypto %zu, default %zu",
-          f->nops, d->nops);
-    for (i = 0; i < f->nops; i++) {
-        CHECK(f->ret[i] == d->ret[i], "call %zu (%s) returned %d, default %d",
-              i, i + 1 == f->nops ? "last" : "update", f->ret[i], d->ret[i]);
-        CHECK(f->outl[i] == d->outl[i], "call %zu outl %d, default %d", i,
-              f->outl[i], d->outl[i]);
-    }
-    CHECK(f->total == d->total, "total out %zu, default %zu", f->total,
-          d->total);
-    /* The whole buffer, so bytes written beyond outl count as a
-     * difference too: in place, they would clobber unread input. */
-    CHECK_MEM(f->out.base, d->out.base, fc_guard_whole(&f->out),
-              "output buffer");
-    CHECK(fc_guard_intact(&f->out), "written outside the output");
-    CHECK(f->uiv_ok == d->uiv_ok, "updated-iv readable %d, default %d",
-          f->uiv_ok, d->uiv_ok);
-    if (f->uiv_ok)
-        CHECK_MEM(f->uiv, d->uiv, 16, "updated-iv after final");
-}
-
-static void describe_stream(const stream_spec *s)
-{
-    char pcs[256];
-
-    fc_test_pieces_str(pcs, sizeof(pcs), s->pieces, s->npieces);
-    WHERE("%s len=%zu %s pad=%d %s mis_in=%zu mis_out=%zu pieces=[%s] "
-          "key=%s iv=%s in=%s",
-          k_names[s->ks], s->len, s->enc ? "enc" : "dec", s->pad,
-          k_mode_name[s->mode], s->mis_in, s->mis_out, pcs,
-          fc_test_hexs(s->key, (size_t)k_keylen[s->ks]),
-          fc_test_hexs(s->iv, 16), fc_test_hexs(s->in, s->len));
-}
-
-static void diff_one(const fc_test_env *env, stream_spec *s)
-{
-    stream_res f, d;
-    stream_spec sd = *s;
-
-    describe_stream(s);
-    run_stream(env->fc[s->ks], s, &f, 1);
-    if (sd.mode == MODE_SAME_PTR) /* see run_stream */
-        sd.mode = MODE_SEPARATE;
-    run_stream(env->df[s->ks], &sd, &d, 0);
-    compare_stream(&f, &d);
-    fc_guard_free(&f.out);
-    fc_guard_free(&d.out);
-}
-
-/* ---------------------------------------------------------------------- */
 /* Tests                                                                  */
-
-/* Both providers are there, the fetched ciphers really are fastcrypto's,
- * every name alias reaches fastcrypto, and the cipher-level parameters and
- * the gettable/settable lists match default's. */
-static void test_fetch_identity(void **state)
-{
-    fc_test_env *env = *state;
-    static const char *const aliases[NKS][2] = {
-        {"AES128", "2.16.840.1.101.3.4.1.2"},
-        {"AES192", "2.16.840.1.101.3.4.1.22"},
-        {"AES256", "2.16.840.1.101.3.4.1.42"}};
-    static const char *const need_get[] = {
-        "keylen", "ivlen", "padding", "num", "iv", "updated-iv", "tls-mac"};
-    static const char *const need_set[] = {"padding", "tls-version",
-                                           "tls-mac-size"};
-    int ks, i;
-
-    fc_test_rand_start(__func__);
-    for (ks = 0; ks < NKS; ks++) {
-        const OSSL_PROVIDER *p = EVP_CIPHER_get0_provider(env->fc[ks]);
-        const OSSL_PARAM *g;
-
-        WHERE("%s", k_names[ks]);
-        CHECK(p != NULL && strcmp(OSSL_PROVIDER_get0_name(p), FC_NAME) == 0,
-              "fetched with provider=fastcrypto but came from %s",
-              p ? OSSL_PROVIDER_get0_name(p) : "(null)");
-        p = EVP_CIPHER_get0_provider(env->df[ks]);
-        CHECK(strcmp(OSSL_PROVIDER_get0_name(p), "default") == 0,
-              "default cipher from %s", OSSL_PROVIDER_get0_name(p));
-        for (i = 0; i < 2; i++) {
-            EVP_CIPHER *a =
-                EVP_CIPHER_fetch(env->lib, aliases[ks][i], "provider=" FC_NAME);
-            CHECK(a != NULL, "alias %s not registered", aliases[ks][i]);
-            CHECK(strcmp(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(a)),
-                         FC_NAME) == 0,
-                  "alias %s resolves elsewhere", aliases[ks][i]);
-            EVP_CIPHER_free(a);
-        }
-        CHECK(EVP_CIPHER_get_key_length(env->fc[ks]) == k_keylen[ks],
-              "key length %d", EVP_CIPHER_get_key_length(env->fc[ks]));
-        CHECK(EVP_CIPHER_get_iv_length(env->fc[ks]) == 16, "iv length %d",
-              EVP_CIPHER_get_iv_length(env->fc[ks]));
-        CHECK(EVP_CIPHER_get_block_size(env->fc[ks]) == 16, "block size %d",
-              EVP_CIPHER_get_block_size(env->fc[ks]));
-        CHECK(EVP_CIPHER_get_mode(env->fc[ks]) == EVP_CIPH_CBC_MODE, "mode %d",
-              EVP_CIPHER_get_mode(env->fc[ks]));
-        /* The flags EVP caches from get_params: aead, custom-iv, cts,
-         * tls-multi, has-randkey and the presence of a one-shot cipher. */
-        CHECK(EVP_CIPHER_get_flags(env->fc[ks]) ==
-                  EVP_CIPHER_get_flags(env->df[ks]),
-              "flags 0x%lx, default 0x%lx",
-              (unsigned long)EVP_CIPHER_get_flags(env->fc[ks]),
-              (unsigned long)EVP_CIPHER_get_flags(env->df[ks]));
-        g = EVP_CIPHER_gettable_ctx_params(env->fc[ks]);
-        for (i = 0; i < (int)FC_ARRAY_LEN(need_get); i++)
-            CHECK(g != NULL && OSSL_PARAM_locate_const(g, need_get[i]),
-                  "\"%s\" missing from gettable_ctx_params", need_get[i]);
-        g = EVP_CIPHER_settable_ctx_params(env->fc[ks]);
-        for (i = 0; i < (int)FC_ARRAY_LEN(need_set); i++)
-            CHECK(g != NULL && OSSL_PARAM_locate_const(g, need_set[i]),
-                  "\"%s\" missing from settable_ctx_params", need_set[i]);
-    }
-}
 
 /* Whether the space-separated list |list| contains |word|. */
 static int has_word(const char *list, const char *word)
@@ -364,11 +120,12 @@ static int has_word(const char *list, const char *word)
 
 /* Provider parameters: identity, version, status, and the kernel chosen,
  * which must be what the core's selection gives under the same mask. */
-static void test_provider_params(void **state)
+FC_SUITE_TEST(test_provider_params)
 {
     fc_test_env *env = *state;
     const OSSL_PROVIDER *p = EVP_CIPHER_get0_provider(env->fc[0]);
     char name[64] = "", version[64] = "", build[256] = "", impl[64] = "";
+    char alias[64] = "";
     char caps[256] = "", want[96];
     int status = -1;
     unsigned a, b, c;
@@ -390,11 +147,17 @@ static void test_provider_params(void **state)
                                sizeof(build)),
           "no \"buildinfo\"");
     CHECK(OSSL_PROVIDER_get_params(p, sp) && status == 1, "status %d", status);
-    CHECK(fc_test_prov_get_str(p, "fastcrypto-cbc-impl", impl, sizeof(impl)),
-          "no \"fastcrypto-cbc-impl\"");
+    CHECK(fc_test_prov_get_str(p, "fastcrypto-aes-impl", impl, sizeof(impl)),
+          "no \"fastcrypto-aes-impl\"");
+    /* The earlier name stays an alias. */
+    CHECK(
+        fc_test_prov_get_str(p, "fastcrypto-cbc-impl", alias, sizeof(alias)) &&
+            strcmp(alias, impl) == 0,
+        "\"fastcrypto-cbc-impl\" \"%s\", \"fastcrypto-aes-impl\" \"%s\"", alias,
+        impl);
     CHECK(fc_test_prov_get_str(p, "fastcrypto-cpu-caps", caps, sizeof(caps)),
           "no \"fastcrypto-cpu-caps\"");
-    snprintf(want, sizeof(want), "cbc=%s", impl);
+    snprintf(want, sizeof(want), "aes=%s", impl);
     CHECK(strstr(build, want) != NULL, "buildinfo \"%s\" lacks \"%s\"", build,
           want);
     CHECK(strstr(build, version) != NULL, "buildinfo \"%s\" lacks version %s",
@@ -434,7 +197,7 @@ static void test_provider_params(void **state)
 
 /* FASTCRYPTO_CPU_CLASS forces a row of the per-CPU table; an unknown class
  * keeps the provider from loading rather than running with a guess. */
-static void test_cpu_class(void **state)
+FC_SUITE_TEST(test_cpu_class)
 {
     fc_test_env *env = *state;
     const char *conf = getenv("FC_TEST_CONF");
@@ -480,7 +243,7 @@ static void test_cpu_class(void **state)
 }
 
 /* SP 800-38A F.2.1-F.2.6 through EVP: an anchor independent of default. */
-static void test_kat_sp800_38a(void **state)
+FC_SUITE_TEST(test_kat_sp800_38a)
 {
     fc_test_env *env = *state;
     static const uint8_t iv[16] = {0, 1, 2,  3,  4,  5,  6,  7,
@@ -545,13 +308,13 @@ static void test_kat_sp800_38a(void **state)
 /* The main differential test: random keys, IVs, every length 0..600,
  * random split points with empty updates, padding on and off, out of place
  * and both in-place layouts, misaligned buffers, both directions. */
-static void test_diff_streaming(void **state)
+FC_SUITE_TEST(test_diff_streaming)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], *pt, *dec_in;
-    stream_spec s;
+    fc_stream_spec s;
     size_t len, count = 0;
-    int ks, enc, pad, mode;
+    int ks, enc, pad, layout;
 
     fc_test_rand_start(__func__);
     pt = malloc(600 + 16);
@@ -576,20 +339,21 @@ static void test_diff_streaming(void **state)
             }
             for (enc = 0; enc <= 1; enc++)
                 for (pad = 0; pad <= 1; pad++)
-                    for (mode = 0; mode < MODE_COUNT; mode++) {
+                    for (layout = 0; layout < FC_STREAM_LAYOUTS; layout++) {
                         memset(&s, 0, sizeof(s));
                         s.ks = ks;
                         s.enc = enc;
                         s.pad = pad;
-                        s.mode = mode;
+                        s.layout = layout;
                         s.key = key;
                         s.iv = iv;
                         s.in = enc ? pt : dec_in;
                         s.len = len;
                         s.mis_in = fc_test_rand_below(16);
                         s.mis_out = fc_test_rand_below(16);
-                        s.npieces = fc_test_pieces(len, s.pieces, MAX_PIECES);
-                        diff_one(env, &s);
+                        s.npieces =
+                            fc_test_pieces(len, s.pieces, FC_STREAM_MAX_PIECES);
+                        fc_stream_diff(env, &s);
                         count++;
                     }
         }
@@ -604,7 +368,7 @@ static void test_diff_streaming(void **state)
  * the original IV, as 1.1.1 did), params-only init, full re-init, and the
  * direction switches.
  */
-static void test_init_variants(void **state)
+FC_SUITE_TEST(test_init_variants)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], iv2[16], pt[200], ref[232], of[232], od[232];
@@ -738,7 +502,7 @@ static void test_init_variants(void **state)
  * interleaved with its original. Interleaving or freeing catches a dupctx
  * that shares the key schedule, the buffer or the IV with its source.
  */
-static void test_ctx_copy(void **state)
+FC_SUITE_TEST(test_ctx_copy)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], in[300], ref[332], ob[332], oc[332];
@@ -844,7 +608,7 @@ static void test_ctx_copy(void **state)
 /* EVP_Cipher (the one-shot path openssl speed uses): whole blocks, no
  * padding whatever the padding flag says, chaining across calls; the
  * return value is the byte count, as with default. */
-static void test_evp_cipher_oneshot(void **state)
+FC_SUITE_TEST(test_evp_cipher_oneshot)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], in[512], of[512 + 16], od[512 + 16], raw[512];
@@ -946,7 +710,7 @@ static void test_evp_cipher_oneshot(void **state)
 /* Context parameters after updates: original and updated IV, keylen, ivlen,
  * blocksize, mode, padding, num; TLS keys accepted in both integer types;
  * and tls-version 0 returning to ordinary operation. */
-static void test_ctx_params(void **state)
+FC_SUITE_TEST(test_ctx_params)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], in[100], of[132], od[132], bf[16], bd[16];
@@ -1016,24 +780,16 @@ static void test_ctx_params(void **state)
          * size_t; tls-version 0 returns to ordinary CBC. */
         WHERE("%s TLS parameters accepted", k_names[ks]);
         for (s = 0; s < 2; s++) {
-            int iv_ = 0x0303;
+            int iv_ = 0x0303, zero = 0;
             unsigned int uv = 0x0302;
-            size_t ms = 32;
-            OSSL_PARAM pi[3] = {
-                OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &iv_),
-                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
-                                            &ms),
-                OSSL_PARAM_construct_end()};
+            size_t ms = 32, mzero = 0;
+            OSSL_PARAM pi[3], p0[3];
             OSSL_PARAM pu[2] = {
                 OSSL_PARAM_construct_uint(OSSL_CIPHER_PARAM_TLS_VERSION, &uv),
                 OSSL_PARAM_construct_end()};
-            int zero = 0;
-            size_t mzero = 0;
-            OSSL_PARAM p0[3] = {
-                OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &zero),
-                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
-                                            &mzero),
-                OSSL_PARAM_construct_end()};
+
+            fc_test_tls_params(pi, &iv_, &ms);
+            fc_test_tls_params(p0, &zero, &mzero);
 
             CHECK(EVP_CipherInit_ex2(c[s], NULL, key, iv, 1, NULL), "re-init");
             CHECK(EVP_CIPHER_CTX_set_params(c[s], pi), "%s: int tls-version",
@@ -1063,43 +819,29 @@ static void test_ctx_params(void **state)
  * Every parameter get and set the libssl and EVP paths make, on fastcrypto
  * alone (the check is on fastcrypto's calls, whatever default does).
  */
-static void test_quiet_success(void **state)
+FC_SUITE_TEST(test_quiet_success)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], buf[16], rec[64 + 16];
     int ks, l, ver = 0x0303;
     size_t ms = 0;
     unsigned int u = 0;
-    void *ptr = NULL;
 
     fc_test_rand_start(__func__);
     for (ks = 0; ks < NKS; ks++) {
         EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-        OSSL_PARAM sp[3] = {
-            OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &ver),
-            OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, &ms),
-            OSSL_PARAM_construct_end()};
-        OSSL_PARAM gp[2] = {
-            OSSL_PARAM_construct_octet_ptr(OSSL_CIPHER_PARAM_IV, &ptr, 16),
-            OSSL_PARAM_construct_end()};
-        OSSL_PARAM up[2] = {OSSL_PARAM_construct_octet_ptr(
-                                OSSL_CIPHER_PARAM_UPDATED_IV, &ptr, 16),
-                            OSSL_PARAM_construct_end()};
+        OSSL_PARAM sp[3];
         const uint8_t *mac;
 
+        WHERE("%s: successful calls", k_names[ks]);
+        fc_test_tls_params(sp, &ver, &ms);
         fc_test_rand_bytes(key, sizeof(key));
         fc_test_rand_bytes(iv, sizeof(iv));
         fc_test_rand_bytes(rec, sizeof(rec));
-        WHERE("%s: successful calls", k_names[ks]);
         ERR_clear_error();
         QUIET(c != NULL && EVP_CipherInit_ex2(c, env->fc[ks], key, iv, 1, NULL),
               "init");
-        QUIET(EVP_CIPHER_CTX_get_original_iv(c, buf, 16), "get \"iv\"");
-        QUIET(EVP_CIPHER_CTX_get_updated_iv(c, buf, 16), "get \"updated-iv\"");
-        QUIET(EVP_CIPHER_CTX_get_params(c, gp) && ptr != NULL,
-              "get \"iv\" as a pointer");
-        QUIET(EVP_CIPHER_CTX_get_params(c, up) && ptr != NULL,
-              "get \"updated-iv\" as a pointer");
+        fc_test_quiet_iv_gets(c, 16);
         QUIET(EVP_CIPHER_CTX_get_iv_length(c) == 16, "iv length");
         QUIET(EVP_CIPHER_CTX_get_key_length(c) == k_keylen[ks], "key length");
         QUIET(fc_test_get_uint(c, OSSL_CIPHER_PARAM_PADDING, &u),
@@ -1126,56 +868,10 @@ static void test_quiet_success(void **state)
     }
 }
 
-/* The key length is the cipher's, one policy for CBC and GCM: the checks
- * of fc_check_keylen_policy (evp_checks.h), then a message on the same
- * contexts, equal to default's. */
-static void test_keylen(void **state)
-{
-    fc_test_env *env = *state;
-    uint8_t key[32], iv[16], in[100], o[2][112];
-    char msg[400];
-    int ks, s, l[2], lf;
-
-    fc_test_rand_start(__func__);
-    for (ks = 0; ks < NKS; ks++) {
-        EVP_CIPHER_CTX *c[2] = {EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_new()};
-        const EVP_CIPHER *ci[2] = {env->fc[ks], env->df[ks]};
-
-        fc_test_rand_bytes(key, sizeof(key));
-        fc_test_rand_bytes(iv, sizeof(iv));
-        fc_test_rand_bytes(in, sizeof(in));
-        WHERE("%s: key length policy", k_names[ks]);
-        CHECK(fc_check_keylen_policy(c, ci, k_keylen[ks], key, iv, msg,
-                                     sizeof(msg)),
-              "%s", msg);
-        WHERE("%s: a message after the keylen attempts", k_names[ks]);
-        for (s = 0; s < 2; s++)
-            CHECK(EVP_CipherInit_ex2(c[s], NULL, key, iv, 1, NULL) &&
-                      EVP_CipherUpdate(c[s], o[s], &l[s], in, sizeof(in)) &&
-                      EVP_CipherFinal_ex(c[s], o[s] + l[s], &lf) &&
-                      l[s] + lf == 112,
-                  "message (%s)", s ? "default" : FC_NAME);
-        CHECK_MEM(o[0], o[1], 112, "ciphertext after the keylen attempts");
-        EVP_CIPHER_CTX_free(c[0]);
-        EVP_CIPHER_CTX_free(c[1]);
-    }
-}
-
-/* Parameter arrays are decoded as default decodes them: the first of
- * duplicate keys counts, unknown keys are ignored. */
-static void test_param_decoding(void **state)
-{
-    fc_test_env *env = *state;
-
-    fc_test_rand_start(__func__);
-    for (int ks = 0; ks < NKS; ks++)
-        fc_test_check_decoding(env, ks, OSSL_CIPHER_PARAM_PADDING, 0, 1);
-}
-
 /* Decrypt of ciphertext whose last block carries every kind of bad PKCS#7
  * padding: final fails, raises fastcrypto's error, reports outl 0 and
  * writes nothing. The good paddings 1..16 are checked alongside. */
-static void test_bad_padding(void **state)
+FC_SUITE_TEST(test_bad_padding)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], pt[64], ct[64], of[96], od[96], sent[96];
@@ -1257,7 +953,7 @@ static void test_bad_padding(void **state)
 
 /* Lengths that are not whole blocks: with padding off both directions'
  * final must fail; with padding on, decrypt's final must fail. */
-static void test_partial_blocks(void **state)
+FC_SUITE_TEST(test_partial_blocks)
 {
     fc_test_env *env = *state;
     static const size_t lens[] = {1, 7, 15, 17, 31, 33, 47, 100, 255};
@@ -1324,7 +1020,7 @@ static size_t tls_eiv(int version)
  * in place, one update per record, outsize inl + 16. The ciphertext must
  * match default's byte for byte; then both providers decrypt the record on
  * a second pair of ctxs, chained record after record. */
-static void test_tls_encrypt(void **state)
+FC_SUITE_TEST(test_tls_encrypt)
 {
     fc_test_env *env = *state;
     size_t maxrec = 16384 + 16 + 64, len, payload, mi, n, nrec, r;
@@ -1514,7 +1210,7 @@ static void tls_build(tls_rec *t, int version, size_t mac, int kind)
  * Bad padding without a MAC (encrypt-then-MAC): the call fails as with
  * default, with fastcrypto's error.
  */
-static void test_tls_decrypt(void **state)
+FC_SUITE_TEST(test_tls_decrypt)
 {
     fc_test_env *env = *state;
     tls_rec t;
@@ -1627,7 +1323,7 @@ static void test_tls_decrypt(void **state)
  * refused as by default, with fastcrypto's error. A copy taken after a
  * record must own its MAC (default 3.0.22 shares the buffer between the
  * copies and double-frees it, so only fastcrypto is run there). */
-static void test_tls_misuse(void **state)
+FC_SUITE_TEST(test_tls_misuse)
 {
     fc_test_env *env = *state;
     static const size_t dec_lens[] = {0, 1, 15, 16, 17, 32, 48, 63, 64};
@@ -1793,73 +1489,6 @@ static void test_tls_misuse(void **state)
 /* ---------------------------------------------------------------------- */
 /* Bad input                                                              */
 
-/* The cipher's functions straight from its provider, to pass lengths and
- * output sizes EVP never would (EVP takes int lengths and always offers
- * inl + 16). */
-typedef struct cipher_fns {
-    void *provctx;
-    OSSL_FUNC_cipher_newctx_fn *newctx;
-    OSSL_FUNC_cipher_freectx_fn *freectx;
-    OSSL_FUNC_cipher_encrypt_init_fn *einit;
-    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
-    OSSL_FUNC_cipher_update_fn *update;
-    OSSL_FUNC_cipher_final_fn *final;
-    OSSL_FUNC_cipher_cipher_fn *cipher;
-    OSSL_FUNC_cipher_set_ctx_params_fn *set_params;
-} cipher_fns;
-
-static void get_fns(const EVP_CIPHER *c, const char *name, cipher_fns *f)
-{
-    const OSSL_PROVIDER *prov = EVP_CIPHER_get0_provider(c);
-    const OSSL_ALGORITHM *algs, *a;
-    const OSSL_DISPATCH *d = NULL;
-    size_t nl = strlen(name);
-    int no_cache = 0;
-
-    memset(f, 0, sizeof(*f));
-    algs = OSSL_PROVIDER_query_operation(prov, OSSL_OP_CIPHER, &no_cache);
-    for (a = algs; a != NULL && a->algorithm_names != NULL; a++)
-        if (strncmp(a->algorithm_names, name, nl) == 0 &&
-            (a->algorithm_names[nl] == ':' || a->algorithm_names[nl] == '\0'))
-            d = a->implementation;
-    CHECK(d != NULL, "%s not in %s's cipher table", name,
-          OSSL_PROVIDER_get0_name(prov));
-    f->provctx = OSSL_PROVIDER_get0_provider_ctx(prov);
-    for (; d->function_id != 0; d++) {
-        switch (d->function_id) {
-        case OSSL_FUNC_CIPHER_NEWCTX:
-            f->newctx = OSSL_FUNC_cipher_newctx(d);
-            break;
-        case OSSL_FUNC_CIPHER_FREECTX:
-            f->freectx = OSSL_FUNC_cipher_freectx(d);
-            break;
-        case OSSL_FUNC_CIPHER_ENCRYPT_INIT:
-            f->einit = OSSL_FUNC_cipher_encrypt_init(d);
-            break;
-        case OSSL_FUNC_CIPHER_DECRYPT_INIT:
-            f->dinit = OSSL_FUNC_cipher_decrypt_init(d);
-            break;
-        case OSSL_FUNC_CIPHER_UPDATE:
-            f->update = OSSL_FUNC_cipher_update(d);
-            break;
-        case OSSL_FUNC_CIPHER_FINAL:
-            f->final = OSSL_FUNC_cipher_final(d);
-            break;
-        case OSSL_FUNC_CIPHER_CIPHER:
-            f->cipher = OSSL_FUNC_cipher_cipher(d);
-            break;
-        case OSSL_FUNC_CIPHER_SET_CTX_PARAMS:
-            f->set_params = OSSL_FUNC_cipher_set_ctx_params(d);
-            break;
-        }
-    }
-    OSSL_PROVIDER_unquery_operation(prov, OSSL_OP_CIPHER, algs);
-    CHECK(f->newctx && f->freectx && f->einit && f->dinit && f->update &&
-              f->final && f->set_params,
-          "%s's %s lacks a required function", OSSL_PROVIDER_get0_name(prov),
-          name);
-}
-
 /* Direct provider calls with absurd lengths and too-small outputs: each
  * must fail cleanly with fastcrypto's error (default fails them too). */
 static void bad_direct_calls(const fc_test_env *env, int ks, const uint8_t *key,
@@ -1872,11 +1501,11 @@ static void bad_direct_calls(const fc_test_env *env, int ks, const uint8_t *key,
     int s, enc;
 
     for (s = 0; s < 2; s++) {
-        cipher_fns f;
+        fc_test_cipher_fns f;
         void *pc;
         const char *who = s ? "default" : FC_NAME;
 
-        get_fns(s ? env->df[ks] : env->fc[ks], k_names[ks], &f);
+        fc_test_get_cipher_fns(s ? env->df[ks] : env->fc[ks], k_names[ks], &f);
         pc = f.newctx(f.provctx);
         CHECK(pc != NULL, "%s newctx", who);
 
@@ -1948,12 +1577,9 @@ static void bad_direct_calls(const fc_test_env *env, int ks, const uint8_t *key,
         {
             int v = 0x0303;
             size_t ms = 0;
-            OSSL_PARAM p[3] = {
-                OSSL_PARAM_construct_int(OSSL_CIPHER_PARAM_TLS_VERSION, &v),
-                OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE,
-                                            &ms),
-                OSSL_PARAM_construct_end()};
+            OSSL_PARAM p[3];
 
+            fc_test_tls_params(p, &v, &ms);
             CHECK(f.einit(pc, key, kl, iv, 16, p) == 1, "%s: TLS init", who);
             CHECK(f.update(pc, out, &outl, 16, out, (size_t)INT_MAX) == 0,
                   "%s: TLS record of INT_MAX bytes into 16 accepted", who);
@@ -1982,7 +1608,7 @@ static void bad_direct_calls(const fc_test_env *env, int ks, const uint8_t *key,
  * - NULL output with data: default writes through the NULL pointer, so it
  *   is not run; fastcrypto must refuse.
  */
-static void test_bad_input(void **state)
+FC_SUITE_TEST(test_bad_input)
 {
     fc_test_env *env = *state;
     uint8_t key[32], iv[16], in[64], ct[64], of[96], od[96];
@@ -2111,10 +1737,10 @@ static void test_bad_input(void **state)
                     fc_test_expect_error("second final", 0);
                 ERR_clear_error();
             }
-            /* The brief for this suite asks for a refusal. Default refuses
-             * a second decrypt final but answers a second encrypt final
-             * with one more encrypted padding block; fastcrypto may do
-             * exactly that (bit-identical to default) or refuse. */
+            /* A second final. Default refuses a second decrypt final but
+             * answers a second encrypt final with one more encrypted
+             * padding block; fastcrypto may do exactly that (bit-identical
+             * to default) or refuse, with an error. */
             if (r2[0])
                 CHECK(r2[1] == 1 && l2[0] == l2[1] && memcmp(of, od, 16) == 0,
                       "second final returned %d with %d bytes (%s); default "
@@ -2180,26 +1806,5 @@ static void test_bad_input(void **state)
 
 int main(void)
 {
-    /* The same tests for every group; each group brings its own libctx. */
-    static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fetch_identity),
-        cmocka_unit_test(test_provider_params),
-        cmocka_unit_test(test_cpu_class),
-        cmocka_unit_test(test_kat_sp800_38a),
-        cmocka_unit_test(test_diff_streaming),
-        cmocka_unit_test(test_init_variants),
-        cmocka_unit_test(test_ctx_copy),
-        cmocka_unit_test(test_evp_cipher_oneshot),
-        cmocka_unit_test(test_ctx_params),
-        cmocka_unit_test(test_keylen),
-        cmocka_unit_test(test_param_decoding),
-        cmocka_unit_test(test_quiet_success),
-        cmocka_unit_test(test_bad_padding),
-        cmocka_unit_test(test_partial_blocks),
-        cmocka_unit_test(test_tls_encrypt),
-        cmocka_unit_test(test_tls_decrypt),
-        cmocka_unit_test(test_tls_misuse),
-        cmocka_unit_test(test_bad_input),
-    };
-    return fc_test_run_groups(&k_family, tests, FC_ARRAY_LEN(tests)) != 0;
+    return fc_suite_run(&fc_test_family_cbc) != 0;
 }

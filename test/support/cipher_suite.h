@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * cipher_suite.h - what the provider suites of the cipher families
+ * (test_provider_cbc, test_provider_gcm, test_provider_ctr) share beyond
+ * the harness of provider_test.h: the tests every family runs, written
+ * once and driven by a description of the cipher (fc_test_cipher_spec),
+ * and the stream harness of the non-AEAD modes, which runs one message
+ * through both providers call by call and compares every return value,
+ * outl and output byte.
+ *
+ * The families themselves are described here too, side by side. A suite
+ * opens each of its tests with FC_SUITE_TEST(name) instead of a list in
+ * main, and main is fc_suite_run(&fc_test_family_<mode>): the tests every
+ * family runs (fc_test_common_*), then the suite's own in the order they
+ * are written, in every group of provider_test.h. Each test takes the
+ * group's fc_test_env as *state.
+ */
+#ifndef FC_TEST_CIPHER_SUITE_H
+#define FC_TEST_CIPHER_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/core_dispatch.h>
+
+#include "provider_test.h"
+
+/* What the tests every family runs hold a cipher to. */
+typedef struct fc_test_cipher_spec {
+    unsigned int mode; /* EVP_CIPH_*_MODE */
+    int ivlen;         /* the default IV length */
+    int blocksize;     /* 1 for a stream or an AEAD */
+    /* Two more names for each key size (family count), or NULL. */
+    const char *const (*aliases)[2];
+    /* Names that must be in the gettable and settable context parameter
+     * lists, NULL-terminated. */
+    const char *const *gettable;
+    const char *const *settable;
+    /* A settable parameter and two values for fc_test_check_decoding. */
+    const char *decode_key;
+    size_t decode_first, decode_second;
+} fc_test_cipher_spec;
+
+/* The three cipher families of the provider suites: names, key sizes, the
+ * kernel parameter and selection, and the spec above. */
+extern const fc_test_family fc_test_family_cbc;
+extern const fc_test_family fc_test_family_gcm;
+extern const fc_test_family fc_test_family_ctr;
+
+/*
+ * fc_test_common_identity: for every key size, the cipher fetched with
+ * provider=fastcrypto is fastcrypto's, every alias reaches fastcrypto, and
+ * its key length, IV length, block size and mode are the spec's (and the
+ * IV length default's); the flags EVP caches from get_params equal
+ * default's; the spec's names are gettable and settable.
+ */
+void fc_test_common_identity(void **state);
+
+/*
+ * fc_test_common_keylen: the key length policy (fc_check_keylen_policy,
+ * evp_checks.h), then a message on the same contexts, equal to default's.
+ */
+void fc_test_common_keylen(void **state);
+
+/*
+ * fc_test_common_param_decoding: parameter arrays are decoded as default
+ * decodes them (fc_test_check_decoding with the spec's key and values).
+ */
+void fc_test_common_param_decoding(void **state);
+
+/*
+ * FC_SUITE_TEST(name) opens the definition of a test of the suite (a
+ * function of a void **state) and registers it for fc_suite_run; a test
+ * is written once, never listed again.
+ */
+#define FC_SUITE_TEST(name)                                                    \
+    static void name(void **state);                                            \
+    __attribute__((constructor)) static void fc_suite_reg_##name(void)         \
+    {                                                                          \
+        fc_suite_register(#name, name, __LINE__);                              \
+    }                                                                          \
+    static void name(void **state)
+
+/* fc_suite_register records the test |fn| named |name| at |line| of the
+ * suite's file (FC_SUITE_TEST calls it before main runs). */
+void fc_suite_register(const char *name, void (*fn)(void **), int line);
+
+/*
+ * fc_suite_run runs, for |fam|, the tests every family runs and then the
+ * registered tests in line order, through fc_test_run_groups. Returns the
+ * number of failed tests.
+ */
+int fc_suite_run(const fc_test_family *fam);
+
+/*
+ * fc_test_tls_params fills |p| with what libssl's tls1_change_cipher_state
+ * sets on every cipher: "tls-version" as an int from |*version| and
+ * "tls-mac-size" as a size_t from |*macsize|, then the end marker.
+ */
+void fc_test_tls_params(OSSL_PARAM p[3], int *version, size_t *macsize);
+
+/*
+ * fc_test_quiet_iv_gets: the IV reads EVP and libssl make on |c| - "iv"
+ * and "updated-iv", as copies of |ivlen| bytes and as pointers - succeed
+ * and leave the error queue empty (QUIET, provider_test.h).
+ */
+void fc_test_quiet_iv_gets(EVP_CIPHER_CTX *c, size_t ivlen);
+
+/* A cipher's functions straight from its provider, to pass lengths and
+ * output sizes EVP never would (EVP takes int lengths and always offers
+ * inl + 16). */
+typedef struct fc_test_cipher_fns {
+    void *provctx;
+    OSSL_FUNC_cipher_newctx_fn *newctx;
+    OSSL_FUNC_cipher_freectx_fn *freectx;
+    OSSL_FUNC_cipher_encrypt_init_fn *einit;
+    OSSL_FUNC_cipher_decrypt_init_fn *dinit;
+    OSSL_FUNC_cipher_update_fn *update;
+    OSSL_FUNC_cipher_final_fn *final;
+    OSSL_FUNC_cipher_cipher_fn *cipher;
+    OSSL_FUNC_cipher_set_ctx_params_fn *set_params;
+} fc_test_cipher_fns;
+
+/* fc_test_get_cipher_fns fills |f| with the functions of the cipher
+ * |name| of |c|'s provider (fails the test if one it needs is missing). */
+void fc_test_get_cipher_fns(const EVP_CIPHER *c, const char *name,
+                            fc_test_cipher_fns *f);
+
+/* ---------------------------------------------------------------------- */
+/* The stream harness (CBC, CTR)                                          */
+
+#define FC_STREAM_MAX_PIECES 64
+#define FC_STREAM_MAX_LEN    1100
+
+/* How a stream's buffers are laid out. */
+enum {
+    FC_STREAM_SEPARATE, /* distinct input and output buffers */
+    FC_STREAM_LAGGING,  /* one buffer; output lags input (evp_test's) */
+    FC_STREAM_SAME_PTR, /* in == out on every call, through a scratch */
+    FC_STREAM_LAYOUTS
+};
+
+/* One message: cipher |ks| of the family, direction, padding, layout, the
+ * key and IV, |len| bytes of input at a misalignment, and the update
+ * pieces (fc_test_pieces). */
+typedef struct fc_stream_spec {
+    int ks, enc, pad, layout;
+    const uint8_t *key, *iv, *in;
+    size_t len, mis_in, mis_out;
+    size_t pieces[FC_STREAM_MAX_PIECES];
+    size_t npieces;
+} fc_stream_spec;
+
+/*
+ * fc_stream_diff runs |s| through fastcrypto and through default, then
+ * compares them: every call's return value and outl, the whole output
+ * buffer with its guards (a byte written past outl counts), and
+ * "updated-iv" after final. FC_STREAM_SAME_PTR runs default out of place:
+ * it writes over input it has not read when it holds a partial block in
+ * place (OpenSSL only promises in-place operation without one).
+ */
+void fc_stream_diff(const fc_test_env *env, const fc_stream_spec *s);
+
+#endif /* FC_TEST_CIPHER_SUITE_H */
