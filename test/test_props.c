@@ -275,6 +275,15 @@ static void check_queries(const query *qs, size_t nq)
             const char *who = resolve(k_algs[a].op, k_algs[a].name, qs[i].q);
             const char *want =
                 offered(k_algs[a].family) ? qs[i].want : qs[i].want_not;
+
+            /* Default offers some of these on some CPUs only (the
+             * CBC-HMAC ciphers need AES-NI): where it lacks one, the
+             * answer that would be default is nothing. */
+            if (strcmp(want, "default") == 0 &&
+                strcmp(resolve(k_algs[a].op, k_algs[a].name,
+                               "provider=default"),
+                       "default") != 0)
+                want = "(none)";
             if (strcmp(who, want) != 0) {
                 print_error("query \"%s\": op %d %s resolves to %s, want %s\n",
                             qs[i].q != NULL ? qs[i].q : "(none)", k_algs[a].op,
