@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fc/common.h"
+
 /* Largest modulus handled: 8192 bits (RSA-8192 public ops, 16384-bit n is
  * refused). CRT halves of RSA-8192 are 64 limbs. */
 #define FC_BN_MAX_LIMBS 128
@@ -157,5 +159,40 @@ void fc_bn_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b,
 /* fc_bn_bits returns the bit length of a (n limbs). CT: the result is
  * treated as public by callers; computed without branches anyway. */
 size_t fc_bn_bits(const uint64_t *a, size_t n);
+
+/* fc_bn_wipe zeroes n limbs (a secret the compiler must not keep). */
+static inline void fc_bn_wipe(uint64_t *a, size_t n)
+{
+    fc_memzero(a, n * sizeof(uint64_t));
+}
+
+/* fc_bn_limbs_for_bits returns the limbs that hold |bits| bits. */
+static inline size_t fc_bn_limbs_for_bits(size_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+/* fc_be_strip returns |p| past its leading zero bytes and their count
+ * removed from |len| in |*out_len|. CT: the stripped length is public (a
+ * component's length; its value is not), so this loop may branch on it. */
+static inline const uint8_t *fc_be_strip(const uint8_t *p, size_t len,
+                                         size_t *out_len)
+{
+    while (len > 0 && p[0] == 0) {
+        p++;
+        len--;
+    }
+    *out_len = len;
+    return p;
+}
+
+/* fc_be_bits returns the bit length of a stripped big-endian string (the
+ * top byte's bit count is part of the length, public). */
+static inline size_t fc_be_bits(const uint8_t *p, size_t len)
+{
+    if (len == 0)
+        return 0;
+    return 8 * (len - 1) + (size_t)(32 - __builtin_clz((unsigned)p[0]));
+}
 
 #endif /* FC_BN_H */

@@ -14,6 +14,12 @@
 
 #include "fc/bn.h"
 
+/* Modulus sizes fc_rsa_key_new accepts: 512 bits up to the bignum layer's
+ * 64 * FC_BN_MAX_LIMBS (8192); OpenSSL's own limit is 16384, and a modulus
+ * between the two is refused with its own reason. */
+#define FC_RSA_MIN_BITS 512
+#define FC_RSA_MAX_BITS 16384
+
 /* Randomness source for blinding: fills |len| bytes, returns 1 or 0. The
  * provider passes its child library context's DRBG (fork-safe). */
 typedef int fc_rand_fn(void *arg, uint8_t *buf, size_t len);
