@@ -14,7 +14,6 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 
-#include "fc/bn_exp2.h"
 #include "fc/cpu.h"
 #include "fc_prov.h"
 
@@ -173,15 +172,14 @@ void fc_raise_error(const fc_prov_ctx *prov, int reason, const char *file,
     va_end(ap);
 }
 
-/* "buildinfo" names the kernel chosen for each family on this CPU. */
+/* "buildinfo" names the kernel chosen for each family on this CPU, and
+ * the RSA engines in the order a key takes the first that fits it. */
 static void fc_build_info(fc_prov_ctx *prov)
 {
-    const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
-
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (cbc=%s gcm=%s bn=%s rsa-crt=%s cpu=%s)",
-             FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->bn->name,
-             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name);
+             "fastcrypto %s (cbc=%s gcm=%s rsa=%s cpu=%s)", FC_VERSION_STR,
+             prov->aes->name, prov->gcm->name, prov->rsa.names,
+             prov->tuning->name);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -239,8 +237,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, FC_PARAM_GCM_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->gcm->name))
         return 0;
+    /* The RSA engine order ("ifma,mulx,avx2,generic"). */
     p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->rsa.names))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_CPU_CLASS);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->tuning->name))
@@ -419,10 +418,9 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                         sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
-    prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
     prov->aes = fc_aes_select(prov->caps);
     prov->gcm = fc_gcm_select(prov->caps);
-    prov->bn = fc_bn_select(prov->caps);
+    fc_rsa_engines_init(&prov->rsa, prov->caps, prov->tuning->rsa_order);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
         snprintf(why, sizeof(why), "self test failed: aes=%s", prov->aes->name);

@@ -14,6 +14,7 @@
 
 #include "fc/aes.h"
 #include "fc/bn.h"
+#include "fc/rsa_engine.h"
 #include "fc/tuning.h"
 #include "fc/gcm.h"
 
@@ -108,8 +109,8 @@ typedef struct fc_prov_ctx {
     const fc_tuning *tuning; /* per-CPU choices (fc/tuning.h) */
     const fc_aes_ops *aes;
     const fc_gcm_ops *gcm;
-    const fc_bn_ops *bn; /* Montgomery kernels for RSA */
-    char buildinfo[160]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
+    fc_rsa_engines rsa;  /* RSA engines, best first (fc/rsa_engine.h) */
+    char buildinfo[224]; /* "fastcrypto 0.1.0 (cbc=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;

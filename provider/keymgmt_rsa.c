@@ -263,7 +263,7 @@ static int fc_rsa_km_import(void *keydata, int selection,
         c.dq = val[6], c.dq_len = len[6];
         c.qinv = val[7], c.qinv_len = len[7];
     }
-    key = fc_rsa_key_new(&c, prov->bn, prov->caps, &reason);
+    key = fc_rsa_key_new(&c, &prov->rsa, &reason);
     if (key == NULL) {
         FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "%s",
                       reason != NULL ? reason : "key rejected");
@@ -575,7 +575,7 @@ static fc_rsa_key *fc_rsa_public_copy(const fc_rsa_obj *obj)
         return NULL;
     c.n = n;
     c.e = e;
-    return fc_rsa_key_new(&c, obj->prov->bn, obj->prov->caps, NULL);
+    return fc_rsa_key_new(&c, &obj->prov->rsa, NULL);
 }
 
 static void *fc_rsa_km_dup(const void *keydata_from, int selection)
@@ -733,8 +733,8 @@ static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     obj = fc_rsa_obj_new(g->prov);
     if (obj == NULL)
         return NULL;
-    obj->key = fc_rsa_generate(g->bits, g->e, g->e_len, g->prov->bn,
-                               g->prov->caps, fc_rsa_rand, g->prov);
+    obj->key = fc_rsa_generate(g->bits, g->e, g->e_len, &g->prov->rsa,
+                               fc_rsa_rand, g->prov);
     if (obj->key == NULL) {
         FC_RAISE_DATA(g->prov, FC_R_KEYGEN_FAILED, "%zu-bit key", g->bits);
         fc_rsa_obj_free(obj);

@@ -357,13 +357,21 @@ static int env_setup(env *e)
     prov_get_str(e->lib, "fastcrypto-bn-impl", bn, sizeof(bn));
     prov_get_str(e->lib, OSSL_PROV_PARAM_BUILDINFO, stats, sizeof(stats));
     {
-        /* The build info names the CRT engine: "rsa-crt=...". */
-        const char *crt = strstr(stats, "rsa-crt=");
-        size_t n = crt != NULL ? strcspn(crt, " )") : 0;
+        /* The build info names the RSA engines in their order, as the
+         * "fastcrypto-bn-impl" parameter does: "rsa=ifma,mulx,...". */
+        const char *rsa = strstr(stats, "rsa=");
+        size_t n = rsa != NULL ? strcspn(rsa + 4, " )") : 0;
 
-        print_message("[%s] fastcrypto RSA engines: bn=%s %.*s (OpenSSL %s)\n",
-                      e->label, bn, (int)n, crt != NULL ? crt : "",
-                      OpenSSL_version(OPENSSL_VERSION));
+        print_message("[%s] fastcrypto RSA engines: %s (OpenSSL %s)\n",
+                      e->label, bn, OpenSSL_version(OPENSSL_VERSION));
+        if (rsa == NULL || n != strlen(bn) || strncmp(rsa + 4, bn, n) != 0 ||
+            strstr(bn, "generic") == NULL ||
+            (e->mask != NULL && strstr(e->mask, "ifma") != NULL &&
+             strstr(bn, "ifma") != NULL)) {
+            print_error("[%s] engine order \"%s\" against build info \"%s\"\n",
+                        e->label, bn, stats);
+            return -1;
+        }
     }
     g_group = e->label;
     rng_start("load_keys");

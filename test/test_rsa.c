@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_rsa.c - the raw RSA core of fc/rsa.h (key import, public and private
- * operations, key generation) for every bignum table (fc_bn_impls) the CPU
+ * operations, key generation) for every RSA engine (fc/rsa_engine.h) the CPU
  * runs, with OpenSSL as the oracle.
  *
  * Groups:
@@ -55,6 +55,7 @@
 #include "fc/cpu.h"
 #include "fc/ct.h"
 #include "fc/rsa.h"
+#include "fc/rsa_engine.h"
 #include "impls.h"
 
 #define MAXB 1024 /* bytes of the largest modulus used here (8192 bits) */
@@ -168,31 +169,44 @@ static fc_rsa_components tkey_comps(const tkey *k, int with_d, int with_crt)
 }
 
 /*
- * The CPU features a key made with |ops| may use for the vector path that
- * runs both CRT halves at once (fc/bn_exp2.h). Per-table loops run the
- * scalar kernels alone (no features) except on the generic table, which
- * gets the real features: so one loop covers every scalar table and, where
- * the CPU has it, the vector path, all against the same expectations.
+ * The engine list a per-engine loop imports with: the engine |e| first,
+ * then the generic engine, which takes what |e| refuses (the kernels of a
+ * CRT-only engine's keys, sizes it has no kernels for). So one loop over
+ * fc_rsa_engine_impls runs every engine's CRT exponentiation and every
+ * kernel table against the same expectations.
  */
-static uint32_t test_caps_for(const fc_bn_ops *ops)
+static fc_rsa_engines engine_list(const fc_rsa_engine *e)
 {
-    size_t n;
-    const fc_bn_ops *const *tab = fc_bn_impls(&n);
+    fc_rsa_engines l;
 
-    return ops == tab[n - 1] ? fc_test_caps() : 0;
+    memset(&l, 0, sizeof(l));
+    l.e[l.count++] = e;
+    if (e != &fc_rsa_engine_generic)
+        l.e[l.count++] = &fc_rsa_engine_generic;
+    snprintf(l.names, sizeof(l.names), "%s%s", e->name,
+             e != &fc_rsa_engine_generic ? ",generic" : "");
+    return l;
 }
 
-static fc_rsa_key *import(const tkey *k, int with_d, int with_crt,
-                          const fc_bn_ops *ops)
+static fc_rsa_key *import_list(const tkey *k, int with_d, int with_crt,
+                               const fc_rsa_engines *list)
 {
     fc_rsa_components c = tkey_comps(k, with_d, with_crt);
     const char *why = NULL;
-    fc_rsa_key *key = fc_rsa_key_new(&c, ops, test_caps_for(ops), &why);
+    fc_rsa_key *key = fc_rsa_key_new(&c, list, &why);
 
     if (key == NULL)
         fail_msg("import of a %zu-bit key failed: %s", k->bits,
                  why ? why : "?");
     return key;
+}
+
+static fc_rsa_key *import(const tkey *k, int with_d, int with_crt,
+                          const fc_rsa_engine *e)
+{
+    fc_rsa_engines l = engine_list(e);
+
+    return import_list(k, with_d, with_crt, &l);
 }
 
 /* The OpenSSL keys, generated once per run. */
@@ -444,15 +458,15 @@ static void kat_one(const char *name, tkey *k, const char *m_hex,
                     const char *r_hex)
 {
     size_t count, mlen, rlen;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
     uint8_t m[MAXB], r[MAXB], out[MAXB];
 
     hex_decode(m_hex, m, &mlen);
     hex_decode(r_hex, r, &rlen);
     assert_int_equal(mlen, k->len[C_N]);
     assert_int_equal(rlen, k->len[C_N]);
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (int crt = 0; crt <= 1; crt++) {
             fc_rsa_key *key = import(k, !crt, crt, ops);
@@ -498,7 +512,7 @@ static void test_kat_vectors(void **state)
 
 /* ---- rsa_diff --------------------------------------------------------- */
 
-static void diff_key(const tkey *k, const fc_bn_ops *ops, size_t inputs,
+static void diff_key(const tkey *k, const fc_rsa_engine *ops, size_t inputs,
                      int with_crt)
 {
     const size_t len = k->len[C_N];
@@ -532,11 +546,11 @@ static void test_diff_openssl_keys(void **state)
 {
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
 
     (void)state;
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (size_t s = 0; s < 3; s++) {
             const tkey *k = ossl_key(s);
@@ -546,7 +560,7 @@ static void test_diff_openssl_keys(void **state)
     }
     /* 4096 bits: the slowest oracle keygen; few inputs, and under
      * FC_TEST_QUICK one input on the first usable table only. */
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         const tkey *k = ossl_key(3);
         diff_key(k, ops, quick ? 1 : 6, 1);
@@ -562,8 +576,8 @@ static void test_diff_openssl_keys(void **state)
 static void test_diff_unbalanced(void **state)
 {
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
     BN_CTX *ctx = BN_CTX_new();
     BIGNUM *bn[C_COUNT] = {0};
     BIGNUM *x = BN_new(), *y = BN_new(), *dd = BN_new();
@@ -592,7 +606,7 @@ static void test_diff_unbalanced(void **state)
     tkey_derive(&k);
     BN_bin2bn(k.c[C_D], (int)k.len[C_D], dd);
 
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (int crt = 0; crt <= 1; crt++) {
             fc_rsa_key *key = import(&k, !crt, crt, ops);
@@ -620,16 +634,17 @@ static void test_diff_unbalanced(void **state)
 
 /* ---- rsa_edge --------------------------------------------------------- */
 
-static const fc_bn_ops *selected_ops(void)
+/* The provider's list for this CPU (mask and class applied). */
+static const fc_rsa_engines *selected(void)
 {
-    return fc_bn_select(fc_test_caps());
+    return fc_test_rsa_engines();
 }
 
 static void test_edge_input_range(void **state)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops());
+    fc_rsa_key *key = import_list(k, 1, 1, selected());
     uint8_t in[MAXB], out[MAXB], keep[MAXB];
 
     (void)state;
@@ -681,7 +696,7 @@ static void test_edge_fault_check(void **state)
         memcpy(bad, k.c[parts[i]], k.len[parts[i]]);
         bad[k.len[parts[i]] / 2] ^= 0x10;
         k.c[parts[i]] = bad;
-        key = import(&k, !crt, crt, selected_ops());
+        key = import_list(&k, !crt, crt, selected());
         for (int j = 0; j < 3; j++) {
             make_input(in, &k, j == 0 ? 0 : 5);
             memset(out, 0xa5, len);
@@ -729,7 +744,7 @@ static void test_edge_crt_unreduced_retry(void **state)
         tkey_set_bn(&k, C_QI, v[2]);
         for (int with_d = 0; with_d <= 1; with_d++) {
             size_t clen;
-            key = import(&k, with_d, 1, selected_ops());
+            key = import_list(&k, with_d, 1, selected());
             for (int j = 0; j < 3; j++) {
                 make_input(in, &k, j);
                 ossl_raw(k0->pkey, 1, want, in, len);
@@ -762,7 +777,7 @@ static void test_edge_crt_unreduced_retry(void **state)
         memcpy(bad, k.c[part], k.len[part]);
         bad[k.len[part] / 2] ^= 0x10;
         k.c[part] = bad;
-        key = import(&k, 1, 1, selected_ops());
+        key = import_list(&k, 1, 1, selected());
         for (int j = 0; j < 3; j++) {
             make_input(in, &k, j == 0 ? 0 : 5);
             ossl_raw(k0->pkey, 1, want, in, len);
@@ -779,7 +794,7 @@ static void test_edge_crt_unreduced_retry(void **state)
 static void expect_refused(const char *what, const fc_rsa_components *c)
 {
     const char *why = NULL;
-    fc_rsa_key *key = fc_rsa_key_new(c, selected_ops(), fc_test_caps(), &why);
+    fc_rsa_key *key = fc_rsa_key_new(c, selected(), &why);
 
     if (key != NULL) {
         fc_rsa_key_free(key);
@@ -877,12 +892,12 @@ static void test_edge_bad_imports(void **state)
         c = tkey_comps(k, 1, 1);
         c.n = nz;
         c.n_len = len + 3;
-        key = fc_rsa_key_new(&c, selected_ops(), fc_test_caps(), NULL);
+        key = fc_rsa_key_new(&c, selected(), NULL);
         assert_non_null(key);
         assert_int_equal(fc_rsa_size(key), len);
         fc_rsa_key_free(key);
         c = tkey_comps(k, 0, 0);
-        key = fc_rsa_key_new(&c, selected_ops(), fc_test_caps(), NULL);
+        key = fc_rsa_key_new(&c, selected(), NULL);
         assert_non_null(key);
         assert_int_equal(fc_rsa_has_private(key), 0);
         assert_int_equal(fc_rsa_has_crt(key), 0);
@@ -898,7 +913,7 @@ static void test_edge_components_dup(void **state)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops()), *dup;
+    fc_rsa_key *key = import_list(k, 1, 1, selected()), *dup;
     uint8_t out[MAXB], in[MAXB], want[MAXB];
     size_t olen;
 
@@ -932,7 +947,7 @@ static void test_edge_components_dup(void **state)
     fc_rsa_key_free(dup);
 
     /* A public-only key has no private components, a no-CRT one no p. */
-    key = import(k, 1, 0, selected_ops());
+    key = import_list(k, 1, 0, selected());
     assert_int_equal(fc_rsa_get_component(key, 'd', out, sizeof out, &olen), 1);
     assert_int_equal(fc_rsa_get_component(key, 'p', out, sizeof out, &olen), 0);
     assert_int_equal(fc_rsa_get_component(key, 'i', out, sizeof out, &olen), 0);
@@ -952,7 +967,7 @@ static void test_edge_rng_blinding(void **state)
 {
     const tkey *k = ossl_key(0);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops());
+    fc_rsa_key *key = import_list(k, 1, 1, selected());
     uint8_t in[MAXB], out[MAXB], want[MAXB];
     unsigned long before;
 
@@ -991,11 +1006,11 @@ static void test_edge_ct_marked(void **state)
     static const int secret[] = {C_D, C_P, C_Q, C_DP, C_DQ, C_QI};
     uint8_t in[MAXB], out[MAXB], want[MAXB];
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
 
     (void)state;
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (int crt = 1; crt >= 0; crt--) {
             tkey k = *k0; /* shallow; marked copies of the secret parts */
@@ -1040,6 +1055,148 @@ typedef struct mt_job {
     int failures;
 } mt_job;
 
+/* ---- engine choice ------------------------------------------------------ */
+
+/* An engine that refuses every size and counts how often it was asked. */
+static unsigned long refuser_calls;
+
+static int refuser_takes(size_t pl, size_t ql)
+{
+    (void)pl;
+    (void)ql;
+    __atomic_fetch_add(&refuser_calls, 1, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+static const fc_rsa_engine refuser = {
+    .name = "refuser",
+    .takes = refuser_takes,
+    .exp2 = fc_rsa_exp2_scalar,
+};
+
+/* |list| with |first| put in front. */
+static fc_rsa_engines list_after(const fc_rsa_engine *first,
+                                 const fc_rsa_engines *list)
+{
+    fc_rsa_engines l;
+
+    memset(&l, 0, sizeof(l));
+    l.e[l.count++] = first;
+    for (size_t i = 0; i < list->count && l.count < FC_RSA_MAX_ENGINES; i++)
+        l.e[l.count++] = list->e[i];
+    snprintf(l.names, sizeof(l.names), "%.15s,%.79s", first->name, list->names);
+    return l;
+}
+
+/* A key of |bits| bits from OpenSSL, used through |list|: its engine and
+ * kernels are the first of the list that take its sizes, and it computes
+ * what OpenSSL computes. */
+static void choice_check(size_t bits, const fc_rsa_engines *list)
+{
+    EVP_PKEY *pkey = EVP_RSA_gen((unsigned)bits);
+    tkey k;
+    fc_rsa_key *key;
+    size_t pl, ql, nl = (bits + 63) / 64;
+    uint8_t in[MAXB], out[MAXB], want[MAXB];
+    const fc_rsa_engine *want_e;
+
+    assert_non_null(pkey);
+    memset(&k, 0, sizeof(k));
+    k.bits = bits;
+    tkey_from_pkey(&k, pkey);
+    pl = (k.len[C_P] * 8 + 63) / 64;
+    ql = (k.len[C_Q] * 8 + 63) / 64;
+    key = import_list(&k, 1, 1, list);
+    want_e = NULL;
+    for (size_t i = 0; i < list->count && want_e == NULL; i++)
+        if (fc_rsa_engine_takes(list->e[i], pl, ql))
+            want_e = list->e[i];
+    assert_ptr_equal(fc_rsa_key_engine(key), want_e);
+    assert_ptr_equal(fc_rsa_key_kernels(key, 'n'),
+                     fc_rsa_kernels_for(list, nl));
+    assert_ptr_equal(fc_rsa_key_kernels(key, 'p'),
+                     fc_rsa_kernels_for(list, pl));
+    assert_ptr_equal(fc_rsa_key_kernels(key, 'q'),
+                     fc_rsa_kernels_for(list, ql));
+    print_message("[   INFO   ] RSA-%zu (%zu-limb halves) on [%s]: engine %s, "
+                  "kernels n %s, p %s\n",
+                  bits, pl, list->names, want_e->name,
+                  fc_rsa_key_kernels(key, 'n')->name,
+                  fc_rsa_key_kernels(key, 'p')->name);
+    for (int i = 0; i < 2; i++) {
+        make_input(in, &k, i);
+        ossl_raw(pkey, 1, want, in, k.len[C_N]);
+        assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 1);
+        expect_bytes("engine choice private", out, want, k.len[C_N]);
+    }
+    fc_rsa_key_free(key);
+    tkey_free(&k);
+}
+
+/*
+ * The key's engine is chosen once, at import: an engine asked at import is
+ * not asked again by private operations, public ones or a copy; a size an
+ * engine refuses goes to the next engine of the list, not to the portable
+ * one (RSA-1536's 12-limb halves: no vector engine has kernels for them,
+ * MULX does), and to the portable engine only when nothing else takes it
+ * (RSA-1088: 9-limb halves).
+ */
+static void test_edge_engine_choice(void **state)
+{
+    const tkey *k = ossl_key(1);
+    fc_rsa_engines all, l;
+    fc_rsa_key *key, *dup;
+    uint8_t in[MAXB], out[MAXB];
+    unsigned long before;
+
+    (void)state;
+    /* once per key */
+    l = list_after(&refuser, selected());
+    before = __atomic_load_n(&refuser_calls, __ATOMIC_SEQ_CST);
+    key = import_list(k, 1, 1, &l);
+    assert_int_equal(__atomic_load_n(&refuser_calls, __ATOMIC_SEQ_CST),
+                     before + 1);
+    assert_ptr_equal(fc_rsa_key_engine(key),
+                     fc_rsa_engine_for(selected(), 16, 16));
+    for (int i = 0; i < 4; i++) {
+        make_input(in, k, 0);
+        assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 1);
+        assert_int_equal(fc_rsa_public(key, out, in), 1);
+    }
+    dup = fc_rsa_key_dup(key);
+    assert_non_null(dup);
+    assert_int_equal(fc_rsa_private(dup, out, in, test_rng, NULL), 1);
+    assert_ptr_equal(fc_rsa_key_engine(dup), fc_rsa_key_engine(key));
+    assert_int_equal(__atomic_load_n(&refuser_calls, __ATOMIC_SEQ_CST),
+                     before + 1);
+    fc_rsa_key_free(dup);
+    fc_rsa_key_free(key);
+
+    /* every engine this CPU runs, vector engines first (the table's order
+     * would put MULX before AVX2: put AVX2 first so it gets to refuse) */
+    fc_rsa_engines_init(&all, fc_test_caps(), "ifma,avx2,mulx");
+    choice_check(2048, &all);
+    choice_check(1536, &all);
+    choice_check(1088, &all);
+    l = list_after(&refuser, &all);
+    choice_check(1536, &l);
+    {
+        const fc_rsa_engine *mulx = NULL;
+
+        for (size_t i = 0; i < all.count; i++)
+            if (strcmp(all.e[i]->name, "mulx") == 0)
+                mulx = all.e[i];
+        if (mulx != NULL) {
+            assert_ptr_equal(fc_rsa_engine_for(&all, 12, 12), mulx);
+            assert_ptr_equal(fc_rsa_kernels_for(&all, 12), mulx->kernels);
+        } else {
+            print_message("[  SKIPPED ] MULX fallback: the CPU (or mask) has "
+                          "no MULX engine\n");
+        }
+        assert_string_equal(fc_rsa_engine_for(&all, 9, 9)->name, "generic");
+    }
+}
+
 static void *mt_worker(void *arg)
 {
     mt_job *job = arg;
@@ -1071,7 +1228,7 @@ static void test_edge_threads(void **state)
         ossl_raw(k->pkey, 1, want + i * len, in + i * len, len);
     }
     for (int crt = 1; crt >= 0; crt--) {
-        fc_rsa_key *key = import(k, !crt, crt, selected_ops());
+        fc_rsa_key *key = import_list(k, !crt, crt, selected());
         for (int t = 0; t < MT_THREADS; t++) {
             jobs[t] = (mt_job){key, in + (size_t)t * MT_OPS * len,
                                want + (size_t)t * MT_OPS * len, len, 0};
@@ -1097,7 +1254,7 @@ static void test_edge_fork(void **state)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops());
+    fc_rsa_key *key = import_list(k, 1, 1, selected());
     uint8_t in[4][MAXB], want[4][MAXB], out[MAXB];
     int status;
     pid_t pid;
@@ -1184,10 +1341,10 @@ static EVP_PKEY *pkey_from_fc(const fc_rsa_key *key, tkey *tk)
 }
 
 static void keygen_check(size_t bits, const uint8_t *e, size_t elen,
-                         const fc_bn_ops *ops, int inputs)
+                         const fc_rsa_engine *ops, int inputs)
 {
-    fc_rsa_key *key =
-        fc_rsa_generate(bits, e, elen, ops, test_caps_for(ops), test_rng, NULL);
+    fc_rsa_engines list = engine_list(ops);
+    fc_rsa_key *key = fc_rsa_generate(bits, e, elen, &list, test_rng, NULL);
     EVP_PKEY_CTX *ctx;
     tkey tk;
     uint8_t in[MAXB], out[MAXB], want[MAXB];
@@ -1246,11 +1403,11 @@ static void test_keygen(void **state)
                                    0xab, 0xcd, 0xef, 0x10, 0x01};
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
 
     (void)state;
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         keygen_check(1024, f4, sizeof f4, ops, 2);
         keygen_check(2048, f4, sizeof f4, ops, 2);
@@ -1264,19 +1421,16 @@ static void test_keygen(void **state)
         keygen_check(3072, f4, sizeof f4, ops, 2);
     }
     /* Refused arguments. */
-    assert_null(fc_rsa_generate(511, f4, sizeof f4, selected_ops(),
-                                fc_test_caps(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(511, f4, sizeof f4, selected(), test_rng, NULL));
     assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01\x00\x00", 3,
-                                selected_ops(), fc_test_caps(), test_rng,
-                                NULL));
-    assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01", 1,
-                                selected_ops(), fc_test_caps(), test_rng,
-                                NULL));
-    assert_null(fc_rsa_generate(2048, f4, sizeof f4, selected_ops(),
-                                fc_test_caps(), NULL, NULL));
+                                selected(), test_rng, NULL));
+    assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01", 1, selected(),
+                                test_rng, NULL));
+    assert_null(fc_rsa_generate(2048, f4, sizeof f4, selected(), NULL, NULL));
     __atomic_store_n(&rng_fail, 1, __ATOMIC_SEQ_CST);
-    assert_null(fc_rsa_generate(1024, f4, sizeof f4, selected_ops(),
-                                fc_test_caps(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(1024, f4, sizeof f4, selected(), test_rng, NULL));
     __atomic_store_n(&rng_fail, 0, __ATOMIC_SEQ_CST);
 }
 
@@ -1295,8 +1449,8 @@ static void test_timing(void **state)
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
     uint8_t in[MAXB], out[MAXB];
     const int reps = 400;
     double t0, t;
@@ -1326,7 +1480,7 @@ static void test_timing(void **state)
                       t);
         EVP_PKEY_CTX_free(ctx);
     }
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         fc_rsa_key *key = import(k, 1, 1, ops);
         for (int i = 0; i < 20; i++)
@@ -1355,11 +1509,12 @@ static void test_timing(void **state)
         {
             static const uint8_t f4[] = {0x01, 0x00, 0x01};
             const int gens = 6;
+            fc_rsa_engines list = engine_list(ops);
+
             t0 = now_us();
             for (int i = 0; i < gens; i++) {
                 fc_rsa_key *g =
-                    fc_rsa_generate(2048, f4, sizeof f4, ops,
-                                    test_caps_for(ops), test_rng, NULL);
+                    fc_rsa_generate(2048, f4, sizeof f4, &list, test_rng, NULL);
                 assert_non_null(g);
                 fc_rsa_key_free(g);
             }
@@ -1396,6 +1551,7 @@ int main(void)
         cmocka_unit_test(test_edge_components_dup),
         cmocka_unit_test(test_edge_rng_blinding),
         cmocka_unit_test(test_edge_ct_marked),
+        cmocka_unit_test(test_edge_engine_choice),
         cmocka_unit_test(test_edge_threads),
         cmocka_unit_test(test_edge_fork),
     };

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "fc/bn.h"
+#include "fc/rsa_engine.h"
 
 /* Modulus sizes fc_rsa_key_new accepts: 512 bits up to the bignum layer's
  * 64 * FC_BN_MAX_LIMBS (8192); OpenSSL's own limit is 16384, and a modulus
@@ -41,16 +42,17 @@ typedef struct fc_rsa_components {
  * that p*q == n when CRT parts are given, and precomputes the Montgomery
  * contexts. dp, dq and qinv may be unreduced (dp + (p - 1), qinv + p, up to
  * the modulus length): they are reduced mod p - 1, q - 1 and p for use,
- * and fc_rsa_get_component still returns them as given. The Montgomery
- * contexts for n, p and q are made with the kernels |ops|. When p and q have
- * the same limb count and |caps| (FC_CAP_* bits) allow a vector two-exponent
- * path (fc/bn_exp2.h), the two CRT exponentiations run together on it. Returns
+ * and fc_rsa_get_component still returns them as given. The key's engines
+ * are chosen here, once, from |engines| (fc/rsa_engine.h): the CRT
+ * exponentiation from the first engine that takes the halves' sizes, the
+ * kernels for n, p and q each from the first engine whose kernels take
+ * that size. Returns
  * NULL on invalid input or allocation failure; |*reason| (if not NULL) receives
  * a short static string saying why. CT: n and e are public; d, p, q, dp, dq,
  * qinv are not leaked beyond their lengths.
  */
-fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
-                           uint32_t caps, const char **reason);
+fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c,
+                           const fc_rsa_engines *engines, const char **reason);
 /* fc_rsa_key_free wipes and frees. NULL-safe. */
 void fc_rsa_key_free(fc_rsa_key *key);
 /* fc_rsa_key_dup returns an independent deep copy (fresh blinding). */
@@ -62,6 +64,15 @@ size_t fc_rsa_bits(const fc_rsa_key *key);
 size_t fc_rsa_size(const fc_rsa_key *key);
 int fc_rsa_has_private(const fc_rsa_key *key);
 int fc_rsa_has_crt(const fc_rsa_key *key);
+
+/*
+ * fc_rsa_key_engine returns the engine the key's CRT exponentiation runs on
+ * (NULL for a key without CRT parts); fc_rsa_key_kernels the Montgomery
+ * kernels of its context for n ('n'), p ('p') or q ('q'), NULL if absent.
+ * Both were chosen once, by fc_rsa_key_new. For tests and reports.
+ */
+const fc_rsa_engine *fc_rsa_key_engine(const fc_rsa_key *key);
+const fc_bn_ops *fc_rsa_key_kernels(const fc_rsa_key *key, char which);
 
 /*
  * fc_rsa_get_component writes component |which| ('n','e','d','p','q',
@@ -105,11 +116,12 @@ int fc_rsa_get_d_padded(const fc_rsa_key *key, uint8_t *out);
  * fc_rsa_generate makes a new two-prime key of |bits| bits (512..8192) with
  * the odd public exponent |e| (big-endian, > 1), primes found with our own
  * Miller-Rabin on our kernels (rounds per FIPS 186-5 table B.1), p and q of
- * bits/2 bits each with the top two bits set, so n has exactly |bits| bits.
- * Returns NULL on failure.
+ * bits/2 bits each with the top two bits set, so n has exactly |bits| bits;
+ * the kernels and the key's engines come from |engines|. Returns NULL on
+ * failure.
  */
 fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
-                            const fc_bn_ops *ops, uint32_t caps,
-                            fc_rand_fn *rng, void *rng_arg);
+                            const fc_rsa_engines *engines, fc_rand_fn *rng,
+                            void *rng_arg);
 
 #endif /* FC_RSA_H */

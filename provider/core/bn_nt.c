@@ -35,7 +35,7 @@ typedef unsigned __int128 fc_u128;
 
 /* see fc/bn_nt.h */
 uint64_t fc_bn_add_masked(uint64_t *r, const uint64_t *b, size_t w,
-                              uint64_t mask)
+                          uint64_t mask)
 {
     uint64_t c = 0;
 
@@ -50,7 +50,7 @@ uint64_t fc_bn_add_masked(uint64_t *r, const uint64_t *b, size_t w,
 
 /* see fc/bn_nt.h */
 uint64_t fc_bn_sub_masked(uint64_t *r, const uint64_t *b, size_t w,
-                              uint64_t mask)
+                          uint64_t mask)
 {
     uint64_t c = 0;
 
@@ -103,13 +103,12 @@ uint64_t fc_bn_eq_word(const uint64_t *a, size_t w, uint64_t v)
     return fc_ct_is_zero(acc);
 }
 
-
 /* ------------------------------------------------------------------------ */
 /* Reduction of long numbers. */
 
 /* see fc/bn_nt.h */
 void fc_mont_reduce_wide(const fc_mont *mt, uint64_t *r, const uint64_t *a,
-                       size_t alen)
+                         size_t alen)
 {
     const size_t n = mt->n;
     uint64_t t[2 * MAXL];
@@ -130,7 +129,6 @@ void fc_mont_reduce_wide(const fc_mont *mt, uint64_t *r, const uint64_t *a,
     }
     fc_bn_wipe(t, 2 * n);
 }
-
 
 /* ------------------------------------------------------------------------ */
 /* Constant-time inverse modulo an odd modulus: Bernstein-Yang division
@@ -371,8 +369,7 @@ int fc_bn_gcd(uint64_t *g, const uint64_t *a, const uint64_t *b, size_t w)
  * if it is 1, a^-1 = -C mod n. Returns 1 with r set if gcd(a, n) = 1, else
  * 0 (or on allocation failure).
  */
-int fc_bn_modinv(uint64_t *r, const uint64_t *a, const uint64_t *n,
-                     size_t w)
+int fc_bn_modinv(uint64_t *r, const uint64_t *a, const uint64_t *n, size_t w)
 {
     const size_t W = w + 1; /* coefficient sums reach 2n */
     uint64_t *mem = calloc(8 * W, sizeof(uint64_t));
@@ -444,7 +441,7 @@ int fc_bn_modinv(uint64_t *r, const uint64_t *a, const uint64_t *n,
  * Returns 0 on allocation failure.
  */
 int fc_bn_divmod(uint64_t *q, uint64_t *rem, const uint64_t *a, size_t al,
-                     const uint64_t *m, size_t ml)
+                 const uint64_t *m, size_t ml)
 {
     const size_t W = ml + 1;
     uint64_t *mem = calloc(3 * W, sizeof(uint64_t)), *r, *t, *mm;
@@ -472,4 +469,3 @@ int fc_bn_divmod(uint64_t *q, uint64_t *rem, const uint64_t *a, size_t al,
     free(mem);
     return 1;
 }
-

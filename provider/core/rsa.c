@@ -44,11 +44,11 @@
 #include <unistd.h>
 
 #include "fc/bn.h"
-#include "fc/bn_exp2.h"
 #include "fc/bn_nt.h"
 #include "fc/common.h"
 #include "fc/ct.h"
 #include "fc/rsa.h"
+#include "fc/rsa_engine.h"
 
 typedef unsigned __int128 fc_u128;
 
@@ -62,8 +62,11 @@ struct fc_rsa_key {
     fc_mont mn, mp, mq; /* mp, mq set iff has_crt */
     /* Both CRT halves in one vector exponentiation, or NULL; with its
      * per-key constants (NULL: made on each call). */
-    const fc_bn_exp2_ops *exp2;
-    fc_bn_exp2_key *exp2k;
+    /* Chosen once (rsa_key_choose): the CRT exponentiation and its per-key
+     * state (pre, may be NULL), the kernels of mn, mp, mq. */
+    const fc_rsa_engine *crt;
+    void *pre;
+    const fc_bn_ops *kn, *kp, *kq;
     int has_d, has_crt;
     size_t elimbs; /* e, public */
     /* All limb arrays below point into |mem| (one allocation, one wipe). */
@@ -119,9 +122,27 @@ static void rsa_key_point(fc_rsa_key *k, size_t nl, size_t pl, size_t ql)
     k->bl_ai = o + nl;
 }
 
+/*
+ * The key's engines, chosen here and nowhere else (fc/rsa_engine.h): the
+ * CRT exponentiation from the first engine of |list| that takes the halves
+ * of pl and ql limbs, each Montgomery context's kernels from the first
+ * engine whose kernels take its size. An engine that refuses a size passes
+ * it to the next one in the list.
+ */
+static void rsa_key_choose(fc_rsa_key *k, const fc_rsa_engines *list, size_t nl,
+                           size_t pl, size_t ql)
+{
+    k->kn = fc_rsa_kernels_for(list, nl);
+    if (k->has_crt) {
+        k->crt = fc_rsa_engine_for(list, pl, ql);
+        k->kp = fc_rsa_kernels_for(list, pl);
+        k->kq = fc_rsa_kernels_for(list, ql);
+    }
+}
+
 /* see fc/rsa.h */
-fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
-                           uint32_t caps, const char **reason)
+fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c,
+                           const fc_rsa_engines *engines, const char **reason)
 {
     const char *why = "out of memory";
     const uint8_t *nb, *eb, *db = NULL, *pb = NULL, *qb = NULL;
@@ -133,7 +154,7 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
     uint64_t nlimbs[MAXL], tmp[2 * MAXL + 2], tmp2[MAXL];
     fc_rsa_key *k = NULL;
 
-    if (c == NULL || c->n == NULL || c->e == NULL) {
+    if (c == NULL || engines == NULL || c->n == NULL || c->e == NULL) {
         why = "missing modulus or public exponent";
         goto err;
     }
@@ -219,13 +240,14 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
     if (k->mem == NULL)
         goto err;
     rsa_key_point(k, nl, pl, ql);
+    rsa_key_choose(k, engines, nl, pl, ql);
     if (pthread_mutex_init(&k->lock, NULL) != 0) {
         free(k->mem);
         free(k);
         k = NULL;
         goto err;
     }
-    if (!fc_mont_init(&k->mn, nlimbs, nl, ops))
+    if (!fc_mont_init(&k->mn, nlimbs, nl, k->kn))
         goto err;
     fc_bn_from_bytes_be(k->e, el, eb, elen);
 
@@ -241,12 +263,12 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
     }
     if (has_crt) {
         fc_bn_from_bytes_be(tmp2, pl, pb, plen);
-        if (!fc_mont_init(&k->mp, tmp2, pl, ops)) {
+        if (!fc_mont_init(&k->mp, tmp2, pl, k->kp)) {
             why = "invalid prime factor";
             goto err;
         }
         fc_bn_from_bytes_be(tmp2, ql, qb, qlen);
-        if (!fc_mont_init(&k->mq, tmp2, ql, ops)) {
+        if (!fc_mont_init(&k->mq, tmp2, ql, k->kq)) {
             why = "invalid prime factor";
             goto err;
         }
@@ -280,9 +302,9 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c, const fc_bn_ops *ops,
          * product). */
         fc_mont_reduce_wide(&k->mp, k->qinv_m, k->qinv_in, nl);
         fc_mont_to(&k->mp, k->qinv_m, k->qinv_m);
-        if (pl == ql)
-            k->exp2 = fc_bn_exp2_select(caps, pl);
-        k->exp2k = fc_bn_exp2_key_new(k->exp2, &k->mp, &k->mq);
+        if (k->crt->pre_new != NULL &&
+            (k->pre = k->crt->pre_new(&k->mp, &k->mq)) == NULL)
+            goto err;
     }
     fc_memzero(tmp, sizeof(tmp));
     fc_memzero(tmp2, sizeof(tmp2));
@@ -305,7 +327,8 @@ void fc_rsa_key_free(fc_rsa_key *key)
     fc_mont_free(&key->mn);
     fc_mont_free(&key->mp);
     fc_mont_free(&key->mq);
-    fc_bn_exp2_key_free(key->exp2k);
+    if (key->pre != NULL)
+        key->crt->pre_free(key->pre);
     if (key->mem != NULL) {
         fc_bn_wipe(key->mem, key->mem_limbs);
         free(key->mem);
@@ -329,7 +352,10 @@ fc_rsa_key *fc_rsa_key_dup(const fc_rsa_key *key)
     k->size = key->size;
     k->has_d = key->has_d;
     k->has_crt = key->has_crt;
-    k->exp2 = key->exp2;
+    k->crt = key->crt;
+    k->kn = key->kn;
+    k->kp = key->kp;
+    k->kq = key->kq;
     k->elimbs = key->elimbs;
     k->mem_limbs = key->mem_limbs;
     k->mem = malloc(key->mem_limbs * sizeof(uint64_t));
@@ -348,7 +374,10 @@ fc_rsa_key *fc_rsa_key_dup(const fc_rsa_key *key)
     /* The copy draws its own blinding pair (bl_valid = 0). */
     fc_bn_wipe(k->bl_a, key->mn.n);
     fc_bn_wipe(k->bl_ai, key->mn.n);
-    k->exp2k = fc_bn_exp2_key_dup(key->exp2k);
+    if (key->pre != NULL && (k->pre = key->crt->pre_dup(key->pre)) == NULL) {
+        fc_rsa_key_free(k);
+        return NULL;
+    }
     if (!fc_mont_copy(&k->mn, &key->mn) ||
         (key->has_crt && (!fc_mont_copy(&k->mp, &key->mp) ||
                           !fc_mont_copy(&k->mq, &key->mq)))) {
@@ -380,6 +409,26 @@ int fc_rsa_has_private(const fc_rsa_key *key)
 int fc_rsa_has_crt(const fc_rsa_key *key)
 {
     return key->has_crt;
+}
+
+/* see fc/rsa.h */
+const fc_rsa_engine *fc_rsa_key_engine(const fc_rsa_key *key)
+{
+    return key->has_crt ? key->crt : NULL;
+}
+
+/* see fc/rsa.h */
+const fc_bn_ops *fc_rsa_key_kernels(const fc_rsa_key *key, char which)
+{
+    switch (which) {
+    case 'n':
+        return key->kn;
+    case 'p':
+        return key->has_crt ? key->kp : NULL;
+    case 'q':
+        return key->has_crt ? key->kq : NULL;
+    }
+    return NULL;
 }
 
 /* see fc/rsa.h */
@@ -503,16 +552,10 @@ static int rsa_exp_private(const fc_rsa_key *k, uint64_t *y, const uint64_t *x)
         return fc_bn_mod_exp(&k->mn, y, x, k->d, nl, k->bits);
     fc_mont_reduce_wide(&k->mp, m1, x, nl);
     fc_mont_reduce_wide(&k->mq, m2, x, nl);
-    if (k->exp2k != NULL)
-        /* Both halves at once in vector lanes (same limb count). */
-        ok = fc_bn_exp2_keyed(k->exp2k, &k->mp, m1, m1, k->dp, 64 * k->mp.n,
-                              &k->mq, m2, m2, k->dq, 64 * k->mq.n);
-    else if (k->exp2 != NULL)
-        ok = fc_bn_exp2(k->exp2, &k->mp, m1, m1, k->dp, 64 * k->mp.n, &k->mq,
-                        m2, m2, k->dq, 64 * k->mq.n);
-    else
-        ok = fc_bn_mod_exp(&k->mp, m1, m1, k->dp, k->mp.n, 64 * k->mp.n) &
-             fc_bn_mod_exp(&k->mq, m2, m2, k->dq, k->mq.n, 64 * k->mq.n);
+    /* The key's engine (both halves at once on the vector engines); the
+     * exponent lengths are the public 64 * limbs. */
+    ok = k->crt->exp2(k->pre, &k->mp, m1, m1, k->dp, 64 * k->mp.n, &k->mq, m2,
+                      m2, k->dq, 64 * k->mq.n);
     if (ok)
         rsa_crt_combine(k, y, m1, m2);
     fc_bn_wipe(m1, k->mp.n);

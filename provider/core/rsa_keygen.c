@@ -26,6 +26,7 @@
 #include "fc/common.h"
 #include "fc/ct.h"
 #include "fc/rsa.h"
+#include "fc/rsa_engine.h"
 
 typedef unsigned __int128 fc_u128;
 
@@ -130,7 +131,7 @@ static int rsa_random_candidate(uint64_t *x, size_t w, size_t bits,
  * -1 (RNG or allocation failure).
  */
 static int rsa_miller_rabin(const uint64_t *x, size_t w, size_t bits,
-                            unsigned rounds, const fc_bn_ops *ops,
+                            unsigned rounds, const fc_rsa_engines *engines,
                             fc_rand_fn *rng, void *rng_arg)
 {
     fc_mont mx;
@@ -139,7 +140,7 @@ static int rsa_miller_rabin(const uint64_t *x, size_t w, size_t bits,
     size_t s = 0;
     int ret = -1;
 
-    if (!fc_mont_init(&mx, x, w, ops))
+    if (!fc_mont_init(&mx, x, w, fc_rsa_kernels_for(engines, w)))
         return -1;
     /* x - 1 = 2^s * m, m odd. s leaks through the squaring count below. */
     memcpy(m, x, w * sizeof(uint64_t));
@@ -196,7 +197,8 @@ done:
 static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
                          size_t el, const uint64_t *other, size_t ow,
                          size_t min_diff_bits, const rsa_sieve *sieve,
-                         const fc_bn_ops *ops, fc_rand_fn *rng, void *rng_arg)
+                         const fc_rsa_engines *engines, fc_rand_fn *rng,
+                         void *rng_arg)
 {
     const unsigned rounds = rsa_mr_rounds(bits);
     const size_t gw = (w > el ? w : el);
@@ -232,7 +234,7 @@ static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
             if (fc_bn_bits(diff, dw) < min_diff_bits + 2)
                 continue;
         }
-        mr = rsa_miller_rabin(p, w, bits, 1, ops, rng, rng_arg);
+        mr = rsa_miller_rabin(p, w, bits, 1, engines, rng, rng_arg);
         if (mr < 0)
             goto done;
         if (mr == 0)
@@ -246,8 +248,8 @@ static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
             goto done;
         if (!fc_bn_eq_word(g, gw, 1))
             continue;
-        mr = rsa_miller_rabin(p, w, bits, rounds - 1 > 0 ? rounds - 1 : 1, ops,
-                              rng, rng_arg);
+        mr = rsa_miller_rabin(p, w, bits, rounds - 1 > 0 ? rounds - 1 : 1,
+                              engines, rng, rng_arg);
         if (mr < 0)
             goto done;
         if (mr == 1) {
@@ -263,11 +265,12 @@ done:
 
 /* see fc/rsa.h */
 fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
-                            const fc_bn_ops *ops, uint32_t caps,
-                            fc_rand_fn *rng, void *rng_arg)
+                            const fc_rsa_engines *engines, fc_rand_fn *rng,
+                            void *rng_arg)
 {
     const size_t pbits = (bits + 1) / 2, qbits = bits / 2;
-    const size_t pl = fc_bn_limbs_for_bits(pbits), ql = fc_bn_limbs_for_bits(qbits);
+    const size_t pl = fc_bn_limbs_for_bits(pbits),
+                 ql = fc_bn_limbs_for_bits(qbits);
     const size_t ll = pl + ql;
     /* n and d (ll limbs each), p, q, dp, dq, qinv as bytes. */
     const size_t bytes_len = 8 * (2 * ll + 3 * pl + 2 * ql);
@@ -322,10 +325,10 @@ fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
         const size_t min_diff = bits / 2 - 100;
         uint64_t ok;
 
-        if (!rsa_gen_prime(p, pl, pbits, ee, el, NULL, 0, 0, sieve, ops, rng,
-                           rng_arg) ||
-            !rsa_gen_prime(q, ql, qbits, ee, el, p, pl, min_diff, sieve, ops,
-                           rng, rng_arg))
+        if (!rsa_gen_prime(p, pl, pbits, ee, el, NULL, 0, 0, sieve, engines,
+                           rng, rng_arg) ||
+            !rsa_gen_prime(q, ql, qbits, ee, el, p, pl, min_diff, sieve,
+                           engines, rng, rng_arg))
             goto done;
         /* Order the factors p > q (a masked swap; only equal sizes can
          * be out of order). */
@@ -365,7 +368,7 @@ fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
             !fc_bn_divmod(NULL, dq, d, ll, qm1, ql))
             goto done;
         /* qinv = (q mod p)^-1 mod p. */
-        if (!fc_mont_init(&mp, p, pl, ops))
+        if (!fc_mont_init(&mp, p, pl, fc_rsa_kernels_for(engines, pl)))
             goto done;
         fc_mont_reduce_wide(&mp, t, q, ql);
         fc_bn_ct_inverse(&mp, qinv, t);
@@ -405,7 +408,7 @@ fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
             c.dq_len = 8 * ql;
             c.qinv = qib;
             c.qinv_len = 8 * pl;
-            key = fc_rsa_key_new(&c, ops, caps, &why);
+            key = fc_rsa_key_new(&c, engines, &why);
         }
         break;
     }
@@ -426,4 +429,3 @@ done:
     }
     return key;
 }
-

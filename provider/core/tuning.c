@@ -5,9 +5,10 @@
  *
  * Rows are CPU classes by vendor, display family and model range (a class
  * with scattered model numbers has several rows of the same name). Values
- * start at the conservative default (0: the choice OpenSSL's own code
- * makes) and are set to 1 only with the evidence written next to them: a
- * measurement on that core, or the published per-core instruction tables.
+ * start at the conservative default (0 or NULL: the choice OpenSSL's own
+ * code makes) and are changed only with the evidence written next to them:
+ * a measurement on that core, or the published per-core instruction
+ * tables.
  */
 #include <pthread.h>
 #include <string.h>
@@ -21,23 +22,27 @@
 
 /* Intel family 6 and AMD families 0x17 (Zen 1/2), 0x19 (Zen 3/4) and
  * 0x1a (Zen 5). Model numbers from the vendors' documentation. */
+/* The AVX2 engine ahead of MULX (IFMA, where the core has it, first). */
+#define FC_RSA_AVX2_FIRST "ifma,avx2,mulx"
+
 #define ROW(n, v, f, lo, hi)                                                   \
     .name = (n), .vendor = (v), .family = (f), .model_lo = (lo),               \
     .model_hi = (hi)
 
 /*
- * rsa_avx2_over_mulx: the AVX2 engine (asm/x86_64/bn_exp_avx2.S) against
- * the MULX/ADX kernels, when both can run and IFMA does not (IFMA, where
- * present and not masked, is chosen first whatever the row says; without
- * ADX the AVX2 engine is chosen whatever the row says, the alternative
- * being the portable C). The AVX2 engine's cost is its VPMULUDQ count and
- * its vector ALU uops (one VPADDQ per VPMULUDQ, see the kernel header):
- * for a pair of 1024-bit products 1426 VPMULUDQ and ~3060 vector ALU
- * uops (squarings 1102 and ~2450); the MULX kernels' is one MULX and two flag
- * adds per 64x64 product (512 MULX per 1024-bit product). Figures per core from
- * uops.info (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64: latency and
- * reciprocal throughput); the bounds below are in cycles per pair of
- * 1024-bit Montgomery products. Measured: bench/fc_bn_bench.
+ * rsa_order: the RSA engines' order where it differs from the table's
+ * (rsa_engine.c: IFMA, MULX, AVX2, ...). The one choice a row makes is the
+ * AVX2 engine (asm/x86_64/bn_exp_avx2.S) against the MULX/ADX kernels,
+ * when both can run (FC_RSA_AVX2_FIRST; IFMA, where present and not
+ * masked, stays first; without ADX the AVX2 engine comes first whatever the
+ * row says, the alternative being the portable C). The AVX2 engine's cost is
+ * its VPMULUDQ count and its vector ALU uops (one VPADDQ per VPMULUDQ, see the
+ * kernel header): for a pair of 1024-bit products 1426 VPMULUDQ and ~3060
+ * vector ALU uops (squarings 1102 and ~2450); the MULX kernels' is one MULX and
+ * two flag adds per 64x64 product (512 MULX per 1024-bit product). Figures per
+ * core from uops.info (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64:
+ * latency and reciprocal throughput); the bounds below are in cycles per pair
+ * of 1024-bit Montgomery products. Measured: bench/fc_bn_bench.
  */
 static const fc_tuning fc_tuning_table[] = {
     /* Intel, AVX2 without AVX-512: Haswell, Broadwell, Skylake client and
@@ -46,9 +51,12 @@ static const fc_tuning fc_tuning_table[] = {
      * is chosen anyway (against the portable C); 1 records that it is
      * the right choice: VPMULUDQ ymm 1/cycle (p0), VPADDQ 2/cycle (p15),
      * bound 1426 cycles a pair against the C kernels' ~2 x 900. */
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c), .rsa_avx2_over_mulx = 1},
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f), .rsa_avx2_over_mulx = 1},
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46), .rsa_avx2_over_mulx = 1},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Broadwell: ADX; VPMULUDQ ymm still 1/cycle (p0): the AVX2 bound
      * (1426) is above MULX's 2 x 512 multiplier bound and about its
      * measured 2 x ~700 class: MULX. */
@@ -109,25 +117,32 @@ static const fc_tuning fc_tuning_table[] = {
     {ROW("zen1", FC_VENDOR_AMD, 0x17, 0x00, 0x2f)},
     /* Zen 2: VPMULUDQ ymm 1/cycle (FP0, latency 3), VPADDQ ymm 3/cycle:
      * bound 1426 against ~2,000: AVX2 (~1.3x expected). */
-    {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff), .rsa_avx2_over_mulx = 1},
+    {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Zen 3: VPMULUDQ ymm 2/cycle (latency 3), VPADDQ ymm 4/cycle (FP0-3):
      * bound max(1426/2, 3063/4) = ~770 against ~2,000: AVX2 (~2x
      * expected; OpenSSL's own single-half AVX2 code already beats its
      * MULX code there by 14-27%). */
-    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f), .rsa_avx2_over_mulx = 1},
+    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Zen 4 has IFMA (chosen first); with it masked its 256-bit integer
      * pipes are Zen 3's: AVX2. */
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f), .rsa_avx2_over_mulx = 1},
-    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f), .rsa_avx2_over_mulx = 1},
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf), .rsa_avx2_over_mulx = 1},
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Zen 5: IFMA (chosen first); the vector side is at least Zen 4's,
      * the MULX side unmeasured: AVX2 by the Zen 3/4 reasoning. */
-    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff), .rsa_avx2_over_mulx = 1},
+    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Anything else: OpenSSL's own choices (MULX). Must stay last. */
     {.name = "default"},
 };
 
 #undef ROW
+#undef FC_RSA_AVX2_FIRST
 
 /* see fc/tuning.h */
 const fc_tuning *fc_tuning_rows(unsigned *count)
