@@ -291,18 +291,28 @@ size_t fc_bn_bits(const uint64_t *a, size_t n)
 /* see fc/bn.h */
 int fc_bn_from_bytes_be(uint64_t *r, size_t n, const uint8_t *in, size_t len)
 {
-    uint64_t excess = 0;
+    const size_t full = len / 8, rem = len % 8;
+    uint64_t excess = 0, v = 0;
 
+    /* Limb i is bytes len - 8(i+1) .. len - 8i - 1 (big-endian), eight at
+     * a time; the top len % 8 bytes make the last limb. Limbs that do not
+     * fit must be zero. Every byte is read whatever its value; only the
+     * public positions steer the loop. */
     memset(r, 0, n * sizeof(uint64_t));
-    /* Byte i counted from the end goes to limb i/8; bytes that do not fit
-     * must be zero. Every byte is read whatever its value. */
-    for (size_t i = 0; i < len; i++) {
-        uint8_t v = in[len - 1 - i];
-        if (i / 8 < n) /* public position */
-            r[i / 8] |= (uint64_t)v << (8 * (i % 8));
+    for (size_t i = 0; i < full; i++) {
+        v = fc_load_be64(in + len - 8 * (i + 1));
+        if (i < n)
+            r[i] = v;
         else
             excess |= v;
     }
+    v = 0;
+    for (size_t j = 0; j < rem; j++)
+        v = (v << 8) | in[j];
+    if (full < n)
+        r[full] = v;
+    else
+        excess |= v;
     return fc_ct_is_zero(excess) != 0;
 }
 
