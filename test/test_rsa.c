@@ -1294,6 +1294,200 @@ static void test_edge_fork(void **state)
     fc_rsa_key_free(key);
 }
 
+/* ---- lazy per-key state ------------------------------------------------- */
+
+/* An engine that runs |counted_inner| and counts how often its per-key
+ * state is made: the key's first use makes it, once, whoever races. */
+static const fc_rsa_engine *counted_inner;
+static unsigned long counted_pre;
+
+static int counted_takes(size_t pl, size_t ql)
+{
+    return fc_rsa_engine_takes(counted_inner, pl, ql);
+}
+
+static void *counted_pre_new(const fc_mont *mp, const fc_mont *mq)
+{
+    __atomic_fetch_add(&counted_pre, 1, __ATOMIC_SEQ_CST);
+    /* engines without state get a token, freed by counted_pre_free */
+    return counted_inner->pre_new != NULL ? counted_inner->pre_new(mp, mq)
+                                          : malloc(1);
+}
+
+static void counted_pre_free(void *pre)
+{
+    if (counted_inner->pre_new != NULL)
+        counted_inner->pre_free(pre);
+    else
+        free(pre);
+}
+
+static void *counted_pre_dup(const void *pre)
+{
+    return counted_inner->pre_new != NULL ? counted_inner->pre_dup(pre)
+                                          : malloc(1);
+}
+
+static int counted_exp2(const void *pre, const fc_mont *mp, uint64_t *rp,
+                        const uint64_t *ap, const uint64_t *ep, size_t epbits,
+                        const fc_mont *mq, uint64_t *rq, const uint64_t *aq,
+                        const uint64_t *eq, size_t eqbits)
+{
+    if (counted_inner->pre_new == NULL)
+        pre = NULL;
+    return counted_inner->exp2(pre, mp, rp, ap, ep, epbits, mq, rq, aq, eq,
+                               eqbits);
+}
+
+static const fc_rsa_engine counted = {
+    .name = "counted",
+    .takes = counted_takes,
+    .pre_new = counted_pre_new,
+    .pre_free = counted_pre_free,
+    .pre_dup = counted_pre_dup,
+    .exp2 = counted_exp2,
+};
+
+static unsigned long counted_count(void)
+{
+    return __atomic_load_n(&counted_pre, __ATOMIC_SEQ_CST);
+}
+
+typedef struct lazy_job {
+    fc_rsa_key *key;
+    const tkey *k;
+    const uint8_t *in, *want; /* 2 inputs and results, MAXB bytes apart */
+    pthread_barrier_t *go;
+    int failures;
+} lazy_job;
+
+static void *lazy_worker(void *arg)
+{
+    lazy_job *job = arg;
+    const size_t len = job->k->len[C_N];
+    uint8_t out[MAXB], back[MAXB];
+
+    pthread_barrier_wait(job->go);
+    for (int i = 0; i < 2; i++) {
+        if (fc_rsa_private(job->key, out, job->in + i * MAXB, test_rng, NULL) !=
+                1 ||
+            memcmp(out, job->want + i * MAXB, len) != 0)
+            job->failures++;
+        if (fc_rsa_public(job->key, back, out) != 1 ||
+            memcmp(back, job->in + i * MAXB, len) != 0)
+            job->failures++;
+    }
+    return NULL;
+}
+
+/*
+ * Import leaves the per-key state (Montgomery contexts, reduced exponents,
+ * the CRT engine's constants) to the first operation: none is made at
+ * import, one set is made when 8 threads start on a fresh key at once
+ * (public and private operations mixed), and a child forked before the
+ * first use makes its own and computes right, as does its parent after it.
+ * A copy of a prepared key works without making another, one of a fresh
+ * key makes its own.
+ */
+static void test_edge_lazy_prepare(void **state)
+{
+    enum { NT = 8 };
+    const tkey *k = ossl_key(1);
+    const size_t len = k->len[C_N];
+    fc_rsa_engines l;
+    fc_rsa_key *key, *dup;
+    uint8_t in[NT][2][MAXB], want[NT][2][MAXB], out[MAXB];
+    pthread_t th[NT];
+    lazy_job jobs[NT];
+    pthread_barrier_t go;
+    unsigned long before;
+    int status;
+    pid_t pid;
+
+    (void)state;
+    counted_inner = fc_rsa_engine_for(selected(), 16, 16);
+    l = list_after(&counted, selected());
+    for (int t = 0; t < NT; t++)
+        for (int i = 0; i < 2; i++) {
+            make_input(in[t][i], k, 0);
+            ossl_raw(k->pkey, 1, want[t][i], in[t][i], len);
+        }
+
+    /* threads on a fresh key */
+    before = counted_count();
+    key = import_list(k, 0, 1, &l);
+    assert_ptr_equal(fc_rsa_key_engine(key), &counted);
+    assert_int_equal(counted_count(), before);
+    assert_int_equal(pthread_barrier_init(&go, NULL, NT), 0);
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (lazy_job){key, k, in[t][0], want[t][0], &go, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, lazy_worker, &jobs[t]),
+                         0);
+    }
+    for (int t = 0; t < NT; t++) {
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+        if (jobs[t].failures)
+            fail_msg("thread %d: %d wrong results on a fresh key", t,
+                     jobs[t].failures);
+    }
+    pthread_barrier_destroy(&go);
+    assert_int_equal(counted_count(), before + 1);
+    /* a copy of a prepared key brings the state along (copied, not made) */
+    dup = fc_rsa_key_dup(key);
+    assert_non_null(dup);
+    fc_rsa_key_free(key);
+    assert_int_equal(fc_rsa_private(dup, out, in[0][0], test_rng, NULL), 1);
+    expect_bytes("copy of a prepared key", out, want[0][0], len);
+    fc_rsa_key_free(dup);
+
+    /* a public key: threads, nothing but n's context to make */
+    key = import_list(k, 0, 0, &l);
+    for (int t = 0; t < NT; t++) {
+        uint8_t back[MAXB];
+
+        assert_int_equal(fc_rsa_public(key, back, want[t][0]), 1);
+        expect_bytes("public key", back, in[t][0], len);
+    }
+    fc_rsa_key_free(key);
+
+    /* fork before the first use: the child prepares its own copy */
+    key = import_list(k, 0, 1, &l);
+    dup = fc_rsa_key_dup(key); /* fresh: makes its own state */
+    before = counted_count();
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int code = 0;
+
+        for (int i = 0; i < 2; i++)
+            if (fc_rsa_private(key, out, in[1][i], test_rng, NULL) != 1 ||
+                memcmp(out, want[1][i], len) != 0)
+                code = 2;
+        if (code == 0 && counted_count() != before + 1)
+            code = 3;
+        fc_rsa_key_free(dup);
+        fc_rsa_key_free(key);
+        _exit(code);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) != 0)
+        fail_msg("child of a fresh key failed with code %d",
+                 WEXITSTATUS(status));
+    assert_int_equal(counted_count(), before);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(fc_rsa_private(key, out, in[2][i], test_rng, NULL), 1);
+        expect_bytes("parent after the child's first use", out, want[2][i],
+                     len);
+        assert_int_equal(fc_rsa_private(dup, out, in[3][i], test_rng, NULL), 1);
+        expect_bytes("copy of a fresh key", out, want[3][i], len);
+    }
+    assert_int_equal(counted_count(), before + 2);
+    fc_rsa_key_free(dup);
+    fc_rsa_key_free(key);
+}
+
 /* ---- rsa_keygen --------------------------------------------------------- */
 
 /* Builds OpenSSL's view of |key| from its components. */
@@ -1554,6 +1748,7 @@ int main(void)
         cmocka_unit_test(test_edge_engine_choice),
         cmocka_unit_test(test_edge_threads),
         cmocka_unit_test(test_edge_fork),
+        cmocka_unit_test(test_edge_lazy_prepare),
     };
     const struct CMUnitTest keygen[] = {
         cmocka_unit_test(test_keygen),

@@ -58,6 +58,17 @@ void fc_mont_reduce_wide(const fc_mont *mont, uint64_t *r, const uint64_t *a,
                          size_t alen);
 
 /*
+ * fc_bn_mod_shift sets r (ml limbs) = x mod m for x of xl limbs below
+ * 2^xbits and m of ml limbs with exactly mbits bits (xbits, mbits public,
+ * xl, ml <= FC_BN_MAX_LIMBS): max(0, xbits - mbits + 1) shift-and-subtract
+ * steps, one for a value already about the size of m, so a CRT exponent or
+ * coefficient that arrives reduced costs one pass (fc_bn_divmod always
+ * takes 64 xl). r may alias x. CT: only the lengths and bit bounds leak.
+ */
+void fc_bn_mod_shift(uint64_t *r, const uint64_t *x, size_t xl, size_t xbits,
+                     const uint64_t *m, size_t ml, size_t mbits);
+
+/*
  * fc_bn_ct_inverse sets r (mont->n limbs) = x^-1 mod m for the odd modulus
  * of |mont| and x in [0, m) with gcd(x, m) = 1; otherwise r is some value
  * (callers check what they make from it). r may alias x.

@@ -21,6 +21,9 @@
 #define FC_RSA_MIN_BITS 512
 #define FC_RSA_MAX_BITS 16384
 
+/* The most primes a key may have (OpenSSL's RSA_MAX_PRIME_NUM). */
+#define FC_RSA_MAX_PRIMES 5
+
 /* Randomness source for blinding: fills |len| bytes, returns 1 or 0. The
  * provider passes its child library context's DRBG (fork-safe). */
 typedef int fc_rand_fn(void *arg, uint8_t *buf, size_t len);
@@ -39,23 +42,27 @@ typedef struct fc_rsa_components {
  * fc_rsa_key_new builds a key from |c|: n and e are required; d (private
  * key without CRT) and p, q, dp, dq, qinv (all five, CRT) are optional.
  * It checks the public parts (n odd, 512..8192 bits, 1 < e < n, e odd),
- * that p*q == n when CRT parts are given, and precomputes the Montgomery
- * contexts. dp, dq and qinv may be unreduced (dp + (p - 1), qinv + p, up to
- * the modulus length): they are reduced mod p - 1, q - 1 and p for use,
- * and fc_rsa_get_component still returns them as given. The key's engines
- * are chosen here, once, from |engines| (fc/rsa_engine.h): the CRT
+ * d < n, and with CRT parts that p and q are odd and p*q == n; and stores
+ * the components. dp, dq and qinv may be unreduced (dp + (p - 1), qinv + p,
+ * up to the modulus length): they are reduced mod p - 1, q - 1 and p for
+ * use, and fc_rsa_get_component still returns them as given. The key's
+ * engines are chosen here, once, from |engines| (fc/rsa_engine.h): the CRT
  * exponentiation from the first engine that takes the halves' sizes, the
  * kernels for n, p and q each from the first engine whose kernels take
- * that size. Returns
- * NULL on invalid input or allocation failure; |*reason| (if not NULL) receives
- * a short static string saying why. CT: n and e are public; d, p, q, dp, dq,
+ * that size. The per-key state the operations need (Montgomery contexts,
+ * reduced exponents, the engine's constants) is made by the key's first
+ * operation, once, whichever thread gets there first. Returns NULL on
+ * invalid input or allocation failure; |*reason| (if not NULL) receives a
+ * short static string saying why. CT: n and e are public; d, p, q, dp, dq,
  * qinv are not leaked beyond their lengths.
  */
 fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c,
                            const fc_rsa_engines *engines, const char **reason);
 /* fc_rsa_key_free wipes and frees. NULL-safe. */
 void fc_rsa_key_free(fc_rsa_key *key);
-/* fc_rsa_key_dup returns an independent deep copy (fresh blinding). */
+/* fc_rsa_key_dup returns an independent deep copy (fresh blinding; the
+ * per-key state is copied if the original has made it, else the copy makes
+ * its own at first use). */
 fc_rsa_key *fc_rsa_key_dup(const fc_rsa_key *key);
 
 /* Queries. fc_rsa_bits: modulus bit length; fc_rsa_size: its byte length;
@@ -84,10 +91,12 @@ int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
 
 /*
  * fc_rsa_public computes out = in^e mod n. |in| and |out| are fc_rsa_size
- * bytes, big-endian; they may alias. Returns 0 if in >= n.
+ * bytes, big-endian; they may alias. Returns 0 if in >= n, or on an
+ * allocation failure making the key's state (first use). Thread-safe on a
+ * shared key.
  * CT: the exponent e leaks (public); |in| does not.
  */
-int fc_rsa_public(const fc_rsa_key *key, uint8_t *out, const uint8_t *in);
+int fc_rsa_public(fc_rsa_key *key, uint8_t *out, const uint8_t *in);
 
 /*
  * fc_rsa_private computes out = in^d mod n with CRT when available (else
@@ -97,8 +106,9 @@ int fc_rsa_public(const fc_rsa_key *key, uint8_t *out, const uint8_t *in);
  * does not belong to the key, or a fault), it tries once more with d alone,
  * blinded by a fresh pair and checked the same way.
  * |in| and |out| are fc_rsa_size bytes, big-endian; they may alias. Returns
- * 0 if in >= n, on a failed check (|out| then holds zeros), or on an RNG
- * failure. Thread-safe on a shared key.
+ * 0 if in >= n, on a failed check (|out| then holds zeros), on an RNG
+ * failure, or on an allocation failure making the key's state (first
+ * use). Thread-safe on a shared key.
  * CT: nothing about d, p, q, dp, dq, qinv or |in| leaks beyond lengths;
  * whether the CRT attempt failed (a property of the key, or a fault) does.
  */

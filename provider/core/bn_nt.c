@@ -130,6 +130,40 @@ void fc_mont_reduce_wide(const fc_mont *mt, uint64_t *r, const uint64_t *a,
     fc_bn_wipe(t, 2 * n);
 }
 
+/* see fc/bn_nt.h */
+void fc_bn_mod_shift(uint64_t *r, const uint64_t *x, size_t xl, size_t xbits,
+                     const uint64_t *m, size_t ml, size_t mbits)
+{
+    const size_t w = (xl > ml ? xl : ml) + 1;
+    uint64_t t[MAXL + 1], ms[MAXL + 1], d[MAXL + 1];
+    size_t k = xbits >= mbits ? xbits - mbits + 1 : 0;
+
+    memset(t, 0, w * sizeof(uint64_t));
+    memcpy(t, x, xl * sizeof(uint64_t));
+    /* ms = m << (k - 1) < 2^xbits: x < 2^xbits <= m 2^k (m >= 2^(mbits-1)),
+     * so each step s = k-1..0 leaves x < m 2^s. */
+    memset(ms, 0, w * sizeof(uint64_t));
+    if (k > 0) {
+        const size_t sh = k - 1, ls = sh / 64, bs = sh % 64;
+
+        for (size_t j = 0; j < ml && j + ls < w; j++) {
+            ms[j + ls] |= m[j] << bs;
+            if (bs != 0 && j + ls + 1 < w)
+                ms[j + ls + 1] |= m[j] >> (64 - bs);
+        }
+    }
+    for (size_t s = k; s-- > 0;) {
+        uint64_t ge = fc_bn_sub(d, t, ms, w) - 1; /* no borrow: all-ones */
+
+        for (size_t j = 0; j < w; j++)
+            t[j] = fc_ct_select(ge, d[j], t[j]);
+        fc_bn_shr1_masked(ms, w, ~(uint64_t)0);
+    }
+    memcpy(r, t, ml * sizeof(uint64_t));
+    fc_bn_wipe(t, w);
+    fc_bn_wipe(d, w);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Constant-time inverse modulo an odd modulus: Bernstein-Yang division
  * steps. */

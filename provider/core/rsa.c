@@ -1,18 +1,33 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rsa.c - the raw RSA primitive on our Montgomery kernels (see fc/rsa.h):
- * key import with precomputed Montgomery contexts, the public operation and
- * the private operation (CRT, base blinding, check before release). Key
- * generation is in rsa_keygen.c, the number theory in bn_nt.c.
+ * key import, the per-key state prepared at first use, the public
+ * operation and the private operation (CRT, base blinding, check before
+ * release). Key generation is in rsa_keygen.c, the number theory in
+ * bn_nt.c, the engines in rsa_engine*.c.
+ *
+ * Import is cheap: the components are checked as far as that is cheap and
+ * default checks them at import (sizes, n odd, 1 < e < n, d < n, the
+ * primes odd and their product n) and stored; the key's engines are chosen
+ * (rsa_key_choose). Everything a key's operations need beyond that (the
+ * Montgomery contexts of n and the primes, the CRT exponents reduced, the
+ * coefficients in Montgomery form, the products of the primes, the CRT
+ * engine's per-key state) is made at the first operation by rsa_prepare,
+ * once, under the key's lock, and read without it afterwards: a TLS client
+ * importing a server's public key per handshake pays for the context of n
+ * only if it verifies, as default does (it makes its Montgomery contexts
+ * lazily too).
  *
  * Private operation. For an input c < n:
  *   1. take a blinding pair (A, Ai) = (r^e, r^-1) mod n, kept in Montgomery
  *      form with the key, and blind: c' = c * A mod n;
- *   2. m' = c'^d mod n by CRT (Garner): m1 = c'^dp mod p, m2 = c'^dq mod q,
- *      h = qinv * (m1 - m2) mod p, m' = m2 + h * q; both halves through the
- *      fixed-window fc_bn_mod_exp with the public exponent length 64 * limbs,
- *      c' reduced mod p and q with fc_mont_reduce. Keys without CRT parts
- *      use c'^d mod n;
+ *   2. m' = c'^d mod n by CRT (RFC 8017 5.1.2): m_i = c'^d_i mod r_i for
+ *      the primes r_1 = p, r_2 = q, r_3.. (p and q on the key's CRT engine,
+ *      both at once on the vector ones; the others by fc_bn_mod_exp), with
+ *      the public exponent length 64 * limbs; then Garner: h = qinv *
+ *      (m_1 - m_2) mod p, m = m_2 + h * q, and for each further prime
+ *      h = (m_i - m) * t_i mod r_i, m = m + (r_1 ... r_(i-1)) * h. Keys
+ *      without CRT parts use c'^d mod n;
  *   3. unblind: m = m' * Ai mod n (= c^d * r * r^-1);
  *   4. check m^e mod n == c before anything is written out: a fault in any
  *      step (a corrupted dp, a glitched multiplication) would otherwise hand
@@ -20,20 +35,20 @@
  *      output is zeros and the call fails.
  * Products of two non-Montgomery values x * y mod m are one kernel call
  * with one operand kept in Montgomery form (x * (y R) / R), so A, Ai and
- * qinv are stored as A R, Ai R and qinv R.
+ * the coefficients are stored as A R, Ai R and t R.
  *
  * Blinding pair. r is drawn from the caller's RNG (n-length plus 64 bits,
  * reduced mod n: bias below 2^-64). A = r^e with the public-exponent ladder.
  * r^-1 must not come from a variable-time inverse of a secret; it comes
  * from a constant-time inverse (Bernstein-Yang division steps,
- * fc_bn_ct_inverse in bn_nt.c): with CRT parts mod p and mod q, combined by the
- * same Garner step as above, else mod n. Inconsistent key parts only make a
- * wrong pair, hence a wrong result, which step 4 catches.
+ * fc_bn_ct_inverse in bn_nt.c): with CRT parts mod each prime, combined by
+ * the same Garner steps as above, else mod n. Inconsistent key parts only
+ * make a wrong pair, hence a wrong result, which step 4 catches.
  * After each use both halves of the stored pair are squared (a pair for
  * r^2); every FC_RSA_BLINDING_USES uses, and whenever getpid() differs from
  * the process that drew it (a fork), a fresh pair is drawn. The pair is
- * guarded by a mutex; the regeneration runs outside it, so concurrent
- * callers never wait for one another's arithmetic.
+ * guarded by the key's mutex; the regeneration runs outside it, so
+ * concurrent callers never wait for one another's arithmetic.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -53,91 +68,144 @@
 typedef unsigned __int128 fc_u128;
 
 #define MAXL FC_BN_MAX_LIMBS
+#define MAXP FC_RSA_MAX_PRIMES
 
 /* Uses of one blinding pair (squared in between) before a fresh one. */
 #define FC_RSA_BLINDING_USES 32
 
 struct fc_rsa_key {
-    size_t bits, size;  /* modulus bit and byte lengths (public) */
-    fc_mont mn, mp, mq; /* mp, mq set iff has_crt */
-    /* Both CRT halves in one vector exponentiation, or NULL; with its
-     * per-key constants (NULL: made on each call). */
-    /* Chosen once (rsa_key_choose): the CRT exponentiation and its per-key
-     * state (pre, may be NULL), the kernels of mn, mp, mq. */
+    size_t bits, size; /* modulus bit and byte lengths (public) */
+    size_t nl, el;     /* limbs of n and e */
+    int has_d;
+    size_t np;        /* primes: 0 (no CRT parts) or 2..MAXP */
+    size_t pl[MAXP];  /* limbs of each prime */
+    size_t xb[MAXP];  /* bit bounds of the exponents as given (8 * bytes) */
+    size_t tb[MAXP];  /* and of the coefficients (t[1] = qinv) */
+    size_t ppl[MAXP]; /* limbs of r_0 ... r_(i-1), i >= 2 */
+    /* Chosen once, at import (rsa_key_choose): the CRT exponentiation of
+     * the first two primes, the kernels of every context. */
     const fc_rsa_engine *crt;
+    const fc_bn_ops *kn, *kp[MAXP];
+    /* The key as imported, in |mem|: n, e, d (NULL without); per prime
+     * r_i, its exponent and coefficient as given (possibly unreduced: what
+     * export hands back, as default keeps them; nl limbs each; t_in[0]
+     * unused). */
+    uint64_t *n, *e, *d;
+    uint64_t *r[MAXP], *x_in[MAXP], *t_in[MAXP];
+    /* Made at first use by rsa_prepare, read-only once |ready| is set:
+     * the contexts, the exponents mod r_i - 1, the coefficients as
+     * (t mod r) R mod r for their prime r (rsa_coef_mod), the products
+     * r_0 ... r_(i-1), the CRT engine's state. */
+    int ready; /* atomic, release after the state is made */
+    fc_mont mn, mr[MAXP];
     void *pre;
-    const fc_bn_ops *kn, *kp, *kq;
-    int has_d, has_crt;
-    size_t elimbs; /* e, public */
-    /* All limb arrays below point into |mem| (one allocation, one wipe). */
-    uint64_t *mem;
-    size_t mem_limbs;
-    uint64_t *e;       /* elimbs */
-    uint64_t *d;       /* n limbs, or NULL */
-    uint64_t *dp, *dq; /* p, q limbs: dp mod (p - 1), dq mod (q - 1) */
-    uint64_t *qinv_m;  /* (qinv mod p) * R mod p */
-    /* dp, dq, qinv as imported (n limbs each), possibly unreduced: what
-     * export hands back, as the default provider keeps them. */
-    uint64_t *dp_in, *dq_in, *qinv_in;
-    /* Blinding state, under |lock|. */
+    uint64_t *x[MAXP], *t_m[MAXP], *pp[MAXP];
+    /* Blinding state, under |lock| (which also serialises rsa_prepare). */
     pthread_mutex_t lock;
     uint64_t *bl_a, *bl_ai; /* A R mod n, Ai R mod n; n limbs each */
     unsigned bl_uses;
     int bl_valid;
     pid_t bl_pid;
+    /* Every limb array above, right after the struct (one allocation, one
+     * wipe). */
+    uint64_t *mem;
+    size_t mem_limbs;
 };
 
 /* ------------------------------------------------------------------------ */
 /* Key import. */
 
-/* Limbs of the key's |mem| allocation: e, d (if any), dp, dq, qinv_m and
- * the imported dp, dq, qinv (if CRT), the blinding pair. */
-static size_t rsa_mem_limbs(size_t nl, size_t el, size_t pl, size_t ql,
-                            int has_d, int has_crt)
+/* The prime coefficient i is reduced by: qinv (i = 1) is q^-1 mod p, the
+ * others t_i = (r_0 ... r_(i-1))^-1 mod r_i (RFC 8017 3.2). */
+static size_t rsa_coef_mod(size_t i)
 {
-    return el + (has_d ? nl : 0) + (has_crt ? 2 * pl + ql + 3 * nl : 0) +
-           2 * nl;
+    return i == 1 ? 0 : i;
 }
 
-/* Points the key's limb arrays into |mem| in the order above. */
-static void rsa_key_point(fc_rsa_key *k, size_t nl, size_t pl, size_t ql)
+/* Points the key's limb arrays into |base| (NULL: only count) and returns
+ * the limbs they take. Depends on the public sizes only. */
+static size_t rsa_key_layout(fc_rsa_key *k, uint64_t *base)
 {
-    uint64_t *o = k->mem;
+    size_t o = 0;
+#define PLACE(ptr, limbs)                                                      \
+    do {                                                                       \
+        if (base != NULL)                                                      \
+            (ptr) = base + o;                                                  \
+        o += (limbs);                                                          \
+    } while (0)
 
-    k->e = o;
-    o += k->elimbs;
-    k->d = k->has_d ? o : NULL;
-    o += k->has_d ? nl : 0;
-    k->dp = k->has_crt ? o : NULL;
-    o += k->has_crt ? pl : 0;
-    k->dq = k->has_crt ? o : NULL;
-    o += k->has_crt ? ql : 0;
-    k->qinv_m = k->has_crt ? o : NULL;
-    o += k->has_crt ? pl : 0;
-    k->dp_in = k->has_crt ? o : NULL;
-    k->dq_in = k->has_crt ? o + nl : NULL;
-    k->qinv_in = k->has_crt ? o + 2 * nl : NULL;
-    o += k->has_crt ? 3 * nl : 0;
-    k->bl_a = o;
-    k->bl_ai = o + nl;
+    PLACE(k->n, k->nl);
+    PLACE(k->e, k->el);
+    if (k->has_d)
+        PLACE(k->d, k->nl);
+    for (size_t i = 0; i < k->np; i++) {
+        PLACE(k->r[i], k->pl[i]);
+        PLACE(k->x_in[i], k->nl);
+        PLACE(k->x[i], k->pl[i]);
+        if (i >= 1) {
+            PLACE(k->t_in[i], k->nl);
+            PLACE(k->t_m[i], k->pl[rsa_coef_mod(i)]);
+        }
+        if (i >= 2)
+            PLACE(k->pp[i], k->ppl[i]);
+    }
+    PLACE(k->bl_a, k->nl);
+    PLACE(k->bl_ai, k->nl);
+#undef PLACE
+    return o;
 }
 
 /*
  * The key's engines, chosen here and nowhere else (fc/rsa_engine.h): the
- * CRT exponentiation from the first engine of |list| that takes the halves
- * of pl and ql limbs, each Montgomery context's kernels from the first
+ * CRT exponentiation from the first engine of |list| that takes the first
+ * two primes' limb counts, each Montgomery context's kernels from the first
  * engine whose kernels take its size. An engine that refuses a size passes
  * it to the next one in the list.
  */
-static void rsa_key_choose(fc_rsa_key *k, const fc_rsa_engines *list, size_t nl,
-                           size_t pl, size_t ql)
+static void rsa_key_choose(fc_rsa_key *k, const fc_rsa_engines *list)
 {
-    k->kn = fc_rsa_kernels_for(list, nl);
-    if (k->has_crt) {
-        k->crt = fc_rsa_engine_for(list, pl, ql);
-        k->kp = fc_rsa_kernels_for(list, pl);
-        k->kq = fc_rsa_kernels_for(list, ql);
-    }
+    k->kn = fc_rsa_kernels_for(list, k->nl);
+    if (k->np >= 2)
+        k->crt = fc_rsa_engine_for(list, k->pl[0], k->pl[1]);
+    for (size_t i = 0; i < k->np; i++)
+        k->kp[i] = fc_rsa_kernels_for(list, k->pl[i]);
+}
+
+/* One big-endian component, stripped of leading zeros (its length is
+ * public, its value not). */
+typedef struct rsa_be {
+    const uint8_t *b;
+    size_t len;
+} rsa_be;
+
+static rsa_be rsa_be_of(const uint8_t *b, size_t len)
+{
+    rsa_be v;
+
+    v.b = fc_be_strip(b, len, &v.len);
+    return v;
+}
+
+/* The CRT components of |c| in prime order: factor, exponent, coefficient
+ * (coefficient 0 unused). Returns the number of primes, 0 without CRT
+ * parts, or (size_t)-1 if only some are present. */
+static size_t rsa_crt_parts(const fc_rsa_components *c, rsa_be f[MAXP],
+                            rsa_be x[MAXP], rsa_be t[MAXP])
+{
+    const int n = (c->p != NULL) + (c->q != NULL) + (c->dp != NULL) +
+                  (c->dq != NULL) + (c->qinv != NULL);
+
+    if (n == 0)
+        return 0;
+    if (n != 5)
+        return (size_t)-1;
+    f[0] = rsa_be_of(c->p, c->p_len);
+    f[1] = rsa_be_of(c->q, c->q_len);
+    x[0] = rsa_be_of(c->dp, c->dp_len);
+    x[1] = rsa_be_of(c->dq, c->dq_len);
+    t[0] = rsa_be_of(NULL, 0);
+    t[1] = rsa_be_of(c->qinv, c->qinv_len);
+    return 2;
 }
 
 /* see fc/rsa.h */
@@ -145,23 +213,20 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c,
                            const fc_rsa_engines *engines, const char **reason)
 {
     const char *why = "out of memory";
-    const uint8_t *nb, *eb, *db = NULL, *pb = NULL, *qb = NULL;
-    const uint8_t *dpb = NULL, *dqb = NULL, *qib = NULL;
-    size_t nlen, elen, dlen = 0, plen = 0, qlen = 0;
-    size_t dplen = 0, dqlen = 0, qilen = 0;
-    size_t nbits, nl, el, pl = 0, ql = 0;
-    int has_d, has_crt, ncrt;
-    uint64_t nlimbs[MAXL], tmp[2 * MAXL + 2], tmp2[MAXL];
-    fc_rsa_key *k = NULL;
+    rsa_be nb, eb, db = {NULL, 0}, f[MAXP], x[MAXP], t[MAXP];
+    size_t nbits, np, sum_pl = 0;
+    uint64_t tmp[MAXL + MAXP], prod[MAXL + MAXP];
+    fc_rsa_key hdr, *k = NULL;
 
+    memset(&hdr, 0, sizeof(hdr));
     if (c == NULL || engines == NULL || c->n == NULL || c->e == NULL) {
         why = "missing modulus or public exponent";
         goto err;
     }
     /* Public parts: plain checks. */
-    nb = fc_be_strip(c->n, c->n_len, &nlen);
-    eb = fc_be_strip(c->e, c->e_len, &elen);
-    nbits = fc_be_bits(nb, nlen);
+    nb = rsa_be_of(c->n, c->n_len);
+    eb = rsa_be_of(c->e, c->e_len);
+    nbits = fc_be_bits(nb.b, nb.len);
     if (nbits < FC_RSA_MIN_BITS || nbits > FC_RSA_MAX_BITS) {
         why = "modulus size out of range";
         goto err;
@@ -170,153 +235,225 @@ fc_rsa_key *fc_rsa_key_new(const fc_rsa_components *c,
         why = "modulus larger than the bignum layer supports";
         goto err;
     }
-    if ((nb[nlen - 1] & 1) == 0) {
+    if ((nb.b[nb.len - 1] & 1) == 0) {
         why = "even modulus";
         goto err;
     }
-    if (elen == 0 || (eb[elen - 1] & 1) == 0 || (elen == 1 && eb[0] == 1) ||
-        elen > nlen) {
+    if (eb.len == 0 || (eb.b[eb.len - 1] & 1) == 0 ||
+        (eb.len == 1 && eb.b[0] == 1) || eb.len > nb.len) {
         why = "public exponent not odd and > 1";
         goto err;
     }
-    nl = fc_bn_limbs_for_bits(nbits);
-    el = fc_bn_limbs_for_bits(fc_be_bits(eb, elen));
-    fc_bn_from_bytes_be(nlimbs, nl, nb, nlen);
-    fc_bn_from_bytes_be(tmp, nl, eb, elen);
-    if (!fc_bn_cmp_lt(tmp, nlimbs, nl)) {
-        why = "public exponent not below the modulus";
-        goto err;
-    }
+    hdr.bits = nbits;
+    hdr.size = nb.len;
+    hdr.nl = fc_bn_limbs_for_bits(nbits);
+    hdr.el = fc_bn_limbs_for_bits(fc_be_bits(eb.b, eb.len));
 
     /* Private parts: only their lengths steer the checks below, apart from
      * pass/fail outcomes. */
-    has_d = c->d != NULL;
-    if (has_d) {
-        db = fc_be_strip(c->d, c->d_len, &dlen);
-        if (dlen == 0 || dlen > nlen) {
+    hdr.has_d = c->d != NULL;
+    if (hdr.has_d) {
+        db = rsa_be_of(c->d, c->d_len);
+        if (db.len == 0 || db.len > nb.len) {
             why = "private exponent zero or longer than the modulus";
             goto err;
         }
     }
-    ncrt = (c->p != NULL) + (c->q != NULL) + (c->dp != NULL) + (c->dq != NULL) +
-           (c->qinv != NULL);
-    if (ncrt != 0 && ncrt != 5) {
+    np = rsa_crt_parts(c, f, x, t);
+    if (np == (size_t)-1) {
         why = "incomplete CRT parameters";
         goto err;
     }
-    has_crt = ncrt == 5;
-    if (has_crt) {
-        pb = fc_be_strip(c->p, c->p_len, &plen);
-        qb = fc_be_strip(c->q, c->q_len, &qlen);
-        dpb = fc_be_strip(c->dp, c->dp_len, &dplen);
-        dqb = fc_be_strip(c->dq, c->dq_len, &dqlen);
-        qib = fc_be_strip(c->qinv, c->qinv_len, &qilen);
-        if (plen == 0 || qlen == 0 || plen > nlen || qlen > nlen) {
+    hdr.np = np;
+    for (size_t i = 0; i < np; i++) {
+        if (f[i].len == 0 || f[i].len > nb.len) {
             why = "bad prime factor length";
             goto err;
         }
-        pl = fc_bn_limbs_for_bits(fc_be_bits(pb, plen));
-        ql = fc_bn_limbs_for_bits(fc_be_bits(qb, qlen));
-        /* dp, dq and qinv need not be reduced (dp + (p - 1) is as good
-         * a CRT exponent): they are reduced below, and only a value
-         * longer than the modulus is refused. */
-        if (pl + ql > nl + 1 || dplen == 0 || dqlen == 0 || qilen == 0 ||
-            dplen > nlen || dqlen > nlen || qilen > nlen) {
+        hdr.pl[i] = fc_bn_limbs_for_bits(fc_be_bits(f[i].b, f[i].len));
+        sum_pl += hdr.pl[i];
+        hdr.ppl[i] = i >= 2 ? sum_pl - hdr.pl[i] : 0;
+        /* Exponents and coefficients need not be reduced (dp + (p - 1) is
+         * as good a CRT exponent): they are reduced at first use, and only
+         * a value longer than the modulus is refused. */
+        if (x[i].len == 0 || x[i].len > nb.len ||
+            (i >= 1 && (t[i].len == 0 || t[i].len > nb.len))) {
             why = "bad CRT parameter length";
             goto err;
         }
+        hdr.xb[i] = 8 * x[i].len;
+        hdr.tb[i] = 8 * t[i].len;
+    }
+    /* The primes' product has at most nl + np - 1 limbs. */
+    if (np > 0 && sum_pl > hdr.nl + np - 1) {
+        why = "bad CRT parameter length";
+        goto err;
     }
 
-    k = calloc(1, sizeof(*k));
+    /* One allocation: the key, then its limbs. */
+    hdr.mem_limbs = rsa_key_layout(&hdr, NULL);
+    k = calloc(1, sizeof(*k) + hdr.mem_limbs * sizeof(uint64_t));
     if (k == NULL)
         goto err;
-    k->bits = nbits;
-    k->size = nlen;
-    k->has_d = has_d;
-    k->has_crt = has_crt;
-    k->elimbs = el;
-    k->mem_limbs = rsa_mem_limbs(nl, el, pl, ql, has_d, has_crt);
-    k->mem = calloc(k->mem_limbs, sizeof(uint64_t));
-    if (k->mem == NULL)
-        goto err;
-    rsa_key_point(k, nl, pl, ql);
-    rsa_key_choose(k, engines, nl, pl, ql);
+    *k = hdr;
+    k->mem = (uint64_t *)(k + 1);
     if (pthread_mutex_init(&k->lock, NULL) != 0) {
-        free(k->mem);
         free(k);
         k = NULL;
         goto err;
     }
-    if (!fc_mont_init(&k->mn, nlimbs, nl, k->kn))
+    rsa_key_layout(k, k->mem);
+    fc_bn_from_bytes_be(k->n, k->nl, nb.b, nb.len);
+    fc_bn_from_bytes_be(k->e, k->el, eb.b, eb.len);
+    /* e < n: certain when e has fewer limbs (n's top limb is nonzero) */
+    if (k->el == k->nl && !fc_bn_cmp_lt(k->e, k->n, k->nl)) {
+        why = "public exponent not below the modulus";
         goto err;
-    fc_bn_from_bytes_be(k->e, el, eb, elen);
-
-    if (has_d) {
+    }
+    if (k->has_d) {
         uint64_t lt;
-        fc_bn_from_bytes_be(k->d, nl, db, dlen);
-        lt = fc_bn_cmp_lt(k->d, nlimbs, nl);
+
+        fc_bn_from_bytes_be(k->d, k->nl, db.b, db.len);
+        lt = fc_bn_cmp_lt(k->d, k->n, k->nl);
         FC_CT_PUBLIC(&lt, sizeof(lt)); /* the key is refused */
         if (!lt) {
             why = "private exponent not below the modulus";
             goto err;
         }
     }
-    if (has_crt) {
-        fc_bn_from_bytes_be(tmp2, pl, pb, plen);
-        if (!fc_mont_init(&k->mp, tmp2, pl, k->kp)) {
+    for (size_t i = 0; i < np; i++) {
+        uint64_t bad;
+
+        fc_bn_from_bytes_be(k->r[i], k->pl[i], f[i].b, f[i].len);
+        fc_bn_from_bytes_be(k->x_in[i], k->nl, x[i].b, x[i].len);
+        if (i >= 1)
+            fc_bn_from_bytes_be(k->t_in[i], k->nl, t[i].b, t[i].len);
+        /* A prime is odd and above 1 (what its Montgomery context needs);
+         * the outcome is public (the key is refused). */
+        bad = fc_ct_is_zero(k->r[i][0] & 1) |
+              (fc_ct_eq(k->pl[i], 1) & fc_ct_eq(k->r[i][0], 1));
+        FC_CT_PUBLIC(&bad, sizeof(bad));
+        if (bad) {
             why = "invalid prime factor";
             goto err;
         }
-        fc_bn_from_bytes_be(tmp2, ql, qb, qlen);
-        if (!fc_mont_init(&k->mq, tmp2, ql, k->kq)) {
-            why = "invalid prime factor";
-            goto err;
-        }
-        /* p * q == n. The outcome is public (the key is refused). */
-        fc_bn_mul(tmp, k->mp.m, pl, k->mq.m, ql);
-        {
-            uint64_t ok = fc_bn_eq(tmp, nlimbs, nl);
-            for (size_t j = nl; j < pl + ql; j++)
-                ok &= fc_ct_is_zero(tmp[j]);
-            FC_CT_PUBLIC(&ok, sizeof(ok));
-            if (!ok) {
-                why = "p * q does not match the modulus";
-                goto err;
-            }
-        }
-        fc_bn_from_bytes_be(k->dp_in, nl, dpb, dplen);
-        fc_bn_from_bytes_be(k->dq_in, nl, dqb, dqlen);
-        fc_bn_from_bytes_be(k->qinv_in, nl, qib, qilen);
-        /* The exponents reduced mod p - 1 and q - 1 by the mask-driven
-         * division (x^(dp + j(p - 1)) = x^dp mod p): a fixed number of
-         * steps whatever the values. p - 1 is p with its low bit cleared. */
-        memcpy(tmp2, k->mp.m, pl * sizeof(uint64_t));
-        tmp2[0] &= ~(uint64_t)1;
-        if (!fc_bn_divmod(NULL, k->dp, k->dp_in, nl, tmp2, pl))
-            goto err;
-        memcpy(tmp2, k->mq.m, ql * sizeof(uint64_t));
-        tmp2[0] &= ~(uint64_t)1;
-        if (!fc_bn_divmod(NULL, k->dq, k->dq_in, nl, tmp2, ql))
-            goto err;
-        /* qinv is used as (qinv mod p) * R mod p (one kernel call per
-         * product). */
-        fc_mont_reduce_wide(&k->mp, k->qinv_m, k->qinv_in, nl);
-        fc_mont_to(&k->mp, k->qinv_m, k->qinv_m);
-        if (k->crt->pre_new != NULL &&
-            (k->pre = k->crt->pre_new(&k->mp, &k->mq)) == NULL)
-            goto err;
     }
+    if (np > 0) {
+        /* The product of the primes is n. The outcome is public. */
+        size_t len = k->pl[0];
+        uint64_t ok = 0;
+
+        memcpy(prod, k->r[0], len * sizeof(uint64_t));
+        for (size_t i = 1; i < np; i++) {
+            fc_bn_mul(tmp, prod, len, k->r[i], k->pl[i]);
+            len += k->pl[i];
+            memcpy(prod, tmp, len * sizeof(uint64_t));
+        }
+        ok = len >= k->nl ? fc_bn_eq(prod, k->n, k->nl) : 0;
+        for (size_t j = k->nl; j < len; j++)
+            ok &= fc_ct_is_zero(prod[j]);
+        FC_CT_PUBLIC(&ok, sizeof(ok));
+        if (!ok) {
+            why = np == 2 ? "p * q does not match the modulus"
+                          : "the primes' product does not match the modulus";
+            goto err;
+        }
+    }
+    rsa_key_choose(k, engines);
     fc_memzero(tmp, sizeof(tmp));
-    fc_memzero(tmp2, sizeof(tmp2));
+    fc_memzero(prod, sizeof(prod));
     return k;
 
 err:
     fc_memzero(tmp, sizeof(tmp));
-    fc_memzero(tmp2, sizeof(tmp2));
+    fc_memzero(prod, sizeof(prod));
     fc_rsa_key_free(k);
     if (reason != NULL)
         *reason = why;
     return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The state made at first use. */
+
+/* Makes what rsa_prepare promises; on failure the caller frees what was
+ * made (the contexts are zero until made). Returns 1 or 0 (allocation). */
+static int rsa_prepare_locked(fc_rsa_key *k)
+{
+    uint64_t rm1[MAXL];
+    int ok = 0;
+
+    if (!fc_mont_init(&k->mn, k->n, k->nl, k->kn))
+        goto done;
+    for (size_t i = 0; i < k->np; i++) {
+        /* The prime was checked at import: only allocation can fail. */
+        if (!fc_mont_init(&k->mr[i], k->r[i], k->pl[i], k->kp[i]))
+            goto done;
+        /* x_i mod (r_i - 1) (x^(d + j(r - 1)) = x^d mod r): r - 1 is r with
+         * its low bit cleared, of the same (public) bit length. */
+        memcpy(rm1, k->r[i], k->pl[i] * sizeof(uint64_t));
+        rm1[0] &= ~(uint64_t)1;
+        fc_bn_mod_shift(k->x[i], k->x_in[i], k->nl, k->xb[i], rm1, k->pl[i],
+                        k->mr[i].bits);
+        if (i >= 1) {
+            /* t as (t mod r) R mod r for its prime r (p for qinv): one
+             * kernel call per product */
+            const fc_mont *mt = &k->mr[rsa_coef_mod(i)];
+
+            fc_bn_mod_shift(k->t_m[i], k->t_in[i], k->nl, k->tb[i], mt->m,
+                            mt->n, mt->bits);
+            fc_mont_to(mt, k->t_m[i], k->t_m[i]);
+        }
+        if (i == 2)
+            fc_bn_mul(k->pp[2], k->r[0], k->pl[0], k->r[1], k->pl[1]);
+        else if (i > 2)
+            fc_bn_mul(k->pp[i], k->pp[i - 1], k->ppl[i - 1], k->r[i - 1],
+                      k->pl[i - 1]);
+    }
+    if (k->np >= 2 && k->crt->pre_new != NULL &&
+        (k->pre = k->crt->pre_new(&k->mr[0], &k->mr[1])) == NULL)
+        goto done;
+    ok = 1;
+done:
+    fc_bn_wipe(rm1, MAXL);
+    return ok;
+}
+
+/* Frees the state made at first use (the key is no longer shared). */
+static void rsa_unprepare(fc_rsa_key *k)
+{
+    fc_mont_free(&k->mn);
+    for (size_t i = 0; i < MAXP; i++)
+        fc_mont_free(&k->mr[i]);
+    if (k->pre != NULL)
+        k->crt->pre_free(k->pre);
+    k->pre = NULL;
+}
+
+/*
+ * Makes the key's operational state on first use, once: threads that find
+ * it missing serialise on the key's lock, the first one makes it, the
+ * others then see |ready| set. |ready| is stored with release order after
+ * everything is made and loaded with acquire order, so a thread that sees
+ * it set also sees the state. Returns 1, or 0 on allocation failure (the
+ * next call tries again).
+ */
+static int rsa_prepare(fc_rsa_key *k)
+{
+    int ok = 1;
+
+    if (__atomic_load_n(&k->ready, __ATOMIC_ACQUIRE))
+        return 1;
+    pthread_mutex_lock(&k->lock);
+    if (!k->ready) {
+        ok = rsa_prepare_locked(k);
+        if (ok)
+            __atomic_store_n(&k->ready, 1, __ATOMIC_RELEASE);
+        else
+            rsa_unprepare(k);
+    }
+    pthread_mutex_unlock(&k->lock);
+    return ok;
 }
 
 /* see fc/rsa.h */
@@ -324,16 +461,9 @@ void fc_rsa_key_free(fc_rsa_key *key)
 {
     if (key == NULL)
         return;
-    fc_mont_free(&key->mn);
-    fc_mont_free(&key->mp);
-    fc_mont_free(&key->mq);
-    if (key->pre != NULL)
-        key->crt->pre_free(key->pre);
-    if (key->mem != NULL) {
-        fc_bn_wipe(key->mem, key->mem_limbs);
-        free(key->mem);
-        pthread_mutex_destroy(&key->lock);
-    }
+    rsa_unprepare(key);
+    fc_bn_wipe(key->mem, key->mem_limbs);
+    pthread_mutex_destroy(&key->lock);
     fc_memzero(key, sizeof(*key));
     free(key);
 }
@@ -342,47 +472,45 @@ void fc_rsa_key_free(fc_rsa_key *key)
 fc_rsa_key *fc_rsa_key_dup(const fc_rsa_key *key)
 {
     fc_rsa_key *k;
+    int ready;
 
     if (key == NULL)
         return NULL;
-    k = calloc(1, sizeof(*k));
+    k = malloc(sizeof(*k) + key->mem_limbs * sizeof(uint64_t));
     if (k == NULL)
         return NULL;
-    k->bits = key->bits;
-    k->size = key->size;
-    k->has_d = key->has_d;
-    k->has_crt = key->has_crt;
-    k->crt = key->crt;
-    k->kn = key->kn;
-    k->kp = key->kp;
-    k->kq = key->kq;
-    k->elimbs = key->elimbs;
-    k->mem_limbs = key->mem_limbs;
-    k->mem = malloc(key->mem_limbs * sizeof(uint64_t));
-    if (k->mem == NULL) {
-        free(k);
-        return NULL;
-    }
+    /* The sizes and choices; the state made at first use is copied only
+     * if it is complete (acquire: then every part of it is visible), else
+     * the copy makes its own. */
+    ready = __atomic_load_n(&key->ready, __ATOMIC_ACQUIRE);
+    *k = *key;
+    memset(&k->mn, 0, sizeof(k->mn));
+    memset(k->mr, 0, sizeof(k->mr));
+    k->pre = NULL;
+    k->ready = 0;
+    k->mem = (uint64_t *)(k + 1);
     if (pthread_mutex_init(&k->lock, NULL) != 0) {
-        free(k->mem);
         free(k);
         return NULL;
     }
     memcpy(k->mem, key->mem, key->mem_limbs * sizeof(uint64_t));
-    rsa_key_point(k, key->mn.n, key->has_crt ? key->mp.n : 0,
-                  key->has_crt ? key->mq.n : 0);
-    /* The copy draws its own blinding pair (bl_valid = 0). */
-    fc_bn_wipe(k->bl_a, key->mn.n);
-    fc_bn_wipe(k->bl_ai, key->mn.n);
-    if (key->pre != NULL && (k->pre = key->crt->pre_dup(key->pre)) == NULL) {
-        fc_rsa_key_free(k);
-        return NULL;
-    }
-    if (!fc_mont_copy(&k->mn, &key->mn) ||
-        (key->has_crt && (!fc_mont_copy(&k->mp, &key->mp) ||
-                          !fc_mont_copy(&k->mq, &key->mq)))) {
-        fc_rsa_key_free(k);
-        return NULL;
+    rsa_key_layout(k, k->mem);
+    /* The copy draws its own blinding pair. */
+    k->bl_valid = 0;
+    fc_bn_wipe(k->bl_a, k->nl);
+    fc_bn_wipe(k->bl_ai, k->nl);
+    if (ready) {
+        int ok = fc_mont_copy(&k->mn, &key->mn);
+
+        for (size_t i = 0; i < k->np; i++)
+            ok &= fc_mont_copy(&k->mr[i], &key->mr[i]);
+        if (ok && key->pre != NULL)
+            ok = (k->pre = key->crt->pre_dup(key->pre)) != NULL;
+        if (!ok) {
+            fc_rsa_key_free(k);
+            return NULL;
+        }
+        k->ready = 1;
     }
     return k;
 }
@@ -402,19 +530,19 @@ size_t fc_rsa_size(const fc_rsa_key *key)
 /* see fc/rsa.h */
 int fc_rsa_has_private(const fc_rsa_key *key)
 {
-    return key->has_d || key->has_crt;
+    return key->has_d || key->np > 0;
 }
 
 /* see fc/rsa.h */
 int fc_rsa_has_crt(const fc_rsa_key *key)
 {
-    return key->has_crt;
+    return key->np > 0;
 }
 
 /* see fc/rsa.h */
 const fc_rsa_engine *fc_rsa_key_engine(const fc_rsa_key *key)
 {
-    return key->has_crt ? key->crt : NULL;
+    return key->np > 0 ? key->crt : NULL;
 }
 
 /* see fc/rsa.h */
@@ -424,9 +552,9 @@ const fc_bn_ops *fc_rsa_key_kernels(const fc_rsa_key *key, char which)
     case 'n':
         return key->kn;
     case 'p':
-        return key->has_crt ? key->kp : NULL;
+        return key->np > 0 ? key->kp[0] : NULL;
     case 'q':
-        return key->has_crt ? key->kq : NULL;
+        return key->np > 0 ? key->kp[1] : NULL;
     }
     return NULL;
 }
@@ -435,41 +563,37 @@ const fc_bn_ops *fc_rsa_key_kernels(const fc_rsa_key *key, char which)
 int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
                          size_t cap, size_t *len)
 {
+    const int crt = key->np > 0;
     const uint64_t *v;
-    size_t w, bytes;
+    size_t w = key->nl, bytes;
 
     switch (which) {
     case 'n':
-        v = key->mn.m;
-        w = key->mn.n;
+        v = key->n;
         break;
     case 'e':
         v = key->e;
-        w = key->elimbs;
+        w = key->el;
         break;
     case 'd':
         v = key->d;
-        w = key->mn.n;
         break;
     case 'p':
-        v = key->has_crt ? key->mp.m : NULL;
-        w = key->mp.n;
+        v = crt ? key->r[0] : NULL;
+        w = key->pl[0];
         break;
     case 'q':
-        v = key->has_crt ? key->mq.m : NULL;
-        w = key->mq.n;
+        v = crt ? key->r[1] : NULL;
+        w = key->pl[1];
         break;
     case 'P':
-        v = key->dp_in;
-        w = key->mn.n;
+        v = crt ? key->x_in[0] : NULL;
         break;
     case 'Q':
-        v = key->dq_in;
-        w = key->mn.n;
+        v = crt ? key->x_in[1] : NULL;
         break;
     case 'i':
-        v = key->qinv_in;
-        w = key->mn.n;
+        v = crt ? key->t_in[1] : NULL;
         break;
     default:
         return 0;
@@ -489,16 +613,18 @@ int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
 /* The operations. */
 
 /* see fc/rsa.h */
-int fc_rsa_public(const fc_rsa_key *key, uint8_t *out, const uint8_t *in)
+int fc_rsa_public(fc_rsa_key *key, uint8_t *out, const uint8_t *in)
 {
-    const size_t nl = key->mn.n;
+    const size_t nl = key->nl;
     uint64_t x[MAXL], y[MAXL], lt;
     int ret = 0;
 
+    if (!rsa_prepare(key))
+        return 0;
     fc_bn_from_bytes_be(x, nl, in, key->size);
-    lt = fc_bn_cmp_lt(x, key->mn.m, nl);
+    lt = fc_bn_cmp_lt(x, key->n, nl);
     FC_CT_PUBLIC(&lt, sizeof(lt));
-    if (lt && fc_bn_mod_exp_public(&key->mn, y, x, key->e, key->elimbs)) {
+    if (lt && fc_bn_mod_exp_public(&key->mn, y, x, key->e, key->el)) {
         fc_bn_to_bytes_be(out, key->size, y, nl);
         ret = 1;
     }
@@ -508,70 +634,94 @@ int fc_rsa_public(const fc_rsa_key *key, uint8_t *out, const uint8_t *in)
 }
 
 /*
- * out (n limbs) = x mod n with x = m1 (mod p), x = m2 (mod q), for m1 < p and
- * m2 < q (Garner): h = qinv * (m1 - m2) mod p, x = m2 + h * q < p * q.
+ * out (n limbs) = the x mod n with x = m[i] mod r_i for every prime, m[i]
+ * < r_i (Garner, RFC 8017 5.1.2 step 2): h = qinv * (m_1 - m_2) mod p,
+ * x = m_2 + h * q; then for each further prime h = (m_i - x) * t_i mod
+ * r_i, x = x + (r_1 ... r_(i-1)) * h. Each step keeps x below the product
+ * of the primes so far.
  */
 static void rsa_crt_combine(const fc_rsa_key *k, uint64_t *out,
-                            const uint64_t *m1, const uint64_t *m2)
+                            uint64_t m[MAXP][MAXL])
 {
-    const size_t nl = k->mn.n, pl = k->mp.n, ql = k->mq.n;
-    uint64_t h[MAXL], t[2 * MAXL + 1], borrow;
+    const size_t nl = k->nl, pl = k->pl[0], ql = k->pl[1];
+    const fc_mont *mp = &k->mr[0];
+    uint64_t h[MAXL], t[MAXL + MAXP], borrow, c;
+    size_t len;
 
-    /* m2 may exceed p when q > p. */
-    fc_mont_reduce_wide(&k->mp, h, m2, ql);
-    borrow = fc_bn_sub(h, m1, h, pl);
-    fc_bn_add_masked(h, k->mp.m, pl, 0 - borrow);
-    k->mp.ops->mul(h, h, k->qinv_m, k->mp.m, k->mp.m0inv, pl);
-    fc_bn_mul(t, h, pl, k->mq.m, ql);
-    t[pl + ql] = 0;
-    /* t + m2 < p*q: the carry out of the low ql limbs runs through the rest
+    /* m_2 may exceed p when q > p. */
+    fc_mont_reduce_wide(mp, h, m[1], ql);
+    borrow = fc_bn_sub(h, m[0], h, pl);
+    fc_bn_add_masked(h, mp->m, pl, 0 - borrow);
+    mp->ops->mul(h, h, k->t_m[1], mp->m, mp->m0inv, pl);
+    fc_bn_mul(t, h, pl, k->r[1], ql);
+    /* t + m_2 < p*q: the carry out of the low ql limbs runs through the rest
      * without a branch. */
-    {
-        uint64_t c = fc_bn_add(t, t, m2, ql);
-        for (size_t j = ql; j <= pl + ql; j++) {
-            fc_u128 s = (fc_u128)t[j] + c;
-            t[j] = (uint64_t)s;
-            c = (uint64_t)(s >> 64);
-        }
+    len = pl + ql;
+    t[len] = 0;
+    c = fc_bn_add(t, t, m[1], ql);
+    for (size_t j = ql; j <= len; j++) {
+        fc_u128 s = (fc_u128)t[j] + c;
+        t[j] = (uint64_t)s;
+        c = (uint64_t)(s >> 64);
     }
-    /* pl + ql <= nl + 1; the limbs above nl are zero since x < n. */
+    for (size_t i = 2; i < k->np; i++) {
+        const fc_mont *mi = &k->mr[i];
+        const size_t il = k->pl[i];
+        uint64_t u[2 * MAXL + MAXP];
+
+        /* h = (m_i - x mod r_i) t_i mod r_i */
+        fc_mont_reduce_wide(mi, h, t, len);
+        borrow = fc_bn_sub(h, m[i], h, il);
+        fc_bn_add_masked(h, mi->m, il, 0 - borrow);
+        mi->ops->mul(h, h, k->t_m[i], mi->m, mi->m0inv, il);
+        /* x += (r_1 ... r_(i-1)) h, below r_1 ... r_i */
+        fc_bn_mul(u, k->pp[i], k->ppl[i], h, il);
+        len = k->ppl[i] + il;
+        t[len] = 0;
+        c = fc_bn_add(t, u, t, len);
+        t[len] = c;
+        fc_bn_wipe(u, len);
+    }
+    /* The product of the primes is n: limbs above nl are zero. */
     memcpy(out, t, nl * sizeof(uint64_t));
-    fc_bn_wipe(h, pl);
-    fc_bn_wipe(t, pl + ql + 1);
+    fc_bn_wipe(h, MAXL);
+    fc_bn_wipe(t, MAXL + MAXP);
 }
 
 /* y (n limbs) = x^d mod n for x < n, by CRT when the parts are there.
  * Returns 0 on allocation failure. */
 static int rsa_exp_private(const fc_rsa_key *k, uint64_t *y, const uint64_t *x)
 {
-    const size_t nl = k->mn.n;
-    uint64_t m1[MAXL], m2[MAXL];
+    uint64_t m[MAXP][MAXL];
     int ok;
 
-    if (!k->has_crt)
-        return fc_bn_mod_exp(&k->mn, y, x, k->d, nl, k->bits);
-    fc_mont_reduce_wide(&k->mp, m1, x, nl);
-    fc_mont_reduce_wide(&k->mq, m2, x, nl);
-    /* The key's engine (both halves at once on the vector engines); the
-     * exponent lengths are the public 64 * limbs. */
-    ok = k->crt->exp2(k->pre, &k->mp, m1, m1, k->dp, 64 * k->mp.n, &k->mq, m2,
-                      m2, k->dq, 64 * k->mq.n);
+    if (k->np == 0)
+        return fc_bn_mod_exp(&k->mn, y, x, k->d, k->nl, k->bits);
+    for (size_t i = 0; i < k->np; i++)
+        fc_mont_reduce_wide(&k->mr[i], m[i], x, k->nl);
+    /* The key's engine for the first two primes (both at once on the
+     * vector engines), fc_bn_mod_exp for the others; the exponent lengths
+     * are the public 64 * limbs. */
+    ok = k->crt->exp2(k->pre, &k->mr[0], m[0], m[0], k->x[0], 64 * k->pl[0],
+                      &k->mr[1], m[1], m[1], k->x[1], 64 * k->pl[1]);
+    for (size_t i = 2; i < k->np; i++)
+        ok &= fc_bn_mod_exp(&k->mr[i], m[i], m[i], k->x[i], k->pl[i],
+                            64 * k->pl[i]);
     if (ok)
-        rsa_crt_combine(k, y, m1, m2);
-    fc_bn_wipe(m1, k->mp.n);
-    fc_bn_wipe(m2, k->mq.n);
+        rsa_crt_combine(k, y, m);
+    fc_memzero(m, sizeof(m));
     return ok;
 }
 
 /* A fresh blinding pair: a = r^e R mod n, ai = r^-1 R mod n, the inverse
- * through p and q when |use_crt|, else mod n. Returns 0 on an RNG or
+ * through the primes when |use_crt|, else mod n. Returns 0 on an RNG or
  * allocation failure. */
 static int rsa_blinding_new(const fc_rsa_key *k, uint64_t *a, uint64_t *ai,
                             int use_crt, fc_rand_fn *rng, void *rng_arg)
 {
-    const size_t nl = k->mn.n;
+    const size_t nl = k->nl;
     uint8_t rb[8 * (MAXL + 1)];
-    uint64_t r[MAXL + 1], x1[MAXL], x2[MAXL];
+    uint64_t r[MAXL + 1], x[MAXP][MAXL];
     int ok = 0;
 
     /* n + 64 bits reduced mod n (nl + 1 <= 2 nl). */
@@ -579,15 +729,15 @@ static int rsa_blinding_new(const fc_rsa_key *k, uint64_t *a, uint64_t *ai,
         goto done;
     fc_bn_from_bytes_be(r, nl + 1, rb, 8 * (nl + 1));
     fc_mont_reduce_wide(&k->mn, r, r, nl + 1);
-    if (!fc_bn_mod_exp_public(&k->mn, a, r, k->e, k->elimbs))
+    if (!fc_bn_mod_exp_public(&k->mn, a, r, k->e, k->el))
         goto done;
     if (use_crt) {
-        /* Two half-size inverses cost about half of one mod n. */
-        fc_mont_reduce_wide(&k->mp, x1, r, nl);
-        fc_mont_reduce_wide(&k->mq, x2, r, nl);
-        fc_bn_ct_inverse(&k->mp, x1, x1);
-        fc_bn_ct_inverse(&k->mq, x2, x2);
-        rsa_crt_combine(k, ai, x1, x2);
+        /* Half-size inverses cost about half of one mod n. */
+        for (size_t i = 0; i < k->np; i++) {
+            fc_mont_reduce_wide(&k->mr[i], x[i], r, nl);
+            fc_bn_ct_inverse(&k->mr[i], x[i], x[i]);
+        }
+        rsa_crt_combine(k, ai, x);
     } else {
         fc_bn_ct_inverse(&k->mn, ai, r);
     }
@@ -597,8 +747,7 @@ static int rsa_blinding_new(const fc_rsa_key *k, uint64_t *a, uint64_t *ai,
 done:
     fc_memzero(rb, sizeof(rb));
     fc_bn_wipe(r, nl + 1);
-    fc_bn_wipe(x1, MAXL);
-    fc_bn_wipe(x2, MAXL);
+    fc_memzero(x, sizeof(x));
     return ok;
 }
 
@@ -627,7 +776,7 @@ static int rsa_blinding_take(fc_rsa_key *k, uint64_t *a, uint64_t *ai,
     /* Regenerate without holding the lock (about one private operation). If
      * two threads race here, each uses its own pair and the last one stored
      * wins: both are fresh. */
-    if (!rsa_blinding_new(k, a, ai, k->has_crt, rng, rng_arg))
+    if (!rsa_blinding_new(k, a, ai, k->np > 0, rng, rng_arg))
         return 0;
     pthread_mutex_lock(&k->lock);
     mn->ops->sqr(k->bl_a, a, mn->m, mn->m0inv, nl);
@@ -671,7 +820,7 @@ static int rsa_private_once(fc_rsa_key *key, uint64_t *y, const uint64_t *c,
     mn->ops->mul(y, y, ai, mn->m, mn->m0inv, nl);
 
     /* Check before release: y^e must give back the input. */
-    if (!fc_bn_mod_exp_public(mn, x, y, key->e, key->elimbs))
+    if (!fc_bn_mod_exp_public(mn, x, y, key->e, key->el))
         goto done;
     ok = fc_bn_eq(x, c, nl);
 done:
@@ -688,24 +837,23 @@ done:
 int fc_rsa_private(fc_rsa_key *key, uint8_t *out, const uint8_t *in,
                    fc_rand_fn *rng, void *rng_arg)
 {
-    const fc_mont *mn = &key->mn;
-    const size_t nl = mn->n;
+    const size_t nl = key->nl;
     uint64_t c[MAXL], y[MAXL], lt;
     int ret = 0;
 
-    if (!fc_rsa_has_private(key))
+    if (!fc_rsa_has_private(key) || !rsa_prepare(key))
         return 0;
     fc_bn_from_bytes_be(c, nl, in, key->size);
-    lt = fc_bn_cmp_lt(c, mn->m, nl);
+    lt = fc_bn_cmp_lt(c, key->n, nl);
     FC_CT_PUBLIC(&lt, sizeof(lt));
     if (!lt)
         goto done;
-    ret = rsa_private_once(key, y, c, key->has_crt, rng, rng_arg);
+    ret = rsa_private_once(key, y, c, key->np > 0, rng, rng_arg);
     /* A CRT value that does not belong to the key (valid p and q, a wrong
      * dp, dq or qinv) fails every check; so would a one-off fault. With d
      * at hand, try once more without CRT, as OpenSSL's own code does: the
      * result is still blinded and checked. */
-    if (!ret && key->has_crt && key->has_d)
+    if (!ret && key->np > 0 && key->has_d)
         ret = rsa_private_once(key, y, c, 0, rng, rng_arg);
     fc_bn_to_bytes_be(out, key->size, y, nl);
 done:
@@ -719,6 +867,6 @@ int fc_rsa_get_d_padded(const fc_rsa_key *key, uint8_t *out)
 {
     if (!key->has_d)
         return 0;
-    fc_bn_to_bytes_be(out, key->size, key->d, key->mn.n);
+    fc_bn_to_bytes_be(out, key->size, key->d, key->nl);
     return 1;
 }
