@@ -5,10 +5,12 @@
  * decoded by the default provider reach us, and how ours reach its
  * encoders), queries, validation, duplication, and key generation.
  *
- * Import is where a key pays its one-time costs: the raw key in
- * provider/core/rsa.c precomputes its Montgomery contexts there, and libcrypto
- * caches the imported key with the EVP_PKEY, so a server signs many times
- * per import. Two-prime keys only: a multi-prime key (rsa-factor3...) is
+ * Import is cheap, as default's is: the parameters are read straight into
+ * the raw key, which checks them and leaves its precomputation (Montgomery
+ * contexts, reduced exponents, the CRT engine's constants) to the first
+ * operation (provider/core/rsa.c). A TLS client imports every server's
+ * public key; a server's key is imported once and cached by libcrypto with
+ * the EVP_PKEY. Two-prime keys only: a multi-prime key (rsa-factor3...) is
  * refused at import with FC_R_MULTIPRIME_UNSUPPORTED, and libcrypto then
  * uses the key's own provider. A private key without the five CRT values
  * (or with only some of them) is used through d alone.
@@ -201,13 +203,70 @@ static void fc_be_to_native(uint8_t *dst, const uint8_t *be, size_t len)
 #endif
 }
 
+/*
+ * The integer parameter |p| as a big-endian byte string at |dst| (room for
+ * p->data_size bytes), its length in |*len|. An OSSL_PARAM_UNSIGNED_INTEGER
+ * is native-endian bytes: reversed (or copied) in place, no BIGNUM; any
+ * other form goes through OSSL_PARAM_get_BN. Returns 1, or 0 if |p| is not
+ * a non-negative integer that fits.
+ */
+static int fc_param_to_be(const OSSL_PARAM *p, uint8_t *dst, size_t cap,
+                          size_t *len)
+{
+    BIGNUM *bn = NULL;
+    int n;
+
+    if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER && p->data != NULL &&
+        p->data_size <= cap) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        memcpy(dst, p->data, p->data_size);
+#else
+        const uint8_t *src = p->data;
+        const size_t sz = p->data_size;
+        size_t i = 0;
+
+        /* eight bytes a step from the far end, byte-swapped */
+        for (; i + 8 <= sz; i += 8) {
+            uint64_t w;
+
+            memcpy(&w, src + sz - 8 - i, 8);
+            w = __builtin_bswap64(w);
+            memcpy(dst + i, &w, 8);
+        }
+        for (; i < sz; i++)
+            dst[i] = src[sz - 1 - i];
+#endif
+        *len = p->data_size;
+        return 1;
+    }
+    if (!OSSL_PARAM_get_BN(p, &bn))
+        return 0;
+    n = BN_num_bytes(bn);
+    if ((size_t)n > cap) {
+        BN_clear_free(bn);
+        return 0;
+    }
+    *len = (size_t)BN_bn2bin(bn, dst);
+    BN_clear_free(bn);
+    return 1;
+}
+
+/*
+ * Import: the components straight from their parameters into one scratch
+ * buffer (big-endian, as the core takes them), no BIGNUMs; the core checks
+ * them as far as default does at import and leaves the per-key
+ * precomputation to the first operation (provider/core/rsa.c), so a key a
+ * TLS client imports for one handshake costs about what it costs default.
+ */
 static int fc_rsa_km_import(void *keydata, int selection,
                             const OSSL_PARAM params[])
 {
     fc_rsa_obj *obj = keydata;
     fc_prov_ctx *prov;
-    uint8_t *val[FC_RSA_NCOMPS] = {NULL};
-    size_t len[FC_RSA_NCOMPS] = {0};
+    const OSSL_PARAM *par[FC_RSA_NCOMPS] = {NULL};
+    const uint8_t *val[FC_RSA_NCOMPS] = {NULL};
+    size_t len[FC_RSA_NCOMPS] = {0}, total = 0, used = 0;
+    uint8_t stackbuf[2048], *buf = stackbuf;
     fc_rsa_components c;
     const char *reason = NULL;
     fc_rsa_key *key = NULL;
@@ -231,24 +290,37 @@ static int fc_rsa_km_import(void *keydata, int selection,
             }
     }
     for (size_t i = 0; i < FC_RSA_NCOMPS; i++) {
-        const OSSL_PARAM *p;
-
         if (fc_rsa_comps[i].priv && !priv)
             continue;
-        p = OSSL_PARAM_locate_const(params, fc_rsa_comps[i].name);
-        if (p == NULL)
+        par[i] = OSSL_PARAM_locate_const(params, fc_rsa_comps[i].name);
+        if (par[i] == NULL)
             continue;
-        if (!fc_param_get_be(p, &val[i], &len[i])) {
+        /* room for the native bytes, or for a BIGNUM's (8 KiB at most) */
+        total += par[i]->data_type == OSSL_PARAM_UNSIGNED_INTEGER
+                     ? par[i]->data_size
+                     : FC_RSA_MAX_BYTES + 8;
+        if (i >= 3)
+            ncrt++;
+    }
+    if (par[0] == NULL || par[1] == NULL) {
+        FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
+        return 0;
+    }
+    if (total > sizeof(stackbuf) &&
+        (buf = OPENSSL_malloc(total > 0 ? total : 1)) == NULL) {
+        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
+        return 0;
+    }
+    for (size_t i = 0; i < FC_RSA_NCOMPS; i++) {
+        if (par[i] == NULL)
+            continue;
+        if (!fc_param_to_be(par[i], buf + used, total - used, &len[i])) {
             FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
                           fc_rsa_comps[i].name);
             goto err;
         }
-        if (i >= 3)
-            ncrt++;
-    }
-    if (val[0] == NULL || val[1] == NULL) {
-        FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
-        goto err;
+        val[i] = buf + used;
+        used += len[i];
     }
     memset(&c, 0, sizeof(c));
     c.n = val[0], c.n_len = len[0];
@@ -274,8 +346,9 @@ static int fc_rsa_km_import(void *keydata, int selection,
     fc_stat_add(prov, FC_STAT_RSA_IMPORT, 1);
     ok = 1;
 err:
-    for (size_t i = 0; i < FC_RSA_NCOMPS; i++)
-        OPENSSL_clear_free(val[i], len[i]);
+    OPENSSL_cleanse(buf, used);
+    if (buf != stackbuf)
+        OPENSSL_free(buf);
     return ok;
 }
 
