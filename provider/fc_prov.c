@@ -147,13 +147,14 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_KEY_TOO_SMALL, "key size too small"},
     {FC_R_INVALID_KEY, "invalid key"},
     {FC_R_MISSING_PRIVATE_KEY, "missing private key"},
-    {FC_R_MULTIPRIME_UNSUPPORTED, "multi-prime RSA keys are not supported"},
+    {FC_R_MULTIPRIME_UNSUPPORTED, "too many primes in an RSA key"},
     {FC_R_DATA_TOO_LARGE, "data too large for key size"},
     {FC_R_RSA_OPERATION_FAILED, "RSA operation failed"},
     {FC_R_KEYGEN_FAILED, "key generation failed"},
     {FC_R_BAD_TLS_CLIENT_VERSION, "bad TLS client version"},
     {FC_R_DATA_TOO_SMALL, "data too small"},
     {FC_R_INVALID_MGF1_MD, "invalid mgf1 md"},
+    {FC_R_KEY_PRIME_NUM_INVALID, "key prime num invalid"},
     {0, NULL},
 };
 

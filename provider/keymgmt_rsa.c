@@ -10,10 +10,11 @@
  * contexts, reduced exponents, the CRT engine's constants) to the first
  * operation (provider/core/rsa.c). A TLS client imports every server's
  * public key; a server's key is imported once and cached by libcrypto with
- * the EVP_PKEY. Two-prime keys only: a multi-prime key (rsa-factor3...) is
- * refused at import with FC_R_MULTIPRIME_UNSUPPORTED, and libcrypto then
- * uses the key's own provider. A private key without the five CRT values
- * (or with only some of them) is used through d alone.
+ * the EVP_PKEY. Keys of 2 to 5 primes (RFC 8017 3.2: rsa-factor3..5 with
+ * their exponents and coefficients) are taken; one of more primes
+ * (rsa-factor6...) is refused with FC_R_MULTIPRIME_UNSUPPORTED, and
+ * libcrypto then uses the key's own provider. A private key without all
+ * the CRT values (or with only some of them) is used through d alone.
  *
  * What import takes, next to the default provider:
  *   - moduli of 512..8192 bits (the bignum layer's limit). A larger key
@@ -28,7 +29,9 @@
  *     too); with d present a private operation whose CRT result fails the
  *     check is redone once through d, blinded and checked, so it signs as
  *     default does (default falls back to d the same way).
- * Generation: 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS),
+ * Generation: 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS) of
+ * 2 to 5 primes as default allows them for the size (fc_rsa_max_primes,
+ * checked at gen with default's reason, "key prime num invalid"); sizes are
  * checked at gen_set_params: below 512 "key size too small"
  * (FC_R_KEY_TOO_SMALL, default's reason), above 8192 FC_R_INVALID_KEY_LENGTH
  * with a pointer to the default provider, which a program names in its
@@ -135,30 +138,116 @@ static void fc_rsa_km_free(void *keydata)
 /* ------------------------------------------------------------------------ */
 /* Components <-> OSSL_PARAMs                                               */
 
-/* The components in export order: parameter name and fc_rsa_get_component
- * letter; |priv| marks the private ones. */
-static const struct {
+/* The components in export order (default's): parameter name, the part
+ * (fc_rsa_get_component letter 'n', 'e', 'd' with prime -1; else part 'r'
+ * (factor), 'd' (exponent) or 't' (coefficient) of prime |prime|, 0-based),
+ * and whether it is private. Up to FC_RSA_MAX_PRIMES primes. */
+typedef struct fc_rsa_comp {
     const char *name;
-    char which;
-    int priv;
-} fc_rsa_comps[] = {
-    {OSSL_PKEY_PARAM_RSA_N, 'n', 0},
-    {OSSL_PKEY_PARAM_RSA_E, 'e', 0},
-    {OSSL_PKEY_PARAM_RSA_D, 'd', 1},
-    {OSSL_PKEY_PARAM_RSA_FACTOR1, 'p', 1},
-    {OSSL_PKEY_PARAM_RSA_FACTOR2, 'q', 1},
-    {OSSL_PKEY_PARAM_RSA_EXPONENT1, 'P', 1},
-    {OSSL_PKEY_PARAM_RSA_EXPONENT2, 'Q', 1},
-    {OSSL_PKEY_PARAM_RSA_COEFFICIENT1, 'i', 1},
-};
-#define FC_RSA_NCOMPS (sizeof(fc_rsa_comps) / sizeof(fc_rsa_comps[0]))
+    char part;
+    signed char prime;
+    unsigned char priv;
+} fc_rsa_comp;
 
-/* Parameters that only a multi-prime key has. */
-static const char *const fc_rsa_multiprime_names[] = {
-    OSSL_PKEY_PARAM_RSA_FACTOR3,
-    OSSL_PKEY_PARAM_RSA_EXPONENT3,
-    OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+static const fc_rsa_comp fc_rsa_comps[] = {
+    {OSSL_PKEY_PARAM_RSA_N, 'n', -1, 0},
+    {OSSL_PKEY_PARAM_RSA_E, 'e', -1, 0},
+    {OSSL_PKEY_PARAM_RSA_D, 'd', -1, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR1, 'r', 0, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR2, 'r', 1, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR3, 'r', 2, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR4, 'r', 3, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR5, 'r', 4, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT1, 'd', 0, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT2, 'd', 1, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT3, 'd', 2, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT4, 'd', 3, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT5, 'd', 4, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT1, 't', 1, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT2, 't', 2, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT3, 't', 3, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT4, 't', 4, 1},
 };
+#define FC_RSA_NCOMPS FC_ARRAY_LEN(fc_rsa_comps)
+/* The same list as OSSL_PARAM type descriptions. */
+#define FC_RSA_COMP_TYPES                                                      \
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),                             \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),                         \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),                         \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR3, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR4, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR5, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT3, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT4, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT5, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),              \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT2, NULL, 0),              \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT3, NULL, 0),              \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT4, NULL, 0),
+/* Indices into fc_rsa_comps: the first factor, exponent, coefficient. */
+enum { FC_COMP_F = 3, FC_COMP_X = 8, FC_COMP_T = 13 };
+
+/* The index in fc_rsa_comps of the parameter called |key|, -1 if it is not
+ * an RSA key component, -2 if it is one of a prime beyond
+ * FC_RSA_MAX_PRIMES ("rsa-factor6" ...). One pass of short comparisons,
+ * no lookup per name: import and get_params walk the caller's parameters
+ * once. */
+static int fc_rsa_comp_index(const char *key)
+{
+    static const struct {
+        const char *prefix;
+        size_t len;
+        int first, count;
+    } fam[] = {
+        {"rsa-factor", 10, FC_COMP_F, 5},
+        {"rsa-exponent", 12, FC_COMP_X, 5},
+        {"rsa-coefficient", 15, FC_COMP_T, 4},
+    };
+
+    if (key[0] != '\0' && key[1] == '\0') {
+        switch (key[0]) {
+        case 'n':
+            return 0;
+        case 'e':
+            return 1;
+        case 'd':
+            return 2;
+        }
+        return -1;
+    }
+    if (strncmp(key, "rsa-", 4) != 0)
+        return -1;
+    for (size_t f = 0; f < FC_ARRAY_LEN(fam); f++) {
+        const char *num = key + fam[f].len;
+        unsigned v = 0;
+
+        if (strncmp(key, fam[f].prefix, fam[f].len) != 0)
+            continue;
+        if (*num < '1' || *num > '9')
+            return -1;
+        while (*num >= '0' && *num <= '9' && v < 100)
+            v = 10 * v + (unsigned)(*num++ - '0');
+        if (*num != '\0')
+            return -1;
+        if (v > (unsigned)fam[f].count)
+            return -2;
+        return fam[f].first + (int)v - 1;
+    }
+    return -1;
+}
+
+/* Component |c| of |key| big-endian into |out|; 0 if absent. */
+static int fc_rsa_comp_get(const fc_rsa_key *key, const fc_rsa_comp *c,
+                           uint8_t *out, size_t cap, size_t *len)
+{
+    if (c->prime < 0)
+        return fc_rsa_get_component(key, c->part, out, cap, len);
+    return fc_rsa_get_prime_part(key, c->part, (size_t)c->prime, out, cap, len);
+}
 
 /* Reads an integer parameter as a big-endian byte string without leading
  * zeros (possibly empty), in a buffer the caller frees with
@@ -265,12 +354,12 @@ static int fc_rsa_km_import(void *keydata, int selection,
     fc_prov_ctx *prov;
     const OSSL_PARAM *par[FC_RSA_NCOMPS] = {NULL};
     const uint8_t *val[FC_RSA_NCOMPS] = {NULL};
-    size_t len[FC_RSA_NCOMPS] = {0}, total = 0, used = 0;
+    size_t len[FC_RSA_NCOMPS] = {0}, total = 0, used = 0, np = 0;
     uint8_t stackbuf[2048], *buf = stackbuf;
     fc_rsa_components c;
     const char *reason = NULL;
     fc_rsa_key *key = NULL;
-    int priv, ncrt = 0, ok = 0;
+    int priv, ok = 0;
 
     if (obj == NULL)
         return 0;
@@ -280,27 +369,22 @@ static int fc_rsa_km_import(void *keydata, int selection,
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 0;
     priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
-    if (priv) {
-        for (size_t i = 0; i < FC_ARRAY_LEN(fc_rsa_multiprime_names); i++)
-            if (OSSL_PARAM_locate_const(params, fc_rsa_multiprime_names[i]) !=
-                NULL) {
-                FC_RAISE_DATA(prov, FC_R_MULTIPRIME_UNSUPPORTED,
-                              "only two-prime RSA keys are supported");
-                return 0;
-            }
-    }
-    for (size_t i = 0; i < FC_RSA_NCOMPS; i++) {
-        if (fc_rsa_comps[i].priv && !priv)
+    /* One pass over the parameters (fc_rsa_comp_index). */
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+        int i = fc_rsa_comp_index(p->key);
+
+        if (i == -2 && priv) {
+            FC_RAISE_DATA(prov, FC_R_MULTIPRIME_UNSUPPORTED,
+                          "%s: at most %d primes", p->key, FC_RSA_MAX_PRIMES);
+            return 0;
+        }
+        if (i < 0 || par[i] != NULL || (fc_rsa_comps[i].priv && !priv))
             continue;
-        par[i] = OSSL_PARAM_locate_const(params, fc_rsa_comps[i].name);
-        if (par[i] == NULL)
-            continue;
-        /* room for the native bytes, or for a BIGNUM's (8 KiB at most) */
-        total += par[i]->data_type == OSSL_PARAM_UNSIGNED_INTEGER
-                     ? par[i]->data_size
+        par[i] = p;
+        /* room for the native bytes, or for a BIGNUM's */
+        total += p->data_type == OSSL_PARAM_UNSIGNED_INTEGER
+                     ? p->data_size
                      : FC_RSA_MAX_BYTES + 8;
-        if (i >= 3)
-            ncrt++;
     }
     if (par[0] == NULL || par[1] == NULL) {
         FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
@@ -326,14 +410,35 @@ static int fc_rsa_km_import(void *keydata, int selection,
     c.n = val[0], c.n_len = len[0];
     c.e = val[1], c.e_len = len[1];
     c.d = val[2], c.d_len = len[2];
-    /* All five CRT values, or none: with some missing the key goes through
-     * d alone (and without d it is a public key). */
-    if (ncrt == 5) {
-        c.p = val[3], c.p_len = len[3];
-        c.q = val[4], c.q_len = len[4];
-        c.dp = val[5], c.dp_len = len[5];
-        c.dq = val[6], c.dq_len = len[6];
-        c.qinv = val[7], c.qinv_len = len[7];
+    /* The primes in order, each with its exponent and (but the first) its
+     * coefficient. With any part missing (or a gap) the CRT values are left
+     * out and the key goes through d alone (without d it is a public
+     * key), as with none at all. */
+    for (size_t i = 0; i < FC_RSA_MAX_PRIMES; i++)
+        if (par[FC_COMP_F + i] != NULL || par[FC_COMP_X + i] != NULL ||
+            (i >= 1 && par[FC_COMP_T + i - 1] != NULL))
+            np = i + 1;
+    for (size_t i = 0; i < np; i++)
+        if (par[FC_COMP_F + i] == NULL || par[FC_COMP_X + i] == NULL ||
+            (i >= 1 && par[FC_COMP_T + i - 1] == NULL))
+            np = 0;
+    if (np == 1)
+        np = 0;
+    if (np > 0) {
+        c.p = val[FC_COMP_F], c.p_len = len[FC_COMP_F];
+        c.q = val[FC_COMP_F + 1], c.q_len = len[FC_COMP_F + 1];
+        c.dp = val[FC_COMP_X], c.dp_len = len[FC_COMP_X];
+        c.dq = val[FC_COMP_X + 1], c.dq_len = len[FC_COMP_X + 1];
+        c.qinv = val[FC_COMP_T], c.qinv_len = len[FC_COMP_T];
+        c.extra = np > 2 ? np - 2 : 0;
+        for (size_t i = 0; i < c.extra; i++) {
+            c.r[i] = val[FC_COMP_F + 2 + i];
+            c.r_len[i] = len[FC_COMP_F + 2 + i];
+            c.dr[i] = val[FC_COMP_X + 2 + i];
+            c.dr_len[i] = len[FC_COMP_X + 2 + i];
+            c.tr[i] = val[FC_COMP_T + 1 + i];
+            c.tr_len[i] = len[FC_COMP_T + 1 + i];
+        }
     }
     key = fc_rsa_key_new(&c, &prov->rsa, &reason);
     if (key == NULL) {
@@ -360,14 +465,14 @@ static int fc_rsa_export_params(const fc_rsa_key *key, int selection,
                                 OSSL_CALLBACK *cb, void *cbarg)
 {
     OSSL_PARAM params[FC_RSA_NCOMPS + 1];
-    size_t k = fc_rsa_size(key), cap = 2 * k + 8, used = 0, np = 0;
+    size_t k = fc_rsa_size(key), cap = k + 8, used = 0, np = 0;
     uint8_t tmp[FC_RSA_MAX_BYTES + 8];
     uint8_t *buf;
     int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0, ok;
 
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         priv = -1; /* nothing to export */
-    /* n, e, d fit in k bytes each; p, q, dp, dq, qinv in about k/2. */
+    /* every component fits in k bytes (as imported, at most n's length) */
     buf = OPENSSL_secure_zalloc(FC_RSA_NCOMPS * cap);
     if (buf == NULL)
         return 0;
@@ -376,9 +481,8 @@ static int fc_rsa_export_params(const fc_rsa_key *key, int selection,
 
         if (fc_rsa_comps[i].priv && !priv)
             continue;
-        if (!fc_rsa_get_component(key, fc_rsa_comps[i].which, tmp, sizeof(tmp),
-                                  &len))
-            continue; /* absent (public key, or no CRT values) */
+        if (!fc_rsa_comp_get(key, &fc_rsa_comps[i], tmp, sizeof(tmp), &len))
+            continue; /* absent (public key, no CRT values, fewer primes) */
         fc_be_to_native(buf + used, tmp, len);
         params[np++] =
             OSSL_PARAM_construct_BN(fc_rsa_comps[i].name, buf + used, len);
@@ -409,17 +513,7 @@ static const OSSL_PARAM *fc_rsa_key_types(int selection)
         OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
         OSSL_PARAM_END,
     };
-    static const OSSL_PARAM all[] = {
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
-        OSSL_PARAM_END,
-    };
+    static const OSSL_PARAM all[] = {FC_RSA_COMP_TYPES OSSL_PARAM_END};
 
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
         return all;
@@ -489,15 +583,14 @@ static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST);
     if (p != NULL && !OSSL_PARAM_set_utf8_string(p, "SHA256"))
         return 0;
-    /* The components, for EVP_PKEY_get_bn_param on keys we generated. */
-    for (size_t i = 0; ok && i < FC_RSA_NCOMPS; i++) {
+    /* The components asked for, for EVP_PKEY_get_bn_param on keys we
+     * generated: one pass over the request. */
+    for (p = params; ok && p->key != NULL; p++) {
+        int i = fc_rsa_comp_index(p->key);
         size_t len;
 
-        p = OSSL_PARAM_locate(params, fc_rsa_comps[i].name);
-        if (p == NULL)
-            continue;
-        if (!fc_rsa_get_component(key, fc_rsa_comps[i].which, tmp, sizeof(tmp),
-                                  &len))
+        if (i < 0 ||
+            !fc_rsa_comp_get(key, &fc_rsa_comps[i], tmp, sizeof(tmp), &len))
             continue; /* absent: leave return_size unset */
         ok = fc_param_set_be(p, tmp, len);
         OPENSSL_cleanse(tmp, len);
@@ -512,15 +605,7 @@ static const OSSL_PARAM *fc_rsa_km_gettable_params(void *provctx)
         OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
         OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
         OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
-        OSSL_PARAM_END,
+        FC_RSA_COMP_TYPES OSSL_PARAM_END,
     };
     return params;
 }
@@ -687,6 +772,7 @@ static const char *fc_rsa_km_query_operation_name(int operation_id)
 typedef struct fc_rsa_gen_ctx {
     fc_prov_ctx *prov;
     size_t bits;
+    size_t primes;
     uint8_t e[16]; /* public exponent, big-endian */
     size_t e_len;
     int selection;
@@ -705,6 +791,7 @@ static void *fc_rsa_km_gen_init(void *provctx, int selection,
     g->prov = prov;
     g->selection = selection;
     g->bits = 2048;
+    g->primes = 2;
     g->e[0] = 0x01, g->e[1] = 0x00, g->e[2] = 0x01; /* 65537 */
     g->e_len = 3;
     if (!fc_rsa_km_gen_set_params(g, params)) {
@@ -755,13 +842,10 @@ static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
     if (p != NULL) {
         size_t primes;
 
+        /* Checked against the size at gen, as default does. */
         if (!OSSL_PARAM_get_size_t(p, &primes))
             return 0;
-        if (primes != 2) {
-            FC_RAISE_DATA(g->prov, FC_R_MULTIPRIME_UNSUPPORTED,
-                          "%zu primes requested, only 2 supported", primes);
-            return 0;
-        }
+        g->primes = primes;
     }
     p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_E);
     if (p != NULL) {
@@ -806,8 +890,17 @@ static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     obj = fc_rsa_obj_new(g->prov);
     if (obj == NULL)
         return NULL;
-    obj->key = fc_rsa_generate(g->bits, g->e, g->e_len, &g->prov->rsa,
-                               fc_rsa_rand, g->prov);
+    /* default's rule and reason (ossl_rsa_multip_cap): 2 primes below 1024
+     * bits, 3 below 4096, 4 below 8192, 5 from there */
+    if (g->primes < 2 || g->primes > fc_rsa_max_primes(g->bits)) {
+        FC_RAISE_DATA(g->prov, FC_R_KEY_PRIME_NUM_INVALID,
+                      "%zu primes for a %zu-bit key (2..%zu)", g->primes,
+                      g->bits, fc_rsa_max_primes(g->bits));
+        fc_rsa_obj_free(obj);
+        return NULL;
+    }
+    obj->key = fc_rsa_generate(g->bits, g->primes, g->e, g->e_len,
+                               &g->prov->rsa, fc_rsa_rand, g->prov);
     if (obj->key == NULL) {
         FC_RAISE_DATA(g->prov, FC_R_KEYGEN_FAILED, "%zu-bit key", g->bits);
         fc_rsa_obj_free(obj);

@@ -1538,7 +1538,7 @@ static void keygen_check(size_t bits, const uint8_t *e, size_t elen,
                          const fc_rsa_engine *ops, int inputs)
 {
     fc_rsa_engines list = engine_list(ops);
-    fc_rsa_key *key = fc_rsa_generate(bits, e, elen, &list, test_rng, NULL);
+    fc_rsa_key *key = fc_rsa_generate(bits, 2, e, elen, &list, test_rng, NULL);
     EVP_PKEY_CTX *ctx;
     tkey tk;
     uint8_t in[MAXB], out[MAXB], want[MAXB];
@@ -1616,16 +1616,358 @@ static void test_keygen(void **state)
     }
     /* Refused arguments. */
     assert_null(
-        fc_rsa_generate(511, f4, sizeof f4, selected(), test_rng, NULL));
-    assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01\x00\x00", 3,
+        fc_rsa_generate(511, 2, f4, sizeof f4, selected(), test_rng, NULL));
+    assert_null(fc_rsa_generate(2048, 2, (const uint8_t *)"\x01\x00\x00", 3,
                                 selected(), test_rng, NULL));
-    assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01", 1, selected(),
+    assert_null(fc_rsa_generate(2048, 2, (const uint8_t *)"\x01", 1, selected(),
                                 test_rng, NULL));
-    assert_null(fc_rsa_generate(2048, f4, sizeof f4, selected(), NULL, NULL));
+    assert_null(
+        fc_rsa_generate(2048, 2, f4, sizeof f4, selected(), NULL, NULL));
+    /* prime counts: 2..3 below 4096 bits, 4 below 8192 */
+    assert_null(
+        fc_rsa_generate(2048, 1, f4, sizeof f4, selected(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(2048, 4, f4, sizeof f4, selected(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(1000, 3, f4, sizeof f4, selected(), test_rng, NULL));
     __atomic_store_n(&rng_fail, 1, __ATOMIC_SEQ_CST);
     assert_null(
-        fc_rsa_generate(1024, f4, sizeof f4, selected(), test_rng, NULL));
+        fc_rsa_generate(1024, 2, f4, sizeof f4, selected(), test_rng, NULL));
     __atomic_store_n(&rng_fail, 0, __ATOMIC_SEQ_CST);
+}
+
+/* ---- multi-prime keys (RFC 8017 3.2) ----------------------------------- */
+
+/* A key of up to 5 primes as OpenSSL's components: n, e, d, then the
+ * factors, exponents and coefficients (coefficient i for prime i >= 1). */
+typedef struct mkey {
+    size_t bits, np;
+    EVP_PKEY *pkey;
+    BIGNUM *n, *e, *d, *r[5], *x[5], *t[5];
+    uint8_t *b[3 + 15];
+    size_t len[3 + 15];
+} mkey;
+
+static const char *const mp_factor[5] = {
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_FACTOR3, OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_FACTOR5};
+static const char *const mp_exp[5] = {
+    OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+    OSSL_PKEY_PARAM_RSA_EXPONENT3, OSSL_PKEY_PARAM_RSA_EXPONENT4,
+    OSSL_PKEY_PARAM_RSA_EXPONENT5};
+static const char *const mp_coef[5] = {
+    NULL, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT3, OSSL_PKEY_PARAM_RSA_COEFFICIENT4};
+
+/* The bytes of |bn| in slot |i| of |k|. */
+static void mkey_put(mkey *k, size_t i, const BIGNUM *bn)
+{
+    k->len[i] = (size_t)BN_num_bytes(bn);
+    k->b[i] = malloc(k->len[i] + 1);
+    assert_non_null(k->b[i]);
+    BN_bn2bin(bn, k->b[i]);
+}
+
+/* The components of |pkey| (np primes) into |k|. */
+static void mkey_from_pkey(mkey *k, EVP_PKEY *pkey, size_t np)
+{
+    memset(k, 0, sizeof(*k));
+    k->pkey = pkey;
+    k->np = np;
+    k->bits = (size_t)EVP_PKEY_get_bits(pkey);
+    assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, &k->n));
+    assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_E, &k->e));
+    assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_D, &k->d));
+    for (size_t i = 0; i < np; i++) {
+        assert_true(EVP_PKEY_get_bn_param(pkey, mp_factor[i], &k->r[i]));
+        assert_true(EVP_PKEY_get_bn_param(pkey, mp_exp[i], &k->x[i]));
+        if (i >= 1)
+            assert_true(EVP_PKEY_get_bn_param(pkey, mp_coef[i], &k->t[i]));
+    }
+    mkey_put(k, 0, k->n);
+    mkey_put(k, 1, k->e);
+    mkey_put(k, 2, k->d);
+    for (size_t i = 0; i < np; i++) {
+        mkey_put(k, 3 + i, k->r[i]);
+        mkey_put(k, 8 + i, k->x[i]);
+        if (i >= 1)
+            mkey_put(k, 13 + i - 1, k->t[i]);
+    }
+}
+
+static void mkey_free(mkey *k)
+{
+    BN_free(k->n);
+    BN_free(k->e);
+    BN_clear_free(k->d);
+    for (size_t i = 0; i < 5; i++) {
+        BN_clear_free(k->r[i]);
+        BN_clear_free(k->x[i]);
+        BN_clear_free(k->t[i]);
+    }
+    for (size_t i = 0; i < FC_ARRAY_LEN(k->b); i++)
+        free(k->b[i]);
+    EVP_PKEY_free(k->pkey);
+    memset(k, 0, sizeof(*k));
+}
+
+/* |k| as fc_rsa_components (with or without d). */
+static fc_rsa_components mkey_comps(const mkey *k, int with_d)
+{
+    fc_rsa_components c;
+
+    memset(&c, 0, sizeof(c));
+    c.n = k->b[0], c.n_len = k->len[0];
+    c.e = k->b[1], c.e_len = k->len[1];
+    if (with_d)
+        c.d = k->b[2], c.d_len = k->len[2];
+    c.p = k->b[3], c.p_len = k->len[3];
+    c.q = k->b[4], c.q_len = k->len[4];
+    c.dp = k->b[8], c.dp_len = k->len[8];
+    c.dq = k->b[9], c.dq_len = k->len[9];
+    c.qinv = k->b[13], c.qinv_len = k->len[13];
+    c.extra = k->np - 2;
+    for (size_t i = 0; i < c.extra; i++) {
+        c.r[i] = k->b[5 + i], c.r_len[i] = k->len[5 + i];
+        c.dr[i] = k->b[10 + i], c.dr_len[i] = k->len[10 + i];
+        c.tr[i] = k->b[14 + i], c.tr_len[i] = k->len[14 + i];
+    }
+    return c;
+}
+
+/* A |bits|-bit key of |np| primes made by OpenSSL. */
+static EVP_PKEY *ossl_multiprime(size_t bits, size_t np)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    EVP_PKEY *pkey = NULL;
+
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_keygen_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_keygen_primes(ctx, (int)np), 1);
+    assert_int_equal(EVP_PKEY_keygen(ctx, &pkey), 1);
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+/* |key| computes what OpenSSL's |pkey| computes, |inputs| times (input
+ * kinds of make_input), private and public. */
+static void mkey_diff(const mkey *k, fc_rsa_key *key, int inputs,
+                      const char *what)
+{
+    const size_t len = k->len[0];
+    uint8_t in[MAXB], out[MAXB], want[MAXB];
+    tkey t;
+
+    memset(&t, 0, sizeof(t));
+    t.c[C_N] = k->b[0];
+    t.len[C_N] = len;
+    for (int i = 0; i < inputs; i++) {
+        make_input(in, &t, i < 6 ? i : 0);
+        ossl_raw(k->pkey, 1, want, in, len);
+        if (fc_rsa_private(key, out, in, test_rng, NULL) != 1)
+            fail_msg("%s: private operation failed (input kind %d)", what,
+                     i < 6 ? i : 0);
+        expect_bytes(what, out, want, len);
+        ossl_raw(k->pkey, 0, want, in, len);
+        assert_int_equal(fc_rsa_public(key, out, in), 1);
+        expect_bytes(what, out, want, len);
+    }
+}
+
+/*
+ * Keys of 3, 4 and 5 primes made by OpenSSL, imported with and without d
+ * on every engine, against OpenSSL's raw operations; their parts read back
+ * as given; an incomplete extra prime refused; a CRT-only multi-prime key
+ * whose coefficient does not belong to it caught by the check (zeros out).
+ */
+static void test_multiprime_import(void **state)
+{
+    const int quick = fc_test_quick();
+    static const struct {
+        size_t bits, np;
+        int slow;
+    } shapes[] = {
+        {1024, 3, 0}, {2048, 3, 0}, {3072, 3, 0}, {4096, 4, 1}, {8192, 5, 1}};
+    size_t count;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+
+    (void)state;
+    for (size_t s = 0; s < FC_ARRAY_LEN(shapes); s++) {
+        mkey k;
+        const fc_rsa_engine *ops;
+
+        if (shapes[s].slow && quick && shapes[s].bits > 4096)
+            continue;
+        mkey_from_pkey(&k, ossl_multiprime(shapes[s].bits, shapes[s].np),
+                       shapes[s].np);
+        FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
+        {
+            for (int with_d = 0; with_d <= 1; with_d++) {
+                fc_rsa_components c = mkey_comps(&k, with_d);
+                fc_rsa_engines l = engine_list(ops);
+                const char *why = NULL;
+                fc_rsa_key *key = fc_rsa_key_new(&c, &l, &why);
+                char what[96];
+
+                if (key == NULL)
+                    fail_msg("%zu-prime %zu-bit key refused: %s", k.np, k.bits,
+                             why);
+                assert_int_equal(fc_rsa_num_primes(key), k.np);
+                snprintf(what, sizeof(what), "%zu-prime RSA-%zu (%s)", k.np,
+                         k.bits, ops->name);
+                mkey_diff(&k, key, quick || shapes[s].slow ? 2 : 6, what);
+                /* the parts, as given */
+                for (size_t i = 0; i < k.np; i++) {
+                    uint8_t buf[MAXB];
+                    size_t len;
+
+                    assert_true(fc_rsa_get_prime_part(key, 'r', i, buf,
+                                                      sizeof buf, &len));
+                    expect_bytes("factor", buf, k.b[3 + i], len);
+                    assert_true(fc_rsa_get_prime_part(key, 'd', i, buf,
+                                                      sizeof buf, &len));
+                    expect_bytes("exponent", buf, k.b[8 + i], len);
+                    assert_int_equal(fc_rsa_get_prime_part(key, 't', i, buf,
+                                                           sizeof buf, &len),
+                                     i >= 1);
+                    if (i >= 1)
+                        expect_bytes("coefficient", buf, k.b[12 + i], len);
+                }
+                fc_rsa_key_free(key);
+            }
+        }
+        {
+            /* an extra prime without its coefficient: incomplete */
+            fc_rsa_components c = mkey_comps(&k, 1);
+            const char *why = NULL;
+
+            c.tr[0] = NULL;
+            assert_null(fc_rsa_key_new(&c, selected(), &why));
+            assert_string_equal(why, "incomplete CRT parameters");
+            /* r_3 replaced by another prime: the product check refuses */
+            c = mkey_comps(&k, 1);
+            c.r[0] = k.b[3];
+            c.r_len[0] = k.len[3];
+            assert_null(fc_rsa_key_new(&c, selected(), &why));
+        }
+        {
+            /* a wrong t_3 and no d: the check before release answers
+             * zeros and failure */
+            fc_rsa_components c = mkey_comps(&k, 0);
+            uint8_t bad[MAXB], in[MAXB], out[MAXB];
+            fc_rsa_key *key;
+            tkey t;
+
+            memcpy(bad, k.b[14], k.len[14]);
+            bad[k.len[14] - 1] ^= 2;
+            c.tr[0] = bad;
+            key = fc_rsa_key_new(&c, selected(), NULL);
+            assert_non_null(key);
+            memset(&t, 0, sizeof(t));
+            t.c[C_N] = k.b[0];
+            t.len[C_N] = k.len[0];
+            make_input(in, &t, 0);
+            assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 0);
+            for (size_t i = 0; i < k.len[0]; i++)
+                assert_int_equal(out[i], 0);
+            fc_rsa_key_free(key);
+        }
+        mkey_free(&k);
+    }
+}
+
+/* Keys of 3 and 4 primes from fc_rsa_generate, checked by OpenSSL
+ * (EVP_PKEY_check: primality, d, the CRT parts) and used against its raw
+ * private operation. */
+static void test_multiprime_keygen(void **state)
+{
+    static const uint8_t f4[] = {0x01, 0x00, 0x01};
+    static const struct {
+        size_t bits, np;
+    } shapes[] = {{1024, 3}, {2048, 3}, {2050, 3}, {4096, 4}};
+    const int quick = fc_test_quick();
+
+    (void)state;
+    for (size_t s = 0; s < FC_ARRAY_LEN(shapes); s++) {
+        const size_t bits = shapes[s].bits, np = shapes[s].np;
+        fc_rsa_key *key;
+        OSSL_PARAM_BLD *bld;
+        OSSL_PARAM *params;
+        EVP_PKEY_CTX *ctx;
+        EVP_PKEY *pkey = NULL;
+        BIGNUM *keep[3 + 15] = {NULL}; /* the builder holds pointers */
+        size_t nkeep = 0;
+        mkey k;
+
+        if (quick && bits > 2048)
+            continue;
+        key = fc_rsa_generate(bits, np, f4, sizeof f4, selected(), test_rng,
+                              NULL);
+        if (key == NULL)
+            fail_msg("fc_rsa_generate(%zu, %zu primes) failed", bits, np);
+        assert_int_equal(fc_rsa_bits(key), bits);
+        assert_int_equal(fc_rsa_num_primes(key), np);
+        bld = OSSL_PARAM_BLD_new();
+        assert_non_null(bld);
+        for (int i = 0; i < 3; i++) {
+            uint8_t buf[MAXB];
+            size_t len;
+            BIGNUM *bn;
+
+            assert_true(
+                fc_rsa_get_component(key, "ned"[i], buf, sizeof buf, &len));
+            bn = keep[nkeep++] = BN_bin2bn(buf, (int)len, NULL);
+            assert_true(OSSL_PARAM_BLD_push_BN(bld,
+                                               i == 0   ? OSSL_PKEY_PARAM_RSA_N
+                                               : i == 1 ? OSSL_PKEY_PARAM_RSA_E
+                                                        : OSSL_PKEY_PARAM_RSA_D,
+                                               bn));
+        }
+        for (size_t i = 0; i < np; i++)
+            for (int part = 0; part < 3; part++) {
+                const char *name = part == 0   ? mp_factor[i]
+                                   : part == 1 ? mp_exp[i]
+                                               : mp_coef[i];
+                uint8_t buf[MAXB];
+                size_t len;
+                BIGNUM *bn;
+
+                if (name == NULL)
+                    continue;
+                assert_true(fc_rsa_get_prime_part(key, "rdt"[part], i, buf,
+                                                  sizeof buf, &len));
+                bn = keep[nkeep++] = BN_bin2bn(buf, (int)len, NULL);
+                assert_true(OSSL_PARAM_BLD_push_BN(bld, name, bn));
+                assert_int_equal(BN_num_bits(bn) > 0, 1);
+                if (part == 0)
+                    assert_int_equal(BN_num_bits(bn),
+                                     (int)(bits / np + (i < bits % np)));
+            }
+        params = OSSL_PARAM_BLD_to_param(bld);
+        ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+        assert_non_null(ctx);
+        assert_int_equal(EVP_PKEY_fromdata_init(ctx), 1);
+        assert_int_equal(
+            EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_KEYPAIR, params), 1);
+        EVP_PKEY_CTX_free(ctx);
+        OSSL_PARAM_free(params);
+        OSSL_PARAM_BLD_free(bld);
+        for (size_t i = 0; i < nkeep; i++)
+            BN_clear_free(keep[i]);
+        ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+        assert_int_equal(EVP_PKEY_check(ctx), 1);
+        assert_int_equal(EVP_PKEY_pairwise_check(ctx), 1);
+        EVP_PKEY_CTX_free(ctx);
+        mkey_from_pkey(&k, pkey, np);
+        mkey_diff(&k, key, 3, "generated multi-prime key");
+        print_message("[   INFO   ] generated a %zu-prime RSA-%zu key; "
+                      "OpenSSL's EVP_PKEY_check accepts it\n",
+                      np, bits);
+        mkey_free(&k);
+        fc_rsa_key_free(key);
+    }
 }
 
 /* ---- rsa_timing ------------------------------------------------------- */
@@ -1707,8 +2049,8 @@ static void test_timing(void **state)
 
             t0 = now_us();
             for (int i = 0; i < gens; i++) {
-                fc_rsa_key *g =
-                    fc_rsa_generate(2048, f4, sizeof f4, &list, test_rng, NULL);
+                fc_rsa_key *g = fc_rsa_generate(2048, 2, f4, sizeof f4, &list,
+                                                test_rng, NULL);
                 assert_non_null(g);
                 fc_rsa_key_free(g);
             }
@@ -1752,6 +2094,8 @@ int main(void)
     };
     const struct CMUnitTest keygen[] = {
         cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_multiprime_import),
+        cmocka_unit_test(test_multiprime_keygen),
     };
     const struct CMUnitTest timing[] = {
         cmocka_unit_test(test_timing),

@@ -32,20 +32,30 @@ typedef int fc_rand_fn(void *arg, uint8_t *buf, size_t len);
 typedef struct fc_rsa_key fc_rsa_key;
 
 /* Big-endian unsigned byte strings, as they come out of OSSL_PARAMs after
- * conversion; a component is absent when its pointer is NULL. */
+ * conversion; a component is absent when its pointer is NULL. A multi-prime
+ * key (RFC 8017 3.2) has |extra| more primes r_3.. after p and q, each with
+ * its CRT exponent d_i and coefficient t_i = (p q r_3 ... r_(i-1))^-1 mod
+ * r_i (OpenSSL's rsa-factor3.., rsa-exponent3.., rsa-coefficient2..). */
 typedef struct fc_rsa_components {
     const uint8_t *n, *e, *d, *p, *q, *dp, *dq, *qinv;
     size_t n_len, e_len, d_len, p_len, q_len, dp_len, dq_len, qinv_len;
+    size_t extra; /* 0..FC_RSA_MAX_PRIMES - 2 */
+    const uint8_t *r[FC_RSA_MAX_PRIMES - 2], *dr[FC_RSA_MAX_PRIMES - 2],
+        *tr[FC_RSA_MAX_PRIMES - 2];
+    size_t r_len[FC_RSA_MAX_PRIMES - 2], dr_len[FC_RSA_MAX_PRIMES - 2],
+        tr_len[FC_RSA_MAX_PRIMES - 2];
 } fc_rsa_components;
 
 /*
  * fc_rsa_key_new builds a key from |c|: n and e are required; d (private
- * key without CRT) and p, q, dp, dq, qinv (all five, CRT) are optional.
- * It checks the public parts (n odd, 512..8192 bits, 1 < e < n, e odd),
- * d < n, and with CRT parts that p and q are odd and p*q == n; and stores
- * the components. dp, dq and qinv may be unreduced (dp + (p - 1), qinv + p,
- * up to the modulus length): they are reduced mod p - 1, q - 1 and p for
- * use, and fc_rsa_get_component still returns them as given. The key's
+ * key without CRT) and p, q, dp, dq, qinv (all five, CRT) are optional, and
+ * with them up to FC_RSA_MAX_PRIMES - 2 more primes (each with its exponent
+ * and coefficient). It checks the public parts (n odd, 512..8192 bits,
+ * 1 < e < n, e odd), d < n, and with CRT parts that the primes are odd and
+ * their product is n; and stores the components. The CRT exponents and
+ * coefficients may be unreduced (dp + (p - 1), qinv + p, up to the modulus
+ * length): they are reduced for use, and fc_rsa_get_component still
+ * returns them as given. The key's
  * engines are chosen here, once, from |engines| (fc/rsa_engine.h): the CRT
  * exponentiation from the first engine that takes the halves' sizes, the
  * kernels for n, p and q each from the first engine whose kernels take
@@ -80,6 +90,20 @@ int fc_rsa_has_crt(const fc_rsa_key *key);
  */
 const fc_rsa_engine *fc_rsa_key_engine(const fc_rsa_key *key);
 const fc_bn_ops *fc_rsa_key_kernels(const fc_rsa_key *key, char which);
+
+/* fc_rsa_num_primes returns the number of primes of the key's CRT form
+ * (0 without CRT parts, else 2..FC_RSA_MAX_PRIMES). */
+size_t fc_rsa_num_primes(const fc_rsa_key *key);
+
+/*
+ * fc_rsa_get_prime_part writes part |kind| of prime |i| (0-based: 0 is p,
+ * 1 is q) big-endian into |out| (capacity |cap|), without leading zeros,
+ * and sets |*len|: 'r' the prime, 'd' its CRT exponent, 't' its
+ * coefficient (i >= 1; i = 1 is qinv), as imported. Returns 0 if absent or
+ * too small.
+ */
+int fc_rsa_get_prime_part(const fc_rsa_key *key, char kind, size_t i,
+                          uint8_t *out, size_t cap, size_t *len);
 
 /*
  * fc_rsa_get_component writes component |which| ('n','e','d','p','q',
@@ -123,15 +147,23 @@ int fc_rsa_private(fc_rsa_key *key, uint8_t *out, const uint8_t *in,
 int fc_rsa_get_d_padded(const fc_rsa_key *key, uint8_t *out);
 
 /*
- * fc_rsa_generate makes a new two-prime key of |bits| bits (512..8192) with
- * the odd public exponent |e| (big-endian, > 1), primes found with our own
- * Miller-Rabin on our kernels (rounds per FIPS 186-5 table B.1), p and q of
- * bits/2 bits each with the top two bits set, so n has exactly |bits| bits;
- * the kernels and the key's engines come from |engines|. Returns NULL on
- * failure.
+ * fc_rsa_generate makes a new key of |bits| bits (512..8192) with |primes|
+ * primes (2..fc_rsa_max_primes(bits)) and the odd public exponent |e|
+ * (big-endian, > 1), primes found with our own Miller-Rabin on our kernels
+ * (rounds per FIPS 186-5 table B.1), of bits/primes bits each (the first
+ * bits % primes of them one bit longer) with the top two bits set, n of
+ * exactly |bits| bits; the kernels and the key's engines come from
+ * |engines|. Returns NULL on failure.
  */
-fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
-                            const fc_rsa_engines *engines, fc_rand_fn *rng,
-                            void *rng_arg);
+fc_rsa_key *fc_rsa_generate(size_t bits, size_t primes, const uint8_t *e,
+                            size_t e_len, const fc_rsa_engines *engines,
+                            fc_rand_fn *rng, void *rng_arg);
+
+/*
+ * fc_rsa_max_primes returns the most primes a |bits|-bit key may have, as
+ * OpenSSL caps them (ossl_rsa_multip_cap): 2 below 1024 bits, 3 below 4096,
+ * 4 below 8192, else 5.
+ */
+size_t fc_rsa_max_primes(size_t bits);
 
 #endif /* FC_RSA_H */

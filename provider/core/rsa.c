@@ -195,9 +195,9 @@ static size_t rsa_crt_parts(const fc_rsa_components *c, rsa_be f[MAXP],
     const int n = (c->p != NULL) + (c->q != NULL) + (c->dp != NULL) +
                   (c->dq != NULL) + (c->qinv != NULL);
 
-    if (n == 0)
+    if (n == 0 && c->extra == 0)
         return 0;
-    if (n != 5)
+    if (n != 5 || c->extra > MAXP - 2)
         return (size_t)-1;
     f[0] = rsa_be_of(c->p, c->p_len);
     f[1] = rsa_be_of(c->q, c->q_len);
@@ -205,7 +205,14 @@ static size_t rsa_crt_parts(const fc_rsa_components *c, rsa_be f[MAXP],
     x[1] = rsa_be_of(c->dq, c->dq_len);
     t[0] = rsa_be_of(NULL, 0);
     t[1] = rsa_be_of(c->qinv, c->qinv_len);
-    return 2;
+    for (size_t i = 0; i < c->extra; i++) {
+        if (c->r[i] == NULL || c->dr[i] == NULL || c->tr[i] == NULL)
+            return (size_t)-1;
+        f[2 + i] = rsa_be_of(c->r[i], c->r_len[i]);
+        x[2 + i] = rsa_be_of(c->dr[i], c->dr_len[i]);
+        t[2 + i] = rsa_be_of(c->tr[i], c->tr_len[i]);
+    }
+    return 2 + c->extra;
 }
 
 /* see fc/rsa.h */
@@ -559,54 +566,69 @@ const fc_bn_ops *fc_rsa_key_kernels(const fc_rsa_key *key, char which)
     return NULL;
 }
 
-/* see fc/rsa.h */
-int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
-                         size_t cap, size_t *len)
+/* |v| (w limbs) big-endian without leading zeros into |out|: the byte
+ * length is the length. Returns 0 if absent or |cap| is too small. */
+static int rsa_put_be(const uint64_t *v, size_t w, uint8_t *out, size_t cap,
+                      size_t *len)
 {
-    const int crt = key->np > 0;
-    const uint64_t *v;
-    size_t w = key->nl, bytes;
+    size_t bytes;
 
-    switch (which) {
-    case 'n':
-        v = key->n;
-        break;
-    case 'e':
-        v = key->e;
-        w = key->el;
-        break;
-    case 'd':
-        v = key->d;
-        break;
-    case 'p':
-        v = crt ? key->r[0] : NULL;
-        w = key->pl[0];
-        break;
-    case 'q':
-        v = crt ? key->r[1] : NULL;
-        w = key->pl[1];
-        break;
-    case 'P':
-        v = crt ? key->x_in[0] : NULL;
-        break;
-    case 'Q':
-        v = crt ? key->x_in[1] : NULL;
-        break;
-    case 'i':
-        v = crt ? key->t_in[1] : NULL;
-        break;
-    default:
-        return 0;
-    }
     if (v == NULL)
         return 0;
-    /* Exported without leading zeros: the byte length is the length. */
     bytes = (fc_bn_bits(v, w) + 7) / 8;
     if (bytes > cap)
         return 0;
     fc_bn_to_bytes_be(out, bytes, v, w);
     *len = bytes;
     return 1;
+}
+
+/* see fc/rsa.h */
+size_t fc_rsa_num_primes(const fc_rsa_key *key)
+{
+    return key->np;
+}
+
+/* see fc/rsa.h */
+int fc_rsa_get_prime_part(const fc_rsa_key *key, char kind, size_t i,
+                          uint8_t *out, size_t cap, size_t *len)
+{
+    if (i >= key->np)
+        return 0;
+    switch (kind) {
+    case 'r':
+        return rsa_put_be(key->r[i], key->pl[i], out, cap, len);
+    case 'd':
+        return rsa_put_be(key->x_in[i], key->nl, out, cap, len);
+    case 't':
+        return i >= 1 && rsa_put_be(key->t_in[i], key->nl, out, cap, len);
+    }
+    return 0;
+}
+
+/* see fc/rsa.h */
+int fc_rsa_get_component(const fc_rsa_key *key, char which, uint8_t *out,
+                         size_t cap, size_t *len)
+{
+    switch (which) {
+    case 'n':
+        return rsa_put_be(key->n, key->nl, out, cap, len);
+    case 'e':
+        return rsa_put_be(key->e, key->el, out, cap, len);
+    case 'd':
+        return rsa_put_be(key->d, key->nl, out, cap, len);
+    case 'p':
+        return fc_rsa_get_prime_part(key, 'r', 0, out, cap, len);
+    case 'q':
+        return fc_rsa_get_prime_part(key, 'r', 1, out, cap, len);
+    case 'P':
+        return fc_rsa_get_prime_part(key, 'd', 0, out, cap, len);
+    case 'Q':
+        return fc_rsa_get_prime_part(key, 'd', 1, out, cap, len);
+    case 'i':
+        return fc_rsa_get_prime_part(key, 't', 1, out, cap, len);
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -648,6 +670,8 @@ static void rsa_crt_combine(const fc_rsa_key *k, uint64_t *out,
     uint64_t h[MAXL], t[MAXL + MAXP], borrow, c;
     size_t len;
 
+    /* x grows to the primes' product, limbs above it zero */
+    memset(t, 0, sizeof(t));
     /* m_2 may exceed p when q > p. */
     fc_mont_reduce_wide(mp, h, m[1], ql);
     borrow = fc_bn_sub(h, m[0], h, pl);

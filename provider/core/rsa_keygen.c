@@ -31,6 +31,7 @@
 typedef unsigned __int128 fc_u128;
 
 #define MAXL FC_BN_MAX_LIMBS
+#define MAXP FC_RSA_MAX_PRIMES
 
 #define SIEVE_LIMIT      4096
 #define SIEVE_MAX_PRIMES 600
@@ -190,15 +191,16 @@ done:
 
 /*
  * p = a random probable prime of |bits| bits (w limbs, top two bits set)
- * with gcd(e, p - 1) = 1, and if |other| is not NULL (ow limbs),
- * |p - other| > 2^(min_diff_bits) (FIPS 186-5 A.1.3 step 5.4).
- * Returns 1, or 0 on failure (RNG, allocation, no prime in the budget).
+ * with gcd(e, p - 1) = 1 and |p - o| > 2^(min_diff_bits) for each of the
+ * |nother| primes o of |others| (limbs |ow|) (FIPS 186-5 A.1.3 step 5.4,
+ * for every pair of a multi-prime key). Returns 1, or 0 on failure (RNG,
+ * allocation, no prime in the budget).
  */
 static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
-                         size_t el, const uint64_t *other, size_t ow,
-                         size_t min_diff_bits, const rsa_sieve *sieve,
-                         const fc_rsa_engines *engines, fc_rand_fn *rng,
-                         void *rng_arg)
+                         size_t el, const uint64_t (*others)[MAXL],
+                         const size_t *ow, size_t nother, size_t min_diff_bits,
+                         const rsa_sieve *sieve, const fc_rsa_engines *engines,
+                         fc_rand_fn *rng, void *rng_arg)
 {
     const unsigned rounds = rsa_mr_rounds(bits);
     const size_t gw = (w > el ? w : el);
@@ -214,26 +216,29 @@ static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
     diff = g + gw;
     /* Far more candidates than needed (about 0.35 * bits on average). */
     for (size_t tries = 0; tries < 100 * bits; tries++) {
-        int mr;
+        int mr, near = 0;
+
         if (!rsa_random_candidate(p, w, bits, rng, rng_arg))
             goto done;
         if (!rsa_trial_division(p, w, sieve))
             continue;
-        if (other != NULL) {
+        for (size_t o = 0; o < nother && !near; o++) {
             /* |p - other| over max(w, ow) limbs (at most one more). */
-            const size_t dw = w > ow ? w : ow;
+            const size_t dw = w > ow[o] ? w : ow[o];
             uint64_t a1[MAXL], b1[MAXL], borrow;
+
             memset(a1, 0, sizeof(a1));
             memset(b1, 0, sizeof(b1));
             memcpy(a1, p, w * sizeof(uint64_t));
-            memcpy(b1, other, ow * sizeof(uint64_t));
+            memcpy(b1, others[o], ow[o] * sizeof(uint64_t));
             borrow = fc_bn_sub(diff, a1, b1, dw);
             fc_bn_sub(diff + MAXL, b1, a1, dw);
             for (size_t j = 0; j < dw; j++)
                 diff[j] = fc_ct_select(0 - borrow, diff[MAXL + j], diff[j]);
-            if (fc_bn_bits(diff, dw) < min_diff_bits + 2)
-                continue;
+            near = fc_bn_bits(diff, dw) < min_diff_bits + 2;
         }
+        if (near)
+            continue;
         mr = rsa_miller_rabin(p, w, bits, 1, engines, rng, rng_arg);
         if (mr < 0)
             goto done;
@@ -264,30 +269,66 @@ done:
 }
 
 /* see fc/rsa.h */
-fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
-                            const fc_rsa_engines *engines, fc_rand_fn *rng,
-                            void *rng_arg)
+size_t fc_rsa_max_primes(size_t bits)
 {
-    const size_t pbits = (bits + 1) / 2, qbits = bits / 2;
-    const size_t pl = fc_bn_limbs_for_bits(pbits),
-                 ql = fc_bn_limbs_for_bits(qbits);
-    const size_t ll = pl + ql;
-    /* n and d (ll limbs each), p, q, dp, dq, qinv as bytes. */
-    const size_t bytes_len = 8 * (2 * ll + 3 * pl + 2 * ql);
-    const size_t gw = pl; /* pl >= ql */
-    const uint8_t *eb;
-    size_t elen, el, ebits;
-    rsa_sieve *sieve = NULL;
-    uint64_t *mem = NULL, *p, *q, *pm1, *qm1, *g, *prod, *lambda, *emod, *d;
-    uint64_t *dp, *dq, *qinv, *ee, *t;
-    uint8_t *bytes = NULL;
-    size_t mem_limbs;
-    fc_rsa_key *key = NULL;
-    fc_mont mp;
+    if (bits < 1024)
+        return 2;
+    if (bits < 4096)
+        return 3;
+    if (bits < 8192)
+        return 4;
+    return FC_RSA_MAX_PRIMES;
+}
 
-    memset(&mp, 0, sizeof(mp));
+/* Width of the key-wide values (n, d, lambda and their products' halves):
+ * the modulus limbs plus one, plus one per prime for the products. */
+#define LW (MAXL + MAXP + 1)
+
+/* Everything fc_rsa_generate computes, wiped and freed as one. */
+typedef struct rsa_gen {
+    rsa_sieve sieve;
+    uint64_t r[MAXP][MAXL], rm1[MAXP][MAXL]; /* primes, primes - 1 */
+    uint64_t x[MAXP][MAXL], t[MAXP][MAXL];   /* exponents, coefficients */
+    uint64_t prod[LW], lambda[LW], g[LW], a[LW], b[LW], big[2 * LW];
+    uint64_t ee[LW], emod[LW], d[LW];
+    /* the components as bytes: n, d, then per prime r, x, t */
+    uint8_t bytes[2 + 3 * MAXP][8 * LW];
+} rsa_gen;
+
+/* lambda = lcm(r_i - 1) over the |np| primes, in g->lambda (w limbs). */
+static int rsa_gen_lambda(rsa_gen *g, size_t np, const size_t *pl, size_t w)
+{
+    memset(g->lambda, 0, sizeof(g->lambda));
+    memcpy(g->lambda, g->rm1[0], pl[0] * sizeof(uint64_t));
+    for (size_t i = 1; i < np; i++) {
+        /* lcm(l, m) = l m / gcd(l, m); l m < n r_i fits 2w limbs. */
+        memset(g->a, 0, sizeof(g->a));
+        memcpy(g->a, g->rm1[i], pl[i] * sizeof(uint64_t));
+        if (!fc_bn_gcd(g->g, g->lambda, g->a, w))
+            return 0;
+        fc_bn_mul(g->big, g->lambda, w, g->a, w);
+        if (!fc_bn_divmod(g->lambda, g->b, g->big, w, g->g, w))
+            return 0;
+    }
+    return 1;
+}
+
+/* see fc/rsa.h */
+fc_rsa_key *fc_rsa_generate(size_t bits, size_t np, const uint8_t *e,
+                            size_t e_len, const fc_rsa_engines *engines,
+                            fc_rand_fn *rng, void *rng_arg)
+{
+    const size_t nl = fc_bn_limbs_for_bits(bits), w = nl + 1;
+    size_t pbits[MAXP], pl[MAXP], elen, el, ebits;
+    const uint8_t *eb;
+    rsa_gen *g = NULL;
+    fc_rsa_key *key = NULL;
+    fc_mont mt;
+
+    memset(&mt, 0, sizeof(mt));
     if (rng == NULL || e == NULL || bits < FC_RSA_MIN_BITS ||
-        bits > FC_RSA_MAX_BITS || bits > 64 * MAXL)
+        bits > FC_RSA_MAX_BITS || bits > 64 * MAXL || np < 2 ||
+        np > fc_rsa_max_primes(bits))
         return NULL;
     eb = fc_be_strip(e, e_len, &elen);
     ebits = fc_be_bits(eb, elen);
@@ -295,136 +336,160 @@ fc_rsa_key *fc_rsa_generate(size_t bits, const uint8_t *e, size_t e_len,
     if (elen == 0 || (eb[elen - 1] & 1) == 0 || ebits < 2 || ebits >= bits)
         return NULL;
     el = fc_bn_limbs_for_bits(ebits);
-
-    /* p, q; p - 1, q - 1; gcd scratch; six (ll + 1)-limb values; dp, dq,
-     * qinv. */
-    mem_limbs = 2 * MAXL + (pl + ql) + 3 * pl + 6 * (ll + 1) + (2 * pl + ql);
-    mem = calloc(mem_limbs, sizeof(uint64_t));
-    sieve = malloc(sizeof(*sieve));
-    bytes = malloc(bytes_len);
-    if (mem == NULL || sieve == NULL || bytes == NULL)
-        goto done;
-    p = mem;
-    q = p + MAXL;
-    pm1 = q + MAXL;
-    qm1 = pm1 + pl;
-    g = qm1 + ql;
-    prod = g + 3 * pl;
-    lambda = prod + (ll + 1);
-    emod = lambda + (ll + 1);
-    d = emod + (ll + 1);
-    ee = d + (ll + 1);
-    t = ee + (ll + 1);
-    dp = t + (ll + 1);
-    dq = dp + pl;
-    qinv = dq + ql;
-    fc_bn_from_bytes_be(ee, ll, eb, elen);
-    rsa_sieve_init(sieve);
+    /* bits / np each, the first bits % np one longer (OpenSSL's split). */
+    for (size_t i = 0; i < np; i++) {
+        pbits[i] = bits / np + (i < bits % np);
+        pl[i] = fc_bn_limbs_for_bits(pbits[i]);
+    }
+    g = calloc(1, sizeof(*g));
+    if (g == NULL)
+        return NULL;
+    fc_bn_from_bytes_be(g->ee, w, eb, elen);
+    rsa_sieve_init(&g->sieve);
 
     for (int attempt = 0; attempt < 16; attempt++) {
-        const size_t min_diff = bits / 2 - 100;
+        size_t len, xbytes;
         uint64_t ok;
 
-        if (!rsa_gen_prime(p, pl, pbits, ee, el, NULL, 0, 0, sieve, engines,
-                           rng, rng_arg) ||
-            !rsa_gen_prime(q, ql, qbits, ee, el, p, pl, min_diff, sieve,
-                           engines, rng, rng_arg))
-            goto done;
-        /* Order the factors p > q (a masked swap; only equal sizes can
+        for (size_t i = 0; i < np; i++)
+            if (!rsa_gen_prime(g->r[i], pl[i], pbits[i], g->ee, el,
+                               (const uint64_t(*)[MAXL])g->r, pl, i,
+                               pbits[i] - 100, &g->sieve, engines, rng,
+                               rng_arg))
+                goto done;
+        /* Order the first two p > q (a masked swap; only equal sizes can
          * be out of order). */
-        if (pl == ql) {
-            uint64_t sw = fc_bn_cmp_lt(p, q, pl);
-            for (size_t j = 0; j < pl; j++) {
-                uint64_t x = (p[j] ^ q[j]) & sw;
-                p[j] ^= x;
-                q[j] ^= x;
+        if (pl[0] == pl[1]) {
+            uint64_t sw = fc_bn_cmp_lt(g->r[0], g->r[1], pl[0]);
+
+            for (size_t j = 0; j < pl[0]; j++) {
+                uint64_t x = (g->r[0][j] ^ g->r[1][j]) & sw;
+
+                g->r[0][j] ^= x;
+                g->r[1][j] ^= x;
             }
         }
-        /* lambda = (p - 1)(q - 1) / gcd(p - 1, q - 1). */
-        memcpy(pm1, p, pl * sizeof(uint64_t));
-        pm1[0] &= ~(uint64_t)1;
-        memcpy(qm1, q, ql * sizeof(uint64_t));
-        qm1[0] &= ~(uint64_t)1;
-        memset(g, 0, 3 * pl * sizeof(uint64_t));
-        memcpy(g + pl, pm1, pl * sizeof(uint64_t));
-        memcpy(g + 2 * pl, qm1, ql * sizeof(uint64_t));
-        if (!fc_bn_gcd(g, g + pl, g + 2 * pl, gw))
-            goto done;
-        fc_bn_mul(prod, pm1, pl, qm1, ql);
-        if (!fc_bn_divmod(lambda, t, prod, ll, g, gw))
-            goto done;
-        /* d = (e mod lambda)^-1 mod lambda; e is odd and coprime to p - 1
-         * and q - 1, so e mod lambda is odd and invertible. */
-        if (!fc_bn_divmod(NULL, emod, ee, ll, lambda, ll))
-            goto done;
-        if (!fc_bn_modinv(d, emod, lambda, ll))
-            continue;
-        /* FIPS 186-5 A.1.1: d > 2^(bits/2), else start over. */
-        ok = fc_ct_lt(bits / 2, fc_bn_bits(d, ll));
+        /* n = the product; with three or more primes of the top two bits
+         * it can fall one bit short: then start over. */
+        memset(g->prod, 0, sizeof(g->prod));
+        memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
+        len = pl[0];
+        for (size_t i = 1; i < np; i++) {
+            fc_bn_mul(g->big, g->prod, len, g->r[i], pl[i]);
+            len += pl[i];
+            memcpy(g->prod, g->big, len * sizeof(uint64_t));
+        }
+        ok = fc_ct_eq(fc_bn_bits(g->prod, len), bits);
         FC_CT_PUBLIC(&ok, sizeof(ok));
         if (!ok)
             continue;
-        if (!fc_bn_divmod(NULL, dp, d, ll, pm1, pl) ||
-            !fc_bn_divmod(NULL, dq, d, ll, qm1, ql))
+        for (size_t i = 0; i < np; i++) {
+            memcpy(g->rm1[i], g->r[i], pl[i] * sizeof(uint64_t));
+            g->rm1[i][0] &= ~(uint64_t)1;
+        }
+        if (!rsa_gen_lambda(g, np, pl, w))
             goto done;
-        /* qinv = (q mod p)^-1 mod p. */
-        if (!fc_mont_init(&mp, p, pl, fc_rsa_kernels_for(engines, pl)))
+        /* d = (e mod lambda)^-1 mod lambda; e is odd and coprime to every
+         * r_i - 1, so e mod lambda is odd and invertible. */
+        if (!fc_bn_divmod(NULL, g->emod, g->ee, w, g->lambda, w))
             goto done;
-        fc_mont_reduce_wide(&mp, t, q, ql);
-        fc_bn_ct_inverse(&mp, qinv, t);
-        fc_mont_free(&mp);
-        fc_bn_mul(prod, p, pl, q, ql);
+        if (!fc_bn_modinv(g->d, g->emod, g->lambda, w))
+            continue;
+        /* FIPS 186-5 A.1.1: d > 2^(bits/2), else start over. */
+        ok = fc_ct_lt(bits / 2, fc_bn_bits(g->d, w));
+        FC_CT_PUBLIC(&ok, sizeof(ok));
+        if (!ok)
+            continue;
+        /* d_i = d mod (r_i - 1); qinv = q^-1 mod p; t_i = (r_1 ... r_(i-1))^-1
+         * mod r_i: the prefix product reduced mod r_i, inverted. */
+        for (size_t i = 0; i < np; i++) {
+            const size_t ci = i == 1 ? 0 : i; /* qinv is mod p */
 
-        /* Hand the components over as bytes: fc_rsa_key_new builds the
-         * Montgomery contexts and checks p * q = n. */
+            if (!fc_bn_divmod(NULL, g->x[i], g->d, w, g->rm1[i], pl[i]))
+                goto done;
+            if (i == 0)
+                continue;
+            if (!fc_mont_init(&mt, g->r[ci], pl[ci],
+                              fc_rsa_kernels_for(engines, pl[ci])))
+                goto done;
+            if (i == 1) {
+                fc_mont_reduce_wide(&mt, g->a, g->r[1], pl[1]);
+            } else {
+                /* r_0 ... r_(i-1) */
+                memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
+                len = pl[0];
+                for (size_t j = 1; j < i; j++) {
+                    fc_bn_mul(g->big, g->prod, len, g->r[j], pl[j]);
+                    len += pl[j];
+                    memcpy(g->prod, g->big, len * sizeof(uint64_t));
+                }
+                fc_mont_reduce_wide(&mt, g->a, g->prod, len);
+            }
+            fc_bn_ct_inverse(&mt, g->t[i], g->a);
+            fc_mont_free(&mt);
+        }
+        /* n again (prod was reused) */
+        memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
+        len = pl[0];
+        for (size_t i = 1; i < np; i++) {
+            fc_bn_mul(g->big, g->prod, len, g->r[i], pl[i]);
+            len += pl[i];
+            memcpy(g->prod, g->big, len * sizeof(uint64_t));
+        }
+
+        /* Hand the components over as bytes: fc_rsa_key_new checks that
+         * the primes' product is n. */
         {
-            uint8_t *nb_ = bytes, *db_ = nb_ + 8 * ll, *pb_ = db_ + 8 * ll;
-            uint8_t *qb_ = pb_ + 8 * pl, *dpb = qb_ + 8 * ql;
-            uint8_t *dqb = dpb + 8 * pl, *qib = dqb + 8 * ql;
             fc_rsa_components c;
             const char *why;
 
-            fc_bn_to_bytes_be(nb_, 8 * ll, prod, ll);
-            fc_bn_to_bytes_be(db_, 8 * ll, d, ll);
-            fc_bn_to_bytes_be(pb_, 8 * pl, p, pl);
-            fc_bn_to_bytes_be(qb_, 8 * ql, q, ql);
-            fc_bn_to_bytes_be(dpb, 8 * pl, dp, pl);
-            fc_bn_to_bytes_be(dqb, 8 * ql, dq, ql);
-            fc_bn_to_bytes_be(qib, 8 * pl, qinv, pl);
             memset(&c, 0, sizeof(c));
-            c.n = nb_;
-            c.n_len = 8 * ll;
+            fc_bn_to_bytes_be(g->bytes[0], 8 * nl, g->prod, nl);
+            fc_bn_to_bytes_be(g->bytes[1], 8 * nl, g->d, nl);
+            c.n = g->bytes[0];
+            c.n_len = 8 * nl;
             c.e = eb;
             c.e_len = elen;
-            c.d = db_;
-            c.d_len = 8 * ll;
-            c.p = pb_;
-            c.p_len = 8 * pl;
-            c.q = qb_;
-            c.q_len = 8 * ql;
-            c.dp = dpb;
-            c.dp_len = 8 * pl;
-            c.dq = dqb;
-            c.dq_len = 8 * ql;
-            c.qinv = qib;
-            c.qinv_len = 8 * pl;
+            c.d = g->bytes[1];
+            c.d_len = 8 * nl;
+            for (size_t i = 0; i < np; i++) {
+                uint8_t *rb = g->bytes[2 + 3 * i], *xb = g->bytes[3 + 3 * i];
+                uint8_t *tb = g->bytes[4 + 3 * i];
+                const size_t tl = pl[i == 1 ? 0 : i];
+
+                xbytes = 8 * pl[i];
+                fc_bn_to_bytes_be(rb, 8 * pl[i], g->r[i], pl[i]);
+                fc_bn_to_bytes_be(xb, xbytes, g->x[i], pl[i]);
+                if (i >= 1)
+                    fc_bn_to_bytes_be(tb, 8 * tl, g->t[i], tl);
+                switch (i) {
+                case 0:
+                    c.p = rb, c.p_len = 8 * pl[0];
+                    c.dp = xb, c.dp_len = xbytes;
+                    break;
+                case 1:
+                    c.q = rb, c.q_len = 8 * pl[1];
+                    c.dq = xb, c.dq_len = xbytes;
+                    c.qinv = tb, c.qinv_len = 8 * tl;
+                    break;
+                default:
+                    c.r[i - 2] = rb, c.r_len[i - 2] = 8 * pl[i];
+                    c.dr[i - 2] = xb, c.dr_len[i - 2] = xbytes;
+                    c.tr[i - 2] = tb, c.tr_len[i - 2] = 8 * tl;
+                    c.extra = i - 1;
+                    break;
+                }
+            }
             key = fc_rsa_key_new(&c, engines, &why);
         }
         break;
     }
 done:
-    fc_mont_free(&mp);
-    if (mem != NULL) {
-        fc_bn_wipe(mem, mem_limbs);
-        free(mem);
-    }
-    if (bytes != NULL) {
-        fc_memzero(bytes, bytes_len);
-        free(bytes);
-    }
-    free(sieve);
+    fc_mont_free(&mt);
+    fc_memzero(g, sizeof(*g));
+    free(g);
     if (key != NULL && fc_rsa_bits(key) != bits) {
-        fc_rsa_key_free(key); /* cannot happen with the top two bits set */
+        fc_rsa_key_free(key); /* cannot happen: the product was checked */
         key = NULL;
     }
     return key;
