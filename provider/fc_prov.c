@@ -89,8 +89,14 @@ static const OSSL_ALGORITHM fc_ciphers[] = {
  * keys from other providers match ours (EVP_KEYMGMT_is_a). */
 #define FC_RSA_NAMES "RSA:rsaEncryption:1.2.840.113549.1.1.1"
 
+/* RSA-PSS keys (RFC 4055), with their restrictions; their operations are
+ * the "RSA" signature's (query_operation_name). */
+#define FC_RSA_PSS_NAMES "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10"
+
 static const OSSL_ALGORITHM fc_keymgmt[] = {
     {FC_RSA_NAMES, FC_PROPS, fc_rsa_keymgmt_functions, "RSA (fastcrypto)"},
+    {FC_RSA_PSS_NAMES, FC_PROPS, fc_rsa_pss_keymgmt_functions,
+     "RSA-PSS (fastcrypto)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -155,6 +161,10 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_DATA_TOO_SMALL, "data too small"},
     {FC_R_INVALID_MGF1_MD, "invalid mgf1 md"},
     {FC_R_KEY_PRIME_NUM_INVALID, "key prime num invalid"},
+    {FC_R_PSS_SALTLEN_TOO_SMALL, "pss saltlen too small"},
+    {FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE,
+     "operation not supported for this keytype"},
+    {FC_R_ILLEGAL_PADDING_MODE, "illegal or unsupported padding mode"},
     {0, NULL},
 };
 

@@ -66,6 +66,9 @@ enum {
     FC_R_DATA_TOO_SMALL,
     FC_R_INVALID_MGF1_MD,
     FC_R_KEY_PRIME_NUM_INVALID,
+    FC_R_PSS_SALTLEN_TOO_SMALL,
+    FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE,
+    FC_R_ILLEGAL_PADDING_MODE,
 };
 
 /*
@@ -185,6 +188,7 @@ extern const OSSL_DISPATCH fc_aes128gcm_functions[];
 extern const OSSL_DISPATCH fc_aes192gcm_functions[];
 extern const OSSL_DISPATCH fc_aes256gcm_functions[];
 extern const OSSL_DISPATCH fc_rsa_keymgmt_functions[];
+extern const OSSL_DISPATCH fc_rsa_pss_keymgmt_functions[];
 extern const OSSL_DISPATCH fc_rsa_signature_functions[];
 extern const OSSL_DISPATCH fc_rsa_asym_cipher_functions[];
 extern const OSSL_DISPATCH fc_ctr_drbg_functions[];

@@ -16,6 +16,11 @@
  * libcrypto then uses the key's own provider. A private key without all
  * the CRT values (or with only some of them) is used through d alone.
  *
+ * The same functions serve "RSA-PSS" keys (RFC 4055), which sign with PSS
+ * only: their restrictions (digest, MGF1 digest, minimum salt length) are
+ * imported, exported and generated in default's forms (rsa_pss_params.c)
+ * and enforced by signature_rsa.c; without them the key is unrestricted.
+ *
  * What import takes, next to the default provider:
  *   - moduli of 512..8192 bits (the bignum layer's limit). A larger key
  *     (default takes up to 16384 bits) is refused with FC_R_INVALID_KEY,
@@ -74,6 +79,9 @@ FC_DISPATCH(keymgmt, gettable_params, fc_rsa_km_gettable_params);
 FC_DISPATCH(keymgmt, dup, fc_rsa_km_dup);
 FC_DISPATCH(keymgmt, query_operation_name, fc_rsa_km_query_operation_name);
 FC_DISPATCH(keymgmt, gen_init, fc_rsa_km_gen_init);
+FC_DISPATCH(keymgmt, new, fc_rsa_pss_km_new);
+FC_DISPATCH(keymgmt, gen_init, fc_rsa_pss_km_gen_init);
+FC_DISPATCH(keymgmt, gen_settable_params, fc_rsa_pss_km_gen_settable_params);
 FC_DISPATCH(keymgmt, gen_set_params, fc_rsa_km_gen_set_params);
 FC_DISPATCH(keymgmt, gen_settable_params, fc_rsa_km_gen_settable_params);
 FC_DISPATCH(keymgmt, gen, fc_rsa_km_gen);
@@ -128,6 +136,27 @@ static fc_rsa_obj *fc_rsa_obj_new(fc_prov_ctx *prov)
 static void *fc_rsa_km_new(void *provctx)
 {
     return fc_rsa_obj_new(provctx);
+}
+
+/* The RSA-PSS keymgmt's: an RSA key with the PSS type, which signs with PSS
+ * only, under its restrictions if it has any. */
+static void *fc_rsa_pss_km_new(void *provctx)
+{
+    fc_rsa_obj *obj = fc_rsa_obj_new(provctx);
+
+    if (obj != NULL)
+        obj->pss = 1;
+    return obj;
+}
+
+/* 1 if |key| names an RSA-PSS key parameter (a restriction). */
+static int fc_is_pss_param(const char *key)
+{
+    return strcmp(key, OSSL_PKEY_PARAM_RSA_DIGEST) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_DIGEST_PROPS) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_MASKGENFUNC) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN) == 0;
 }
 
 static void fc_rsa_km_free(void *keydata)
@@ -359,20 +388,24 @@ static int fc_rsa_km_import(void *keydata, int selection,
     fc_rsa_components c;
     const char *reason = NULL;
     fc_rsa_key *key = NULL;
-    int priv, ok = 0;
+    fc_rsa_pss_params pss = {0};
+    int priv, pss_seen = 0, ok = 0;
 
     if (obj == NULL)
         return 0;
     prov = obj->prov;
-    /* RSA has no domain parameters: there is nothing to import without the
-     * key pair. */
-    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+    /* The key pair, and/or "other parameters": an RSA-PSS key's
+     * restrictions (RSA has no domain parameters). */
+    if ((selection & (OSSL_KEYMGMT_SELECT_KEYPAIR |
+                      OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)) == 0)
         return 0;
     priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
     /* One pass over the parameters (fc_rsa_comp_index). */
     for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
         int i = fc_rsa_comp_index(p->key);
 
+        if (i == -1 && fc_is_pss_param(p->key))
+            pss_seen = 1;
         if (i == -2 && priv) {
             FC_RAISE_DATA(prov, FC_R_MULTIPRIME_UNSUPPORTED,
                           "%s: at most %d primes", p->key, FC_RSA_MAX_PRIMES);
@@ -385,6 +418,21 @@ static int fc_rsa_km_import(void *keydata, int selection,
         total += p->data_type == OSSL_PARAM_UNSIGNED_INTEGER
                      ? p->data_size
                      : FC_RSA_MAX_BYTES + 8;
+    }
+    /* Restrictions: RSA-PSS keys only, as default takes them (a plain RSA
+     * key given some is refused). */
+    if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0 && pss_seen) {
+        if (!fc_rsa_pss_params_fromdata(prov, &pss, params))
+            return 0;
+        if (pss.restricted && !obj->pss) {
+            FC_RAISE_DATA(prov, FC_R_INVALID_KEY,
+                          "PSS parameters on a key that is not RSA-PSS");
+            return 0;
+        }
+    }
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) {
+        obj->pss_params = pss;
+        return 1;
     }
     if (par[0] == NULL || par[1] == NULL) {
         FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
@@ -448,6 +496,8 @@ static int fc_rsa_km_import(void *keydata, int selection,
     }
     fc_rsa_key_free(obj->key);
     obj->key = key;
+    if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0)
+        obj->pss_params = pss;
     fc_stat_add(prov, FC_STAT_RSA_IMPORT, 1);
     ok = 1;
 err:
@@ -461,10 +511,12 @@ err:
  * Hands the components selected by |selection| to |cb| as OSSL_PARAMs built
  * over one buffer, wiped afterwards. Used by export.
  */
-static int fc_rsa_export_params(const fc_rsa_key *key, int selection,
+static int fc_rsa_export_params(const fc_rsa_obj *obj, int selection,
                                 OSSL_CALLBACK *cb, void *cbarg)
 {
-    OSSL_PARAM params[FC_RSA_NCOMPS + 1];
+    const fc_rsa_key *key = obj->key;
+    OSSL_PARAM params[FC_RSA_NCOMPS + 4];
+    int saltlen;
     size_t k = fc_rsa_size(key), cap = k + 8, used = 0, np = 0;
     uint8_t tmp[FC_RSA_MAX_BYTES + 8];
     uint8_t *buf;
@@ -488,6 +540,9 @@ static int fc_rsa_export_params(const fc_rsa_key *key, int selection,
             OSSL_PARAM_construct_BN(fc_rsa_comps[i].name, buf + used, len);
         used += cap;
     }
+    /* an RSA-PSS key's restrictions, as default exports them */
+    if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0 && obj->pss)
+        np += fc_rsa_pss_params_export(&obj->pss_params, params + np, &saltlen);
     params[np] = OSSL_PARAM_construct_end();
     ok = cb(params, cbarg);
     OPENSSL_cleanse(tmp, sizeof(tmp));
@@ -502,7 +557,7 @@ static int fc_rsa_km_export(void *keydata, int selection, OSSL_CALLBACK *cb,
 
     if (obj == NULL || obj->key == NULL)
         return 0;
-    return fc_rsa_export_params(obj->key, selection, cb, cbarg);
+    return fc_rsa_export_params(obj, selection, cb, cbarg);
 }
 
 /* The importable/exportable parameters for a selection. */
@@ -580,8 +635,13 @@ static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE);
     if (p != NULL && !OSSL_PARAM_set_int(p, (int)fc_rsa_size(key)))
         return 0;
+    /* A restricted RSA-PSS key has a mandatory digest instead (and its
+     * restrictions to report), as with default. */
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST);
-    if (p != NULL && !OSSL_PARAM_set_utf8_string(p, "SHA256"))
+    if (p != NULL && !(obj->pss && obj->pss_params.restricted) &&
+        !OSSL_PARAM_set_utf8_string(p, "SHA256"))
+        return 0;
+    if (obj->pss && !fc_rsa_pss_params_todata(&obj->pss_params, params))
         return 0;
     /* The components asked for, for EVP_PKEY_get_bn_param on keys we
      * generated: one pass over the request. */
@@ -746,6 +806,8 @@ static void *fc_rsa_km_dup(const void *keydata_from, int selection)
     obj = fc_rsa_obj_new(from->prov);
     if (obj == NULL)
         return NULL;
+    obj->pss = from->pss;
+    obj->pss_params = from->pss_params;
     if (from->key != NULL && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0) {
         if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 ||
             !fc_rsa_has_private(from->key))
@@ -776,12 +838,14 @@ typedef struct fc_rsa_gen_ctx {
     uint8_t e[16]; /* public exponent, big-endian */
     size_t e_len;
     int selection;
+    int pss;                      /* an RSA-PSS key */
+    fc_rsa_pss_params pss_params; /* its restrictions */
 } fc_rsa_gen_ctx;
 
-static void *fc_rsa_km_gen_init(void *provctx, int selection,
-                                const OSSL_PARAM params[])
+/* A generation context, for an RSA-PSS key if |pss|. */
+static void *fc_rsa_gen_new(fc_prov_ctx *prov, int selection, int pss,
+                            const OSSL_PARAM params[])
 {
-    fc_prov_ctx *prov = provctx;
     fc_rsa_gen_ctx *g = OPENSSL_zalloc(sizeof(*g));
 
     if (g == NULL) {
@@ -790,6 +854,7 @@ static void *fc_rsa_km_gen_init(void *provctx, int selection,
     }
     g->prov = prov;
     g->selection = selection;
+    g->pss = pss;
     g->bits = 2048;
     g->primes = 2;
     g->e[0] = 0x01, g->e[1] = 0x00, g->e[2] = 0x01; /* 65537 */
@@ -799,6 +864,18 @@ static void *fc_rsa_km_gen_init(void *provctx, int selection,
         return NULL;
     }
     return g;
+}
+
+static void *fc_rsa_km_gen_init(void *provctx, int selection,
+                                const OSSL_PARAM params[])
+{
+    return fc_rsa_gen_new(provctx, selection, 0, params);
+}
+
+static void *fc_rsa_pss_km_gen_init(void *provctx, int selection,
+                                    const OSSL_PARAM params[])
+{
+    return fc_rsa_gen_new(provctx, selection, 1, params);
 }
 
 static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
@@ -865,6 +942,10 @@ static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
         g->e_len = len;
         OPENSSL_free(e);
     }
+    /* An RSA-PSS key's restrictions (ignored for a plain key, as by
+     * default); they accumulate over calls. */
+    if (g->pss && !fc_rsa_pss_params_fromdata(g->prov, &g->pss_params, params))
+        return 0;
     return 1;
 }
 
@@ -880,6 +961,23 @@ static const OSSL_PARAM *fc_rsa_km_gen_settable_params(void *genctx,
     return params;
 }
 
+static const OSSL_PARAM *fc_rsa_pss_km_gen_settable_params(void *genctx,
+                                                           void *provctx)
+{
+    static const OSSL_PARAM params[] = {
+        OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_BITS, NULL),
+        OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, NULL),
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, NULL, 0),
+        OSSL_PARAM_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, NULL),
+        OSSL_PARAM_END,
+    };
+    return params;
+}
+
 static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
 {
     fc_rsa_gen_ctx *g = genctx;
@@ -890,6 +988,8 @@ static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     obj = fc_rsa_obj_new(g->prov);
     if (obj == NULL)
         return NULL;
+    obj->pss = g->pss;
+    obj->pss_params = g->pss_params;
     /* default's rule and reason (ossl_rsa_multip_cap): 2 primes below 1024
      * bits, 3 below 4096, 4 below 8192, 5 from there */
     if (g->primes < 2 || g->primes > fc_rsa_max_primes(g->bits)) {
@@ -936,6 +1036,33 @@ const OSSL_DISPATCH fc_rsa_keymgmt_functions[] = {
      (void (*)(void))fc_rsa_km_gen_set_params},
     {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS,
      (void (*)(void))fc_rsa_km_gen_settable_params},
+    {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fc_rsa_km_gen},
+    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fc_rsa_km_gen_cleanup},
+    OSSL_DISPATCH_END,
+};
+
+/* RSA-PSS keys: the same functions but for creation and generation. */
+const OSSL_DISPATCH fc_rsa_pss_keymgmt_functions[] = {
+    {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))fc_rsa_pss_km_new},
+    {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))fc_rsa_km_free},
+    {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))fc_rsa_km_has},
+    {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))fc_rsa_km_match},
+    {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))fc_rsa_km_validate},
+    {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))fc_rsa_km_import},
+    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))fc_rsa_km_import_types},
+    {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))fc_rsa_km_export},
+    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))fc_rsa_km_export_types},
+    {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))fc_rsa_km_get_params},
+    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS,
+     (void (*)(void))fc_rsa_km_gettable_params},
+    {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))fc_rsa_km_dup},
+    {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME,
+     (void (*)(void))fc_rsa_km_query_operation_name},
+    {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))fc_rsa_pss_km_gen_init},
+    {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS,
+     (void (*)(void))fc_rsa_km_gen_set_params},
+    {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS,
+     (void (*)(void))fc_rsa_pss_km_gen_settable_params},
     {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fc_rsa_km_gen},
     {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fc_rsa_km_gen_cleanup},
     OSSL_DISPATCH_END,

@@ -18,6 +18,21 @@
  *                    too many primes for the size refused as default
  *                    refuses them (same reason).
  *
+ *   RSA-PSS keys (RSA-PSS:RSASSA-PSS, RFC 4055; restrictions on the hash,
+ *   the MGF1 hash and the minimum salt length):
+ *     pss_keys       made by fastcrypto and by default, restricted or not:
+ *                    the same parameters reported (mandatory and default
+ *                    digest, restrictions), moved both ways intact; a plain
+ *                    RSA key given restrictions refused by both;
+ *     pss_rules      a matrix of digests, MGF1 digests, salt lengths and
+ *                    padding modes for signing and verifying: each accepted
+ *                    or refused as default does, with default's reason;
+ *                    signatures cross-verified; encryption refused;
+ *     pss_encoding   a key of ours through default's PEM encoder and
+ *                    decoder, and an X.509 certificate signed with it by
+ *                    fastcrypto (rsassaPss with the key's parameters) that
+ *                    default verifies.
+ *
  * Each group loads default and fastcrypto.so into its own OSSL_LIB_CTX from
  * FC_TEST_CONF under one CPU mask (native, "ifma", "all"), so every RSA
  * engine meets every key shape. Every fastcrypto operation is checked to
@@ -40,9 +55,11 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/provider.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #include "impls.h"
 #include "kat.h"
@@ -175,7 +192,34 @@ static int num_primes(const EVP_PKEY *pkey)
     return n;
 }
 
-/* Every component of |a| and |b|, as exported, is the same. */
+/* |a| and |b| hold the same value (integers, strings, ints). */
+static int same_param(const OSSL_PARAM *a, const OSSL_PARAM *b)
+{
+    if (a->data_type == OSSL_PARAM_UTF8_STRING ||
+        b->data_type == OSSL_PARAM_UTF8_STRING) {
+        const char *x = NULL, *y = NULL;
+
+        return OSSL_PARAM_get_utf8_string_ptr(a, &x) &&
+               OSSL_PARAM_get_utf8_string_ptr(b, &y) && strcmp(x, y) == 0;
+    }
+    if (a->data_type == OSSL_PARAM_INTEGER) {
+        int x, y;
+
+        return OSSL_PARAM_get_int(a, &x) && OSSL_PARAM_get_int(b, &y) && x == y;
+    }
+    {
+        BIGNUM *x = NULL, *y = NULL;
+        int same = OSSL_PARAM_get_BN(a, &x) && OSSL_PARAM_get_BN(b, &y) &&
+                   BN_cmp(x, y) == 0;
+
+        BN_free(x);
+        BN_free(y);
+        return same;
+    }
+}
+
+/* Every component and key parameter of |a| and |b|, as exported, is the
+ * same. */
 static void same_export(EVP_PKEY *a, EVP_PKEY *b, const char *what)
 {
     OSSL_PARAM *pa = NULL, *pb = NULL;
@@ -186,14 +230,9 @@ static void same_export(EVP_PKEY *a, EVP_PKEY *b, const char *what)
           "%s: export", what);
     for (const OSSL_PARAM *p = pa; p->key != NULL; p++, na++) {
         const OSSL_PARAM *q = OSSL_PARAM_locate_const(pb, p->key);
-        BIGNUM *x = NULL, *y = NULL;
 
         CHECK(q != NULL, "%s: %s missing", what, p->key);
-        CHECK(OSSL_PARAM_get_BN(p, &x) && OSSL_PARAM_get_BN(q, &y) &&
-                  BN_cmp(x, y) == 0,
-              "%s: %s differs", what, p->key);
-        BN_free(x);
-        BN_free(y);
+        CHECK(same_param(p, q), "%s: %s differs", what, p->key);
     }
     for (const OSSL_PARAM *p = pb; p->key != NULL; p++)
         nb++;
@@ -587,12 +626,424 @@ static void test_mp_keygen(void **state)
     }
 }
 
+/* ---- RSA-PSS keys
+ * ------------------------------------------------------------- */
+
+/* An RSA-PSS key of |bits| bits made by the provider |propq| selects, with
+ * the restrictions |md|, |mgf1|, |saltlen| (NULL / -1: not given). */
+static EVP_PKEY *gen_pss(const char *propq, size_t bits, const char *md,
+                         const char *mgf1, int saltlen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA-PSS", propq);
+    OSSL_PARAM params[5];
+    size_t n = 0;
+    EVP_PKEY *pkey = NULL;
+
+    if (md != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_PKEY_PARAM_RSA_DIGEST, (char *)md, 0);
+    if (mgf1 != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, (char *)mgf1, 0);
+    if (saltlen >= 0)
+        params[n++] =
+            OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &saltlen);
+    params[n] = OSSL_PARAM_construct_end();
+    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits) <= 0 ||
+        EVP_PKEY_CTX_set_params(ctx, params) <= 0 ||
+        EVP_PKEY_keygen(ctx, &pkey) <= 0)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+/* What a key says about itself: its default digest query (the result and
+ * the name), and its restrictions as parameters. */
+typedef struct pss_view {
+    int dd_ret;
+    char dd[32], md[32], mgf1[32];
+    int saltlen, has_saltlen;
+} pss_view;
+
+static pss_view view_of(EVP_PKEY *pkey)
+{
+    pss_view v;
+    size_t len;
+
+    memset(&v, 0, sizeof(v));
+    v.dd_ret = EVP_PKEY_get_default_digest_name(pkey, v.dd, sizeof(v.dd));
+    if (!EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_RSA_DIGEST, v.md,
+                                        sizeof(v.md), &len))
+        strcpy(v.md, "-");
+    if (!EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                        v.mgf1, sizeof(v.mgf1), &len))
+        strcpy(v.mgf1, "-");
+    v.has_saltlen = EVP_PKEY_get_int_param(
+        pkey, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &v.saltlen);
+    ERR_clear_error();
+    return v;
+}
+
+static void same_view(EVP_PKEY *a, EVP_PKEY *b, const char *what)
+{
+    pss_view x = view_of(a), y = view_of(b);
+
+    CHECK(x.dd_ret == y.dd_ret && strcmp(x.dd, y.dd) == 0 &&
+              strcmp(x.md, y.md) == 0 && strcmp(x.mgf1, y.mgf1) == 0 &&
+              x.has_saltlen == y.has_saltlen &&
+              (!x.has_saltlen || x.saltlen == y.saltlen),
+          "%s: (%d %s, %s, %s, %d:%d) against (%d %s, %s, %s, %d:%d)", what,
+          x.dd_ret, x.dd, x.md, x.mgf1, x.has_saltlen, x.saltlen, y.dd_ret,
+          y.dd, y.md, y.mgf1, y.has_saltlen, y.saltlen);
+}
+
+/* RSA-PSS keys made by either provider, restricted or not, report the same
+ * and move both ways with their restrictions. */
+static void test_pss_keys(void **state)
+{
+    static const struct {
+        const char *md, *mgf1;
+        int saltlen;
+    } shapes[] = {
+        {NULL, NULL, -1},         /* unrestricted */
+        {"SHA256", "SHA256", 32}, /* TLS-like */
+        {"SHA384", NULL, -1},     /* mgf1 and saltlen take the defaults */
+        {NULL, NULL, 20},         /* every value a default: still restricted */
+        {"SHA512", "SHA1", 64},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        EVP_PKEY *kf = gen_pss(FC_PROPQ, 2048, shapes[i].md, shapes[i].mgf1,
+                               shapes[i].saltlen);
+        EVP_PKEY *kd = gen_pss(DF_PROPQ, 1024, shapes[i].md, shapes[i].mgf1,
+                               shapes[i].saltlen);
+        EVP_PKEY *kf2d, *kd2f, *back;
+        char what[96];
+
+        snprintf(what, sizeof(what), "RSA-PSS key %s/%s/%d",
+                 shapes[i].md ? shapes[i].md : "-",
+                 shapes[i].mgf1 ? shapes[i].mgf1 : "-", shapes[i].saltlen);
+        CHECK(kf != NULL && kd != NULL, "%s: keygen", what);
+        CHECK(
+            strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0 &&
+                EVP_PKEY_is_a(kf, "RSA-PSS") && EVP_PKEY_is_a(kf, "RSASSA-PSS"),
+            "%s: %s key", what, prov_name(EVP_PKEY_get0_provider(kf)));
+        /* ours moved to default, default's moved to ours */
+        kf2d = move_key(kf, "RSA-PSS",
+                        EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
+        kd2f = move_key(kd, "RSA-PSS",
+                        EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
+        CHECK(kf2d != NULL && kd2f != NULL, "%s: moving", what);
+        CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd2f)), "fastcrypto") ==
+                  0,
+              "%s: default's key held by %s", what,
+              prov_name(EVP_PKEY_get0_provider(kd2f)));
+        same_view(kf, kf2d, what);
+        same_view(kd, kd2f, what);
+        /* and back again */
+        back = move_key(kd2f, "RSA-PSS",
+                        EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
+        CHECK(back != NULL, "%s: back to default", what);
+        same_view(kd, back, what);
+        same_export(kd, back, what);
+        EVP_PKEY_free(back);
+        EVP_PKEY_free(kf2d);
+        EVP_PKEY_free(kd2f);
+        EVP_PKEY_free(kf);
+        EVP_PKEY_free(kd);
+    }
+    /* restrictions on a plain RSA key: refused by both */
+    {
+        EVP_PKEY *kd = gen_mp(DF_PROPQ, 1024, 2);
+        OSSL_PARAM *params = NULL, *all;
+        OSSL_PARAM extra[2];
+        size_t n = 0;
+
+        CHECK(kd != NULL && EVP_PKEY_todata(kd, EVP_PKEY_KEYPAIR, &params) > 0,
+              "plain key");
+        for (; params[n].key != NULL; n++)
+            ;
+        all = OPENSSL_zalloc((n + 2) * sizeof(*all));
+        memcpy(all, params, n * sizeof(*all));
+        extra[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST,
+                                                    "SHA256", 0);
+        all[n] = extra[0];
+        all[n + 1] = OSSL_PARAM_construct_end();
+        for (int p = 0; p < 2; p++) {
+            EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(
+                g_lib, "RSA", p ? DF_PROPQ : FC_PROPQ);
+            EVP_PKEY *k = NULL;
+
+            CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) > 0, "fromdata");
+            CHECK(EVP_PKEY_fromdata(ctx, &k,
+                                    EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                    all) <= 0,
+                  "%s took PSS restrictions on a plain RSA key",
+                  p ? "default" : "fastcrypto");
+            EVP_PKEY_free(k);
+            EVP_PKEY_CTX_free(ctx);
+        }
+        ERR_clear_error();
+        OPENSSL_free(all);
+        OSSL_PARAM_free(params);
+        EVP_PKEY_free(kd);
+    }
+}
+
+/* One signing or verifying setup: the digest (NULL: the key's default or
+ * mandatory one), MGF1 digest, salt length ("saltlen" string, NULL: unset)
+ * and padding ("pad-mode" string, NULL: unset). */
+typedef struct pss_case {
+    const char *md, *mgf1, *saltlen, *pad;
+} pss_case;
+
+/* Signs (|sig| NULL) or verifies |sig| of |msg| with |pkey| on |propq|
+ * under |c|; returns 1 (and the signature length in |*slen|) or 0, and the
+ * reason of the last error in |reason|. */
+static int pss_run(EVP_PKEY *pkey, const char *propq, const pss_case *c,
+                   const uint8_t *msg, size_t mlen, uint8_t *out, size_t *slen,
+                   const uint8_t *sig, char *reason, size_t rcap)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    OSSL_PARAM params[4];
+    size_t n = 0;
+    unsigned long e;
+    int ok;
+
+    if (c->pad != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PAD_MODE, (char *)c->pad, 0);
+    if (c->mgf1 != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_MGF1_DIGEST, (char *)c->mgf1, 0);
+    if (c->saltlen != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PSS_SALTLEN, (char *)c->saltlen, 0);
+    params[n] = OSSL_PARAM_construct_end();
+    ERR_clear_error();
+    if (sig == NULL)
+        ok = EVP_DigestSignInit_ex(m, &pctx, c->md, g_lib, propq, pkey,
+                                   params) > 0 &&
+             EVP_DigestSign(m, out, slen, msg, mlen) > 0;
+    else
+        ok = EVP_DigestVerifyInit_ex(m, &pctx, c->md, g_lib, propq, pkey,
+                                     params) > 0 &&
+             EVP_DigestVerify(m, sig, *slen, msg, mlen) == 1;
+    if (ok && strstr(propq, "fastcrypto") != NULL)
+        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
+                     "fastcrypto") == 0,
+              "ran on %s", prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    e = ERR_peek_last_error();
+    snprintf(reason, rcap, "%s",
+             e != 0 && ERR_reason_error_string(e) != NULL
+                 ? ERR_reason_error_string(e)
+                 : "-");
+    ERR_clear_error();
+    EVP_MD_CTX_free(m);
+    return ok;
+}
+
+/* Every case on both providers: same outcome, same reason; a signature
+ * made by one verifies on the other under the same case. */
+static void pss_matrix(EVP_PKEY *kd, const char *what)
+{
+    static const char *const mds[] = {NULL, "SHA256", "SHA384", "SHA1"};
+    static const char *const mgf1s[] = {NULL, "SHA256", "SHA1"};
+    static const char *const salts[] = {NULL,     "32",  "40",  "16",
+                                        "digest", "max", "auto"};
+    static const char *const pads[] = {NULL, "pss", "pkcs1", "none"};
+    EVP_PKEY *kf = move_key(
+        kd, "RSA-PSS", EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
+    uint8_t msg[64], sf[MAXB], sd[MAXB];
+    size_t cases = 0, accepted = 0;
+    const int quick = fc_test_quick();
+
+    CHECK(kf != NULL, "%s: fastcrypto refused the key", what);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 3; b++)
+            for (size_t c = 0; c < 7; c++)
+                for (size_t d = 0; d < 4; d++) {
+                    pss_case pc = {mds[a], mgf1s[b], salts[c], pads[d]};
+                    char rf[128], rd[128];
+                    size_t lf = MAXB, ld = MAXB;
+                    int of, od;
+
+                    if (quick && (a + b + c + d) % 3 != 0)
+                        continue;
+                    cases++;
+                    of = pss_run(kf, FC_PROPQ, &pc, msg, sizeof(msg), sf, &lf,
+                                 NULL, rf, sizeof(rf));
+                    od = pss_run(kd, DF_PROPQ, &pc, msg, sizeof(msg), sd, &ld,
+                                 NULL, rd, sizeof(rd));
+                    CHECK(of == od && (of || strcmp(rf, rd) == 0),
+                          "%s: sign md=%s mgf1=%s saltlen=%s pad=%s: "
+                          "fastcrypto %d (%s), default %d (%s)",
+                          what, pc.md ? pc.md : "-", pc.mgf1 ? pc.mgf1 : "-",
+                          pc.saltlen ? pc.saltlen : "-", pc.pad ? pc.pad : "-",
+                          of, rf, od, rd);
+                    if (of) {
+                        /* verified with the salt length the signature has:
+                         * "auto" signs with the maximum, and a restricted
+                         * key may not verify with "auto" */
+                        pss_case vc = pc;
+
+                        if (vc.saltlen != NULL &&
+                            strcmp(vc.saltlen, "auto") == 0)
+                            vc.saltlen = "max";
+                        accepted++;
+                        CHECK(pss_run(kd, DF_PROPQ, &vc, msg, sizeof(msg), NULL,
+                                      &lf, sf, rd, sizeof(rd)),
+                              "%s: default refuses our signature (%s)", what,
+                              rd);
+                        CHECK(pss_run(kf, FC_PROPQ, &vc, msg, sizeof(msg), NULL,
+                                      &ld, sd, rf, sizeof(rf)),
+                              "%s: we refuse default's signature (%s)", what,
+                              rf);
+                    } else {
+                        /* verification refused alike too */
+                        lf = (size_t)EVP_PKEY_get_size(kd);
+                        memset(sf, 1, lf);
+                        of = pss_run(kf, FC_PROPQ, &pc, msg, sizeof(msg), NULL,
+                                     &lf, sf, rf, sizeof(rf));
+                        od = pss_run(kd, DF_PROPQ, &pc, msg, sizeof(msg), NULL,
+                                     &lf, sf, rd, sizeof(rd));
+                        CHECK(!of && !od, "%s: a junk signature verified",
+                              what);
+                    }
+                }
+    /* encryption with an RSA-PSS key: refused by both */
+    CHECK(crypt_op(kf, FC_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16, sf) ==
+                  (size_t)-1 &&
+              crypt_op(kd, DF_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16,
+                       sd) == (size_t)-1,
+          "%s: encryption with an RSA-PSS key", what);
+    print_message("[%s] %s: %zu signing setups, %zu accepted, all as default\n",
+                  g_group, what, cases, accepted);
+    EVP_PKEY_free(kf);
+}
+
+static void test_pss_rules(void **state)
+{
+    EVP_PKEY *k;
+
+    (void)state;
+    fc_test_rand_start("pss_rules");
+    k = gen_pss(DF_PROPQ, 2048, "SHA256", "SHA256", 32);
+    CHECK(k != NULL, "keygen");
+    pss_matrix(k, "restricted SHA256/MGF1-SHA256/32");
+    EVP_PKEY_free(k);
+    /* a minimum above the digest size: "digest" salt refused */
+    k = gen_pss(DF_PROPQ, 2048, "SHA256", NULL, 40);
+    CHECK(k != NULL, "keygen");
+    pss_matrix(k, "restricted SHA256/MGF1-SHA1/40");
+    EVP_PKEY_free(k);
+    k = gen_pss(DF_PROPQ, 2048, NULL, NULL, -1);
+    CHECK(k != NULL, "keygen");
+    pss_matrix(k, "unrestricted");
+    EVP_PKEY_free(k);
+}
+
+/* A key of ours through default's PEM encoder and decoder, and an X.509
+ * certificate signed with it by fastcrypto that default verifies. */
+static void test_pss_encoding(void **state)
+{
+    EVP_PKEY *kf = gen_pss(FC_PROPQ, 2048, "SHA256", "SHA256", 32), *kd = NULL;
+    BIO *bio = BIO_new(BIO_s_mem());
+    X509 *x = X509_new_ex(g_lib, NULL);
+    X509_NAME *name = X509_NAME_new();
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    const X509_ALGOR *alg;
+    const ASN1_OBJECT *oid;
+    EVP_PKEY_CTX *pctx = NULL;
+    char buf[64];
+
+    (void)state;
+    CHECK(kf != NULL && bio != NULL && x != NULL && name != NULL && m != NULL,
+          "setup");
+    CHECK(PEM_write_bio_PrivateKey_ex(bio, kf, NULL, NULL, 0, NULL, NULL, g_lib,
+                                      DF_PROPQ) > 0,
+          "PEM encoding of our key");
+    kd = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, g_lib, DF_PROPQ);
+    CHECK(kd != NULL && EVP_PKEY_is_a(kd, "RSA-PSS"),
+          "PEM decoding by default");
+    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd)), "default") == 0,
+          "decoded by %s", prov_name(EVP_PKEY_get0_provider(kd)));
+    same_view(kf, kd, "PEM round trip");
+    same_export(kf, kd, "PEM round trip");
+
+    /* a self-signed certificate, signed by fastcrypto (mandatory digest) */
+    CHECK(X509_set_version(x, X509_VERSION_3) &&
+              ASN1_INTEGER_set(X509_get_serialNumber(x), 1) &&
+              X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                                         (const unsigned char *)"pss", -1, -1,
+                                         0) &&
+              X509_set_subject_name(x, name) && X509_set_issuer_name(x, name) &&
+              X509_gmtime_adj(X509_getm_notBefore(x), 0) &&
+              X509_gmtime_adj(X509_getm_notAfter(x), 3600) &&
+              X509_set_pubkey(x, kd),
+          "certificate fields");
+    CHECK(EVP_DigestSignInit_ex(m, &pctx, NULL, g_lib, FC_PROPQ, kd, NULL) > 0,
+          "DigestSignInit with the key's mandatory digest");
+    CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)), "fastcrypto") ==
+              0,
+          "certificate signed by %s",
+          prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    CHECK(X509_sign_ctx(x, m) > 0, "X509_sign_ctx");
+    X509_get0_signature(NULL, &alg, x);
+    X509_ALGOR_get0(&oid, NULL, NULL, alg);
+    OBJ_obj2txt(buf, sizeof(buf), oid, 1);
+    CHECK(strcmp(buf, "1.2.840.113549.1.1.10") == 0, "signature algorithm %s",
+          buf);
+    {
+        /* the parameters (SHA-256, MGF1 with SHA-256, salt 32) encoded as
+         * default encodes them for the same key */
+        X509 *y = X509_dup(x);
+        EVP_MD_CTX *m2 = EVP_MD_CTX_new();
+        const X509_ALGOR *alg2;
+
+        CHECK(y != NULL && m2 != NULL &&
+                  EVP_DigestSignInit_ex(m2, NULL, NULL, g_lib, DF_PROPQ, kd,
+                                        NULL) > 0 &&
+                  X509_sign_ctx(y, m2) > 0,
+              "default's signature");
+        X509_get0_signature(NULL, &alg2, y);
+        CHECK(X509_ALGOR_cmp(alg, alg2) == 0,
+              "the rsassaPss parameters differ from default's");
+        X509_free(y);
+        EVP_MD_CTX_free(m2);
+    }
+    /* default verifies it, with the public key only */
+    {
+        EVP_PKEY *pub =
+            move_key(kd, "RSA-PSS",
+                     EVP_PKEY_PUBLIC_KEY | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
+
+        CHECK(pub != NULL && X509_verify(x, pub) == 1,
+              "default does not verify the certificate");
+        EVP_PKEY_free(pub);
+    }
+    ERR_clear_error();
+    X509_free(x);
+    X509_NAME_free(name);
+    EVP_MD_CTX_free(m);
+    BIO_free(bio);
+    EVP_PKEY_free(kd);
+    EVP_PKEY_free(kf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mp_wycheproof),
         cmocka_unit_test(test_mp_default),
         cmocka_unit_test(test_mp_keygen),
+        cmocka_unit_test(test_pss_keys),
+        cmocka_unit_test(test_pss_rules),
+        cmocka_unit_test(test_pss_encoding),
     };
     int fails = 0;
 
