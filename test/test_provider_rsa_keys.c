@@ -61,6 +61,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
+#include "evp_checks.h"
 #include "impls.h"
 #include "kat.h"
 
@@ -153,27 +154,6 @@ static const char *const factor_name[5] = {
 static const char *prov_name(const OSSL_PROVIDER *p)
 {
     return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-}
-
-/* Exports |src| (|selection|) and imports the result into the keymgmt
- * |name| that |propq| selects: how libcrypto moves a key between
- * providers. */
-static EVP_PKEY *move_key(EVP_PKEY *src, const char *name, int selection,
-                          const char *propq)
-{
-    OSSL_PARAM *params = NULL;
-    EVP_PKEY_CTX *ctx = NULL;
-    EVP_PKEY *pkey = NULL;
-
-    if (EVP_PKEY_todata(src, selection, &params) <= 0)
-        return NULL;
-    ctx = EVP_PKEY_CTX_new_from_name(g_lib, name, propq);
-    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0)
-        pkey = NULL;
-    EVP_PKEY_CTX_free(ctx);
-    OSSL_PARAM_free(params);
-    return pkey;
 }
 
 /* The number of primes of |pkey| (rsa-factorN present). */
@@ -339,7 +319,8 @@ static size_t crypt_op(EVP_PKEY *pkey, const char *propq, int enc,
  * moved to fastcrypto exports what default exports. */
 static void mp_check(EVP_PKEY *kd, const char *what)
 {
-    EVP_PKEY *kf = move_key(kd, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
+    EVP_PKEY *kf =
+        fc_test_move_key(g_lib, kd, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
     uint8_t msg[100], s1[MAXB], s2[MAXB], c[MAXB], p1[MAXB], p2[MAXB];
     size_t l1, l2, k = (size_t)EVP_PKEY_get_size(kd);
 
@@ -537,7 +518,7 @@ static int default_checks_own(size_t bits, size_t np)
     int ok = 0;
 
     if (k != NULL)
-        k2 = move_key(k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
+        k2 = fc_test_move_key(g_lib, k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
     if (k2 != NULL)
         ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, k2, DF_PROPQ);
     ok = ctx != NULL && EVP_PKEY_check(ctx) == 1 &&
@@ -582,7 +563,7 @@ static void test_mp_keygen(void **state)
                   num_primes(kf) == (int)shapes[i].np,
               "%s: %d bits, %d primes", what, EVP_PKEY_get_bits(kf),
               num_primes(kf));
-        kd = move_key(kf, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
+        kd = fc_test_move_key(g_lib, kf, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(kd != NULL, "%s: default refused it", what);
         ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, kd, DF_PROPQ);
         CHECK(ctx != NULL, "%s: no context", what);
@@ -731,10 +712,12 @@ static void test_pss_keys(void **state)
                 EVP_PKEY_is_a(kf, "RSA-PSS") && EVP_PKEY_is_a(kf, "RSASSA-PSS"),
             "%s: %s key", what, prov_name(EVP_PKEY_get0_provider(kf)));
         /* ours moved to default, default's moved to ours */
-        kf2d = move_key(kf, "RSA-PSS",
-                        EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
-        kd2f = move_key(kd, "RSA-PSS",
-                        EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
+        kf2d = fc_test_move_key(g_lib, kf, "RSA-PSS",
+                                EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                DF_PROPQ);
+        kd2f = fc_test_move_key(g_lib, kd, "RSA-PSS",
+                                EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                FC_PROPQ);
         CHECK(kf2d != NULL && kd2f != NULL, "%s: moving", what);
         CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd2f)), "fastcrypto") ==
                   0,
@@ -743,8 +726,9 @@ static void test_pss_keys(void **state)
         same_view(kf, kf2d, what);
         same_view(kd, kd2f, what);
         /* and back again */
-        back = move_key(kd2f, "RSA-PSS",
-                        EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
+        back = fc_test_move_key(g_lib, kd2f, "RSA-PSS",
+                                EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                DF_PROPQ);
         CHECK(back != NULL, "%s: back to default", what);
         same_view(kd, back, what);
         same_export(kd, back, what);
@@ -855,8 +839,9 @@ static void pss_matrix(EVP_PKEY *kd, const char *what)
     static const char *const salts[] = {NULL,     "32",  "40",  "16",
                                         "digest", "max", "auto"};
     static const char *const pads[] = {NULL, "pss", "pkcs1", "none"};
-    EVP_PKEY *kf = move_key(
-        kd, "RSA-PSS", EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
+    EVP_PKEY *kf =
+        fc_test_move_key(g_lib, kd, "RSA-PSS",
+                         EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
     uint8_t msg[64], sf[MAXB], sd[MAXB];
     size_t cases = 0, accepted = 0;
     const int quick = fc_test_quick();
@@ -1018,9 +1003,9 @@ static void test_pss_encoding(void **state)
     }
     /* default verifies it, with the public key only */
     {
-        EVP_PKEY *pub =
-            move_key(kd, "RSA-PSS",
-                     EVP_PKEY_PUBLIC_KEY | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
+        EVP_PKEY *pub = fc_test_move_key(
+            g_lib, kd, "RSA-PSS", EVP_PKEY_PUBLIC_KEY | EVP_PKEY_KEY_PARAMETERS,
+            DF_PROPQ);
 
         CHECK(pub != NULL && X509_verify(x, pub) == 1,
               "default does not verify the certificate");

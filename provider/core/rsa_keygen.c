@@ -295,6 +295,22 @@ typedef struct rsa_gen {
     uint8_t bytes[2 + 3 * MAXP][8 * LW];
 } rsa_gen;
 
+/* r_0 ... r_(m-1), the product of the first |m| >= 1 primes, in g->prod
+ * (zero above); returns its length in limbs. */
+static size_t rsa_gen_product(rsa_gen *g, size_t m, const size_t *pl)
+{
+    size_t len = pl[0];
+
+    memset(g->prod, 0, sizeof(g->prod));
+    memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
+    for (size_t j = 1; j < m; j++) {
+        fc_bn_mul(g->big, g->prod, len, g->r[j], pl[j]);
+        len += pl[j];
+        memcpy(g->prod, g->big, len * sizeof(uint64_t));
+    }
+    return len;
+}
+
 /* lambda = lcm(r_i - 1) over the |np| primes, in g->lambda (w limbs). */
 static int rsa_gen_lambda(rsa_gen *g, size_t np, const size_t *pl, size_t w)
 {
@@ -371,14 +387,7 @@ fc_rsa_key *fc_rsa_generate(size_t bits, size_t np, const uint8_t *e,
         }
         /* n = the product; with three or more primes of the top two bits
          * it can fall one bit short: then start over. */
-        memset(g->prod, 0, sizeof(g->prod));
-        memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
-        len = pl[0];
-        for (size_t i = 1; i < np; i++) {
-            fc_bn_mul(g->big, g->prod, len, g->r[i], pl[i]);
-            len += pl[i];
-            memcpy(g->prod, g->big, len * sizeof(uint64_t));
-        }
+        len = rsa_gen_product(g, np, pl);
         ok = fc_ct_eq(fc_bn_bits(g->prod, len), bits);
         FC_CT_PUBLIC(&ok, sizeof(ok));
         if (!ok)
@@ -415,14 +424,7 @@ fc_rsa_key *fc_rsa_generate(size_t bits, size_t np, const uint8_t *e,
             if (i == 1) {
                 fc_mont_reduce_wide(&mt, g->a, g->r[1], pl[1]);
             } else {
-                /* r_0 ... r_(i-1) */
-                memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
-                len = pl[0];
-                for (size_t j = 1; j < i; j++) {
-                    fc_bn_mul(g->big, g->prod, len, g->r[j], pl[j]);
-                    len += pl[j];
-                    memcpy(g->prod, g->big, len * sizeof(uint64_t));
-                }
+                len = rsa_gen_product(g, i, pl);
                 fc_mont_reduce_wide(&mt, g->a, g->prod, len);
             }
             fc_bn_ct_inverse(&mt, g->t[i], g->a);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * evp_checks.h - checks through EVP shared by the provider tests of both
- * cipher families (test_provider for CBC, test_provider_gcm for GCM).
+ * cipher families (test_provider for CBC, test_provider_gcm for GCM), and
+ * the key move the RSA provider tests share.
  * Header only, for test binaries that link OpenSSL. Each check returns 1
  * on success, or 0 with a description in |msg|; the caller reports it
  * through its own CHECK, with its own context.
@@ -21,6 +22,28 @@
 #include <openssl/params.h>
 
 #define FC_TEST_PROV_NAME "fastcrypto"
+
+/* fc_test_move_key exports |src| (|selection|) and imports the result into
+ * the keymgmt |name| of |lib| that |propq| selects, how libcrypto moves a
+ * key between providers. Returns the new key, or NULL. */
+static inline EVP_PKEY *fc_test_move_key(OSSL_LIB_CTX *lib, EVP_PKEY *src,
+                                         const char *name, int selection,
+                                         const char *propq)
+{
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *pkey = NULL;
+
+    if (EVP_PKEY_todata(src, selection, &params) <= 0)
+        return NULL;
+    ctx = EVP_PKEY_CTX_new_from_name(lib, name, propq);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    return pkey;
+}
 
 static inline int fc_check_fail(char *msg, size_t cap, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
