@@ -506,34 +506,6 @@ static void test_mp_default(void **state)
     }
 }
 
-/* Whether default's EVP_PKEY_check and EVP_PKEY_pairwise_check accept a
- * key of |np| primes and |bits| bits it made itself and moved to itself, as
- * ours are moved. OpenSSL 3.6 refuses its own 4-prime keys so moved ("mp
- * coefficient not inverse of r"); the checks of ours are then skipped,
- * with a note. */
-static int default_checks_own(size_t bits, size_t np)
-{
-    EVP_PKEY *k = gen_mp(DF_PROPQ, bits, np), *k2 = NULL;
-    EVP_PKEY_CTX *ctx = NULL;
-    int ok = 0;
-
-    if (k != NULL)
-        k2 = fc_test_move_key(g_lib, k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
-    if (k2 != NULL)
-        ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, k2, DF_PROPQ);
-    ok = ctx != NULL && EVP_PKEY_check(ctx) == 1 &&
-         EVP_PKEY_pairwise_check(ctx) == 1;
-    if (!ok)
-        printf("  note: %s refuses its own moved %zu-prime RSA-%zu key in "
-               "its checks; checks of ours skipped\n",
-               OpenSSL_version(OPENSSL_VERSION), np, bits);
-    ERR_clear_error();
-    EVP_PKEY_CTX_free(ctx);
-    EVP_PKEY_free(k2);
-    EVP_PKEY_free(k);
-    return ok;
-}
-
 /* Keys of 3 (and 4) primes made by fastcrypto, moved to default: accepted
  * by its checks, and used as above; a prime count the size does not allow
  * is refused by both with the same reason. */
@@ -568,7 +540,8 @@ static void test_mp_keygen(void **state)
         ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, kd, DF_PROPQ);
         CHECK(ctx != NULL, "%s: no context", what);
         CHECK((EVP_PKEY_check(ctx) == 1 && EVP_PKEY_pairwise_check(ctx) == 1) ||
-                  !default_checks_own(shapes[i].bits, shapes[i].np),
+                  !fc_test_default_checks_own(g_lib, DF_PROPQ, shapes[i].bits,
+                                              shapes[i].np),
               "%s: default's checks fail", what);
         ERR_clear_error();
         EVP_PKEY_CTX_free(ctx);

@@ -56,6 +56,7 @@
 #include "fc/ct.h"
 #include "fc/rsa.h"
 #include "fc/rsa_engine.h"
+#include "evp_checks.h"
 #include "impls.h"
 
 #define MAXB 1024 /* bytes of the largest modulus used here (8192 bits) */
@@ -1957,14 +1958,16 @@ static void test_multiprime_keygen(void **state)
         for (size_t i = 0; i < nkeep; i++)
             BN_clear_free(keep[i]);
         ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
-        assert_int_equal(EVP_PKEY_check(ctx), 1);
-        assert_int_equal(EVP_PKEY_pairwise_check(ctx), 1);
+        assert_true(
+            (EVP_PKEY_check(ctx) == 1 && EVP_PKEY_pairwise_check(ctx) == 1) ||
+            !fc_test_default_checks_own(NULL, NULL, bits, np));
         EVP_PKEY_CTX_free(ctx);
         mkey_from_pkey(&k, pkey, np);
         mkey_diff(&k, key, 3, "generated multi-prime key");
-        print_message("[   INFO   ] generated a %zu-prime RSA-%zu key; "
-                      "OpenSSL's EVP_PKEY_check accepts it\n",
-                      np, bits);
+        print_message(
+            "[   INFO   ] generated a %zu-prime RSA-%zu key; "
+            "OpenSSL's checks accept it (or refuse OpenSSL's own alike)\n",
+            np, bits);
         mkey_free(&k);
         fc_rsa_key_free(key);
     }
