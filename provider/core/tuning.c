@@ -129,7 +129,12 @@ static const fc_tuning fc_tuning_table[] = {
     /* Zen 3: VPMULUDQ ymm 2/cycle (latency 3), VPADDQ ymm 4/cycle (FP0-3):
      * bound max(1426/2, 3063/4) = ~770 against ~2,000: AVX2 (~2x
      * expected; OpenSSL's own single-half AVX2 code already beats its
-     * MULX code there by 14-27%). */
+     * MULX code there by 14-27%). Evidence from the Intel development
+     * core (family 6 model 167, IFMA hidden from both; RSA-2048 sign):
+     * this engine 1,760/s, OpenSSL's AVX2 rsaz code (ADX hidden too)
+     * 1,620-1,720/s, OpenSSL's MULX 1,800/s: ours is ~1.04x OpenSSL's
+     * AVX2 code, so on Zen 3 ~1.2-1.3x its MULX code is expected; to be
+     * confirmed there. */
     {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f),
      .rsa_order = FC_RSA_AVX2_FIRST},
     /* Zen 4 has IFMA (chosen first); with it masked its 256-bit integer
