@@ -53,6 +53,9 @@
  *                Signatures are randomised, so each sample's last signature
  *                is verified by the *other* provider instead of compared.
  *
+ * rsa-import-pub (+ -verify) does the same with the public half only, as a
+ * TLS client takes each server's key (and verifies one signature with it).
+ *
  * rsa-import times EVP_PKEY_fromdata alone. A provider may do its per-key
  * precomputation there (fastcrypto: the Montgomery contexts of n, p, q) or
  * defer it to the first private-key operation (default), so rsa-import
@@ -833,7 +836,14 @@ static void mte_teardown(void *st)
 #define RSA_POOL     16  /* OAEP: ciphertexts cycled through */
 #define RSA_MAX_SIZE 1024
 
-enum rsa_kind { RSA_SIGN_PSS, RSA_OAEP_DEC, RSA_IMPORT, RSA_IMPORT_SIGN };
+enum rsa_kind {
+    RSA_SIGN_PSS,
+    RSA_OAEP_DEC,
+    RSA_IMPORT,
+    RSA_IMPORT_SIGN,
+    RSA_IMPORT_PUB,
+    RSA_IMPORT_PUB_VERIFY,
+};
 
 typedef struct rsa_state {
     const bench_env *env;
@@ -841,8 +851,10 @@ typedef struct rsa_state {
     size_t iters;
     EVP_PKEY *key[NPROV]; /* the same key, held by each provider's keymgmt */
     OSSL_PARAM *params;   /* the key as the baseline exports it */
-    EVP_PKEY_CTX *kctx[NPROV]; /* fromdata, keymgmt of provider p */
-    EVP_PKEY_CTX *dctx[NPROV]; /* OAEP decryption */
+    OSSL_PARAM *pub;      /* its public half (n, e) */
+    unsigned char psig[RSA_MAX_SIZE]; /* a PSS signature by the baseline */
+    EVP_PKEY_CTX *kctx[NPROV];        /* fromdata, keymgmt of provider p */
+    EVP_PKEY_CTX *dctx[NPROV];        /* OAEP decryption */
     EVP_MD_CTX *mctx[NPROV];
     size_t size; /* modulus bytes */
     unsigned char msg[RSA_MSG_LEN];
@@ -913,19 +925,21 @@ static void rsa_sign_pss(rsa_state *s, int p, EVP_PKEY *key)
         die_openssl("EVP_DigestSign (RSA-PSS)");
 }
 
-/* Verifies s->sig (made by the other provider) on provider |p|. */
-static void rsa_verify_pss(rsa_state *s, int p)
+/* Verifies the PSS signature |sig| of s->msg (made by the other provider)
+ * with |key| on provider |p|. */
+static void rsa_verify_with(rsa_state *s, int p, EVP_PKEY *key,
+                            const unsigned char *sig)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     EVP_PKEY_CTX *pctx = NULL;
 
     if (m == NULL ||
         !EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", s->env->libctx,
-                                 s->env->propq[p], s->key[p], NULL) ||
+                                 s->env->propq[p], key, NULL) ||
         EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0)
         die_openssl("EVP_DigestVerifyInit_ex (RSA-PSS)");
-    if (EVP_DigestVerify(m, s->sig, s->siglen, s->msg, sizeof(s->msg)) != 1) {
+    if (EVP_DigestVerify(m, sig, s->size, s->msg, sizeof(s->msg)) != 1) {
         fprintf(stderr,
                 "fc_bench: a PSS signature by %s does not verify with %s\n",
                 s->env->name[NPROV - 1 - p], s->env->name[p]);
@@ -933,6 +947,22 @@ static void rsa_verify_pss(rsa_state *s, int p)
         exit(1);
     }
     EVP_MD_CTX_free(m);
+}
+
+/* Verifies s->sig (made by the other provider) on provider |p|. */
+static void rsa_verify_pss(rsa_state *s, int p)
+{
+    rsa_verify_with(s, p, s->key[p], s->sig);
+}
+
+/* Makes a public key from s->pub in provider |p|'s keymgmt. */
+static EVP_PKEY *rsa_import_pub(rsa_state *s, int p)
+{
+    EVP_PKEY *k = NULL;
+
+    if (EVP_PKEY_fromdata(s->kctx[p], &k, EVP_PKEY_PUBLIC_KEY, s->pub) <= 0)
+        die_openssl("EVP_PKEY_fromdata (RSA public)");
+    return k;
 }
 
 /* An OAEP-SHA256 (MGF1-SHA256) context for |key| on provider |p|. */
@@ -1025,6 +1055,17 @@ static uint64_t rsa_once(void *st, int p, size_t iters, uint64_t *ns)
             EVP_PKEY_free(k);
         }
         break;
+    case RSA_IMPORT_PUB:
+        for (size_t i = 0; i < iters; i++)
+            EVP_PKEY_free(rsa_import_pub(s, p));
+        break;
+    case RSA_IMPORT_PUB_VERIFY:
+        for (size_t i = 0; i < iters; i++) {
+            k = rsa_import_pub(s, p);
+            rsa_verify_with(s, p, k, s->psig);
+            EVP_PKEY_free(k);
+        }
+        break;
     }
     *ns = now_ns() - t0;
 
@@ -1037,8 +1078,11 @@ static uint64_t rsa_once(void *st, int p, size_t iters, uint64_t *ns)
         h = 1; /* randomised output: "verified" is what both must agree on */
         break;
     case RSA_IMPORT:
-        /* The imported key must say it is the key it was given. */
-        k = rsa_import(s, p);
+    case RSA_IMPORT_PUB:
+    case RSA_IMPORT_PUB_VERIFY:
+        /* The imported key must say it is the key it was given (and a
+         * verification that passed is all a verifying loop shows). */
+        k = s->kind == RSA_IMPORT ? rsa_import(s, p) : rsa_import_pub(s, p);
         h = rsa_fold_param(k, OSSL_PKEY_PARAM_RSA_N, s->size) ^
             rsa_fold_param(k, OSSL_PKEY_PARAM_RSA_E, s->size);
         EVP_PKEY_free(k);
@@ -1067,7 +1111,8 @@ static int rsa_setup(const bench_env *env, const workload *w, void **st)
         return 0;
     }
     /* What libcrypto hands a provider when it exports a key to it. */
-    if (EVP_PKEY_todata(s->key[BASE], EVP_PKEY_KEYPAIR, &s->params) <= 0)
+    if (EVP_PKEY_todata(s->key[BASE], EVP_PKEY_KEYPAIR, &s->params) <= 0 ||
+        EVP_PKEY_todata(s->key[BASE], EVP_PKEY_PUBLIC_KEY, &s->pub) <= 0)
         die_openssl("EVP_PKEY_todata (RSA)");
     for (int p = 0; p < NPROV; p++) {
         s->kctx[p] =
@@ -1082,6 +1127,11 @@ static int rsa_setup(const bench_env *env, const workload *w, void **st)
     }
     s->key[CAND] = rsa_import(s, CAND);
     rng_fill(&rng, s->msg, sizeof(s->msg));
+    /* what the public-key rows verify: a signature by the baseline, which
+     * the candidate's full key must accept too */
+    rsa_sign_pss(s, BASE, s->key[BASE]);
+    memcpy(s->psig, s->sig, s->size);
+    rsa_verify_with(s, CAND, s->key[CAND], s->psig);
     rng_fill(&rng, &s->pt[0][0], sizeof(s->pt));
 
     if (s->kind == RSA_OAEP_DEC) {
@@ -1125,6 +1175,7 @@ static void rsa_teardown(void *st)
         EVP_MD_CTX_free(s->mctx[p]);
     }
     OSSL_PARAM_free(s->params);
+    OSSL_PARAM_free(s->pub);
     free(s);
 }
 
@@ -1253,6 +1304,12 @@ static const workload workloads[] = {
     RSAW("rsa-import-sign",
          "RSA-2048 EVP_PKEY_fromdata + first PSS sign with the new key",
          RSA_IMPORT_SIGN),
+    RSAW("rsa-import-pub",
+         "RSA-2048 public key (n, e) into the keymgmt (EVP_PKEY_fromdata)",
+         RSA_IMPORT_PUB),
+    RSAW("rsa-import-pub-verify",
+         "RSA-2048 public key import + first PSS verify, as a TLS client",
+         RSA_IMPORT_PUB_VERIFY),
 #undef RSAW
 };
 

@@ -7,8 +7,10 @@
  *
  * Candidates per size (those the CPU runs; FASTCRYPTO_CPU_MASK hides
  * features from the fastcrypto engines as it does in the provider):
- *   ifma      fc_bn_exp2_keyed, the AVX-512 IFMA engine (both halves)
- *   avx2      fc_bn_exp2_keyed, the AVX2 engine (both halves)
+ *   every RSA engine (fc/rsa_engine.h) that takes the size, through its
+ *   CRT exponentiation with its per-key state made beforehand:
+ *   ifma      the AVX-512 IFMA engine (both halves at once)
+ *   avx2      the AVX2 engine (both halves at once)
  *   mulx      fc_bn_mod_exp per half, MULX/ADX Montgomery kernels
  *   generic   fc_bn_mod_exp per half, portable C kernels
  *   ossl      BN_mod_exp_mont_consttime per half (Montgomery contexts made
@@ -56,6 +58,7 @@
 
 #include "fc/bn.h"
 #include "fc/bn_exp2.h"
+#include "fc/rsa_engine.h"
 #include "fc/cpu.h"
 #include "fc/tuning.h"
 
@@ -63,9 +66,8 @@
 
 typedef struct cand {
     const char *name;
-    int kind; /* 0 fc exp2, 1 fc per half, 2 ossl, 3 ossl-x2 */
-    const fc_bn_exp2_ops *x2;
-    const fc_bn_ops *bn;
+    int kind; /* 0 fc engine, 2 ossl, 3 ossl-x2 */
+    const fc_rsa_engine *e;
     double bound; /* core cycles per pair, 0: none */
     uint64_t *samples;
 } cand;
@@ -265,9 +267,8 @@ int main(int argc, char **argv)
                                    : FC_EXP2_AVX2_L32;
         cand cs[MAXC];
         size_t nc = 0, count;
-        const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
-        const fc_bn_ops *const *bns;
-        size_t nbn;
+        const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+        fc_rsa_engines list;
         uint64_t m[2][FC_BN_MAX_LIMBS], a[2][FC_BN_MAX_LIMBS];
         uint64_t e[2][FC_BN_MAX_LIMBS], want[2][FC_BN_MAX_LIMBS];
         uint64_t r[2][FC_BN_MAX_LIMBS];
@@ -305,44 +306,37 @@ int main(int argc, char **argv)
         op_counts(64 * n, bn_window(64 * n), &muls, &sqrs);
         op_counts(64 * n, x2_window(64 * n), &x2m, &x2s);
 
+        /* Every engine that runs here and takes these halves; the scalar
+         * kernels of the vector engines' contexts come from the table's
+         * order (fc_rsa_engines_init without a row). */
+        fc_rsa_engines_init(&list, c, NULL);
         for (size_t i = 0; i < count; i++) {
+            const fc_rsa_engine *en = tab[i];
             double vm, va, vm2, va2;
-            int avx2 = strncmp(tab[i]->name, "avx2", 4) == 0;
 
-            if (tab[i]->n != n ||
-                (c & tab[i]->required_caps) != tab[i]->required_caps)
+            if ((c & en->required_caps) != en->required_caps ||
+                !fc_rsa_engine_takes(en, n, n) || nc + 2 >= MAXC)
                 continue;
-            cs[nc] = (cand){avx2 ? "avx2" : "ifma", 0, tab[i], NULL, 0, NULL};
-            if (!avx2) {
+            cs[nc] = (cand){en->name, 0, en, 0, NULL};
+            if (strcmp(en->name, "ifma") == 0) {
                 double sq = n == 16 ? 420 : n == 24 ? 2 * 31 * 16 : 2 * 40 * 20;
                 double mu = n == 16 ? 510 : sq;
 
                 cs[nc].bound = (x2m * mu + x2s * sq) / 2;
-            }
-            if (avx2) {
+            } else if (strcmp(en->name, "avx2") == 0) {
                 avx2_counts(l, 0, &vm, &va);
                 avx2_counts(l, 1, &vm2, &va2);
                 vm = x2m * vm + x2s * vm2;
                 va = x2m * va + x2s * va2;
                 cs[nc].bound = vm / 2 > va / 3 ? vm / 2 : va / 3;
+            } else if (en->kernels != NULL) {
+                cs[nc].bound = 2 * (muls * 2.0 * (double)(n * n) +
+                                    sqrs * (double)(n * (n + 1) / 2 + n * n));
             }
             nc++;
         }
-        bns = fc_bn_impls(&nbn);
-        for (size_t i = 0; i < nbn; i++) {
-            if ((c & bns[i]->required_caps) != bns[i]->required_caps)
-                continue;
-            cs[nc] = (cand){bns[i]->name,
-                            1,
-                            NULL,
-                            bns[i],
-                            2 * (muls * 2.0 * (double)(n * n) +
-                                 sqrs * (double)(n * (n + 1) / 2 + n * n)),
-                            NULL};
-            nc++;
-        }
-        cs[nc++] = (cand){"ossl", 2, NULL, NULL, 0, NULL};
-        cs[nc++] = (cand){"ossl-x2", 3, NULL, NULL, 0, NULL};
+        cs[nc++] = (cand){"ossl", 2, NULL, 0, NULL};
+        cs[nc++] = (cand){"ossl-x2", 3, NULL, 0, NULL};
 
         printf("\n== %zu-bit halves (RSA-%zu), exponents of %zu bits\n", bits,
                2 * bits, bits);
@@ -350,57 +344,37 @@ int main(int argc, char **argv)
                "med tsc", "min cyc", "med cyc", "us/pair", "us/half",
                "x bound");
         for (size_t k = 0; k < nc; k++) {
-            fc_mont fm[2];
-            fc_bn_exp2_key *key = NULL;
             int keep = only == NULL || strstr(only, cs[k].name) != NULL;
 
-            if (!keep) {
-                cs[k].samples = NULL;
-                continue;
-            }
-            cs[k].samples = calloc((size_t)samples, sizeof(uint64_t));
-            if (cs[k].kind <= 1) {
-                const fc_bn_ops *ops = cs[k].bn ? cs[k].bn : fc_bn_select(c);
-                fc_mont_init(&fm[0], m[0], n, ops);
-                fc_mont_init(&fm[1], m[1], n, ops);
-            }
-            if (cs[k].kind == 0)
-                key = fc_bn_exp2_key_new(cs[k].x2, &fm[0], &fm[1]);
-            /* correctness first, then the samples of this candidate are
-             * taken below in turns with the others */
-            if (cs[k].kind == 0) {
-                fc_bn_exp2_keyed(key, &fm[0], r[0], a[0], e[0], 64 * n, &fm[1],
-                                 r[1], a[1], e[1], 64 * n);
-            } else if (cs[k].kind == 1) {
-                fc_bn_mod_exp(&fm[0], r[0], a[0], e[0], n, 64 * n);
-                fc_bn_mod_exp(&fm[1], r[1], a[1], e[1], n, 64 * n);
-            } else {
-                memcpy(r, want, sizeof(r));
-            }
-            if (memcmp(r[0], want[0], 8 * n) || memcmp(r[1], want[1], 8 * n)) {
-                printf("%s: WRONG RESULT\n", cs[k].name);
-                return 1;
-            }
-            if (cs[k].kind <= 1) {
-                fc_bn_exp2_key_free(key);
-                fc_mont_free(&fm[0]);
-                fc_mont_free(&fm[1]);
-            }
+            cs[k].samples =
+                keep ? calloc((size_t)samples, sizeof(uint64_t)) : NULL;
         }
-        /* interleaved samples */
+        /* the candidates' contexts and per-key state; correctness first,
+         * then the samples, taken in turns */
         {
             fc_mont fm[MAXC][2];
-            fc_bn_exp2_key *keys[MAXC] = {0};
+            void *pre[MAXC] = {0};
 
             for (size_t k = 0; k < nc; k++) {
-                if (cs[k].samples == NULL || cs[k].kind > 1)
+                const fc_rsa_engine *en = cs[k].e;
+                const fc_bn_ops *ops;
+
+                if (cs[k].samples == NULL || cs[k].kind != 0)
                     continue;
-                const fc_bn_ops *ops = cs[k].bn ? cs[k].bn : fc_bn_select(c);
+                ops = en->kernels != NULL ? en->kernels
+                                          : fc_rsa_kernels_for(&list, n);
                 fc_mont_init(&fm[k][0], m[0], n, ops);
                 fc_mont_init(&fm[k][1], m[1], n, ops);
-                if (cs[k].kind == 0)
-                    keys[k] =
-                        fc_bn_exp2_key_new(cs[k].x2, &fm[k][0], &fm[k][1]);
+                if (en->pre_new != NULL)
+                    pre[k] = en->pre_new(&fm[k][0], &fm[k][1]);
+                memset(r, 0, sizeof(r));
+                en->exp2(pre[k], &fm[k][0], r[0], a[0], e[0], 64 * n, &fm[k][1],
+                         r[1], a[1], e[1], 64 * n);
+                if (memcmp(r[0], want[0], 8 * n) ||
+                    memcmp(r[1], want[1], 8 * n)) {
+                    printf("%s: WRONG RESULT\n", cs[k].name);
+                    return 1;
+                }
             }
             for (int s = 0; s < samples; s++) {
                 for (size_t k = 0; k < nc; k++) {
@@ -411,13 +385,9 @@ int main(int argc, char **argv)
                     t0 = __rdtsc();
                     switch (cs[k].kind) {
                     case 0:
-                        fc_bn_exp2_keyed(keys[k], &fm[k][0], r[0], a[0], e[0],
-                                         64 * n, &fm[k][1], r[1], a[1], e[1],
-                                         64 * n);
-                        break;
-                    case 1:
-                        fc_bn_mod_exp(&fm[k][0], r[0], a[0], e[0], n, 64 * n);
-                        fc_bn_mod_exp(&fm[k][1], r[1], a[1], e[1], n, 64 * n);
+                        cs[k].e->exp2(pre[k], &fm[k][0], r[0], a[0], e[0],
+                                      64 * n, &fm[k][1], r[1], a[1], e[1],
+                                      64 * n);
                         break;
                     case 2:
                         BN_mod_exp_mont_consttime(br[0], ba[0], be[0], bm[0],
@@ -435,12 +405,12 @@ int main(int argc, char **argv)
                 }
             }
             for (size_t k = 0; k < nc; k++) {
-                if (cs[k].kind == 0)
-                    fc_bn_exp2_key_free(keys[k]);
-                if (cs[k].samples != NULL && cs[k].kind <= 1) {
-                    fc_mont_free(&fm[k][0]);
-                    fc_mont_free(&fm[k][1]);
-                }
+                if (cs[k].samples == NULL || cs[k].kind != 0)
+                    continue;
+                if (pre[k] != NULL)
+                    cs[k].e->pre_free(pre[k]);
+                fc_mont_free(&fm[k][0]);
+                fc_mont_free(&fm[k][1]);
             }
         }
         for (int h = 0; h < 2; h++) {

@@ -200,6 +200,11 @@ static int fc_rsa_enc_init(fc_rsa_enc_ctx *ctx, void *provkey,
         FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
         return 0;
     }
+    /* An RSA-PSS key is for signatures only (default refuses it too). */
+    if (obj->pss) {
+        FC_RAISE(ctx->prov, FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE);
+        return 0;
+    }
     fc_rsa_obj_up_ref(obj);
     fc_rsa_obj_free(ctx->rsa);
     ctx->rsa = obj;

@@ -14,7 +14,6 @@
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 
-#include "fc/bn_exp2.h"
 #include "fc/cpu.h"
 #include "fc/offer.h"
 #include "fc_prov.h"
@@ -150,9 +149,16 @@ static const fc_alg fc_ciphers[] = {
  * any RSA size is offered; keymgmt import refuses the sizes that are not. */
 #define FC_RSA_NAMES "RSA:rsaEncryption:1.2.840.113549.1.1.1"
 
+/* RSA-PSS keys (RFC 4055), with their restrictions; their operations are
+ * the "RSA" signature's (query_operation_name). */
+#define FC_RSA_PSS_NAMES "RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10"
+
 static const fc_alg fc_keymgmt[] = {
     {FC_OFFER_RSA,
      {FC_RSA_NAMES, FC_PROPS, fc_rsa_keymgmt_functions, "RSA (fastcrypto)"}},
+    {FC_OFFER_RSA,
+     {FC_RSA_PSS_NAMES, FC_PROPS, fc_rsa_pss_keymgmt_functions,
+      "RSA-PSS (fastcrypto)"}},
 };
 
 static const fc_alg fc_signatures[] = {
@@ -251,7 +257,7 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_KEY_TOO_SMALL, "key size too small"},
     {FC_R_INVALID_KEY, "invalid key"},
     {FC_R_MISSING_PRIVATE_KEY, "missing private key"},
-    {FC_R_MULTIPRIME_UNSUPPORTED, "multi-prime RSA keys are not supported"},
+    {FC_R_MULTIPRIME_UNSUPPORTED, "too many primes in an RSA key"},
     {FC_R_DATA_TOO_LARGE, "data too large for key size"},
     {FC_R_RSA_OPERATION_FAILED, "RSA operation failed"},
     {FC_R_KEYGEN_FAILED, "key generation failed"},
@@ -261,6 +267,11 @@ static const OSSL_ITEM fc_reason_strings[] = {
     {FC_R_BAD_RECORD_MAC, "bad record MAC or padding"},
     {FC_R_INVALID_TLS_AAD, "invalid TLS record header (tlsaad)"},
     {FC_R_TLS_AAD_NOT_SET, "TLS record mode: no record header (tlsaad) set"},
+    {FC_R_KEY_PRIME_NUM_INVALID, "key prime num invalid"},
+    {FC_R_PSS_SALTLEN_TOO_SMALL, "pss saltlen too small"},
+    {FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE,
+     "operation not supported for this keytype"},
+    {FC_R_ILLEGAL_PADDING_MODE, "illegal or unsupported padding mode"},
     {0, NULL},
 };
 
@@ -297,26 +308,25 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all)
     in.gcm_impl = prov->gcm->name;
     in.aes_impl = prov->aes->name;
     in.cbc_hmac_impl = prov->cbc_sha->name;
-    for (size_t i = 0; i < 3; i++) {
-        const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, halves[i]);
-        in.rsa_engine[i] = x2 != NULL ? x2->name : NULL;
-    }
+    for (size_t i = 0; i < 3; i++)
+        in.rsa_engine[i] =
+            fc_rsa_engine_for(&prov->rsa, halves[i], halves[i])->name;
     prov->offer = fc_offer_decide(&in);
 }
 
-/* "buildinfo" names the kernel chosen for each family on this CPU. */
+/* "buildinfo" names the kernel chosen for each family on this CPU, the RSA
+ * engines in the order a key takes the first that fits it, and what is
+ * offered. */
 static void fc_build_info(fc_prov_ctx *prov)
 {
-    const fc_bn_exp2_ops *x2 = fc_bn_exp2_select(prov->caps, 16);
     char offer[96];
 
     fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
-             "fastcrypto %s (aes=%s gcm=%s sha=%s cbc-hmac=%s bn=%s "
-             "rsa-crt=%s cpu=%s offer=%s)",
+             "fastcrypto %s (aes=%s gcm=%s sha=%s cbc-hmac=%s rsa=%s cpu=%s "
+             "offer=%s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
-             prov->cbc_sha->name, prov->bn->name,
-             x2 != NULL ? x2->name : prov->bn->name, prov->tuning->name, offer);
+             prov->cbc_sha->name, prov->rsa.names, prov->tuning->name, offer);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -387,8 +397,9 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, FC_PARAM_CBC_SHA_IMPL);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->cbc_sha->name))
         return 0;
+    /* The RSA engine order ("ifma,mulx,avx2,generic"). */
     p = OSSL_PARAM_locate(params, FC_PARAM_BN_IMPL);
-    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->bn->name))
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->rsa.names))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_CPU_CLASS);
     if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->tuning->name))
@@ -591,12 +602,11 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                         &stats_dir, why, sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
-    prov->caps = fc_bn_exp2_caps(prov->caps, prov->tuning); /* RSA engine */
     prov->aes = fc_aes_select(prov->caps);
     prov->gcm = fc_gcm_select(prov->caps, prov->tuning);
     prov->sha = fc_sha_select(prov->caps);
     prov->cbc_sha = fc_cbc_sha_select(prov->caps);
-    prov->bn = fc_bn_select(prov->caps);
+    fc_rsa_engines_init(&prov->rsa, prov->caps, prov->tuning->rsa_order);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
         snprintf(why, sizeof(why), "self test failed: aes=%s", prov->aes->name);

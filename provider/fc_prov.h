@@ -15,6 +15,7 @@
 #include "fc/aes.h"
 #include "fc/bn.h"
 #include "fc/cbc_hmac.h"
+#include "fc/rsa_engine.h"
 #include "fc/tuning.h"
 #include "fc/gcm.h"
 #include "fc/sha.h"
@@ -70,6 +71,10 @@ enum {
     FC_R_BAD_RECORD_MAC,
     FC_R_INVALID_TLS_AAD,
     FC_R_TLS_AAD_NOT_SET,
+    FC_R_KEY_PRIME_NUM_INVALID,
+    FC_R_PSS_SALTLEN_TOO_SMALL,
+    FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE,
+    FC_R_ILLEGAL_PADDING_MODE,
 };
 
 /*
@@ -125,12 +130,12 @@ typedef struct fc_prov_ctx {
     const fc_gcm_ops *gcm;
     const fc_sha_ops *sha; /* SHA-1/SHA-256 kernels for the HMAC ciphers */
     const fc_cbc_sha_ops *cbc_sha; /* their stitched AES-CBC + SHA kernels */
-    const fc_bn_ops *bn;           /* Montgomery kernels for RSA */
+    fc_rsa_engines rsa; /* RSA engines, best first (fc/rsa_engine.h) */
     /* FC_OFFER_* families offered here (fc/offer.h), and their algorithm
      * tables, one per operation (query_operation's answers). */
     uint32_t offer;
     OSSL_ALGORITHM *algs[FC_NOPS];
-    char buildinfo[256]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
+    char buildinfo[288]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;
@@ -211,6 +216,7 @@ extern const OSSL_DISPATCH fc_aes128ctr_functions[];
 extern const OSSL_DISPATCH fc_aes192ctr_functions[];
 extern const OSSL_DISPATCH fc_aes256ctr_functions[];
 extern const OSSL_DISPATCH fc_rsa_keymgmt_functions[];
+extern const OSSL_DISPATCH fc_rsa_pss_keymgmt_functions[];
 extern const OSSL_DISPATCH fc_rsa_signature_functions[];
 extern const OSSL_DISPATCH fc_rsa_asym_cipher_functions[];
 extern const OSSL_DISPATCH fc_ctr_drbg_functions[];

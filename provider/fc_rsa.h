@@ -12,12 +12,28 @@
 #include "fc/rsa.h"
 #include "fc_prov.h"
 
+/*
+ * The restrictions an RSA-PSS key carries (RFC 4055 RSASSA-PSS-params in
+ * its AlgorithmIdentifier; OpenSSL's "digest", "mgf1-digest", "saltlen"
+ * key parameters): the hash, the MGF1 hash and the minimum salt length its
+ * signatures must use. Any one given makes the key restricted, the others
+ * then taking their RFC 8017 defaults (SHA-1, MGF1 with SHA-1, 20), as
+ * default keeps them (RSA_PSS_PARAMS_30).
+ */
+typedef struct fc_rsa_pss_params {
+    int restricted;
+    int md_nid, mgf1_nid; /* OpenSSL NIDs of SHA-1 or SHA-2 */
+    int saltlen;          /* the minimum */
+} fc_rsa_pss_params;
+
 /* The keydata handed to libcrypto by our RSA keymgmt. Reference counted:
  * signature and cipher contexts hold a reference while they use it. */
 typedef struct fc_rsa_obj {
     fc_prov_ctx *prov;
     fc_rsa_key *key; /* NULL until imported or generated */
     int refcnt;      /* atomic; see fc_rsa_obj_up_ref */
+    int pss;         /* an RSA-PSS key (made by the RSA-PSS keymgmt) */
+    fc_rsa_pss_params pss_params; /* its restrictions, if any */
 } fc_rsa_obj;
 
 /* fc_rsa_obj_up_ref takes a reference; returns 1. (keymgmt_rsa.c) */
@@ -29,5 +45,39 @@ void fc_rsa_obj_free(fc_rsa_obj *obj);
 /* fc_rsa_rand is an fc_rand_fn drawing from the provider's child library
  * context (arg is the fc_prov_ctx); fork-safe. (keymgmt_rsa.c) */
 int fc_rsa_rand(void *arg, uint8_t *buf, size_t len);
+
+/*
+ * fc_rsa_pss_params_fromdata reads the PSS key parameters of |params| into
+ * |pss| as default does (ossl_rsa_pss_params_30_fromdata): the first one
+ * found makes |pss| restricted with the defaults, then "digest" (with
+ * "digest-props"), "mgf1-digest", "saltlen" and "mgf" (only "MGF1") each
+ * set theirs. Digests are fetched from the provider's library context and
+ * must be SHA-1 or SHA-2. Returns 1, or 0 with an error raised on |prov|.
+ * (rsa_pss_params.c)
+ */
+int fc_rsa_pss_params_fromdata(fc_prov_ctx *prov, fc_rsa_pss_params *pss,
+                               const OSSL_PARAM params[]);
+
+/*
+ * fc_rsa_pss_params_todata fills the parameters of |params| that name a
+ * restriction of |pss| ("digest" and "mgf1-digest" when not SHA-1,
+ * "saltlen" always, as default writes them), and "mandatory-digest" with
+ * the hash. Nothing for an unrestricted key. Returns 1, or 0 if a
+ * parameter cannot take its value.
+ */
+int fc_rsa_pss_params_todata(const fc_rsa_pss_params *pss, OSSL_PARAM *params);
+
+/*
+ * fc_rsa_pss_params_export appends to |out| (room for 3) the parameters
+ * default exports for a restricted key: "digest" and "mgf1-digest" if not
+ * SHA-1, "saltlen" (read from |*saltlen_store|, which it sets). Returns how
+ * many it wrote (0 for an unrestricted key).
+ */
+size_t fc_rsa_pss_params_export(const fc_rsa_pss_params *pss, OSSL_PARAM *out,
+                                int *saltlen_store);
+
+/* fc_rsa_pss_md_name returns OpenSSL's name of a PSS hash NID ("SHA1",
+ * "SHA2-256", ...), or NULL. */
+const char *fc_rsa_pss_md_name(int nid);
 
 #endif /* FC_PROV_RSA_H */

@@ -5,13 +5,21 @@
  * decoded by the default provider reach us, and how ours reach its
  * encoders), queries, validation, duplication, and key generation.
  *
- * Import is where a key pays its one-time costs: the raw key in
- * provider/core/rsa.c precomputes its Montgomery contexts there, and libcrypto
- * caches the imported key with the EVP_PKEY, so a server signs many times
- * per import. Two-prime keys only: a multi-prime key (rsa-factor3...) is
- * refused at import with FC_R_MULTIPRIME_UNSUPPORTED, and libcrypto then
- * uses the key's own provider. A private key without the five CRT values
- * (or with only some of them) is used through d alone.
+ * Import is cheap, as default's is: the parameters are read straight into
+ * the raw key, which checks them and leaves its precomputation (Montgomery
+ * contexts, reduced exponents, the CRT engine's constants) to the first
+ * operation (provider/core/rsa.c). A TLS client imports every server's
+ * public key; a server's key is imported once and cached by libcrypto with
+ * the EVP_PKEY. Keys of 2 to 5 primes (RFC 8017 3.2: rsa-factor3..5 with
+ * their exponents and coefficients) are taken; one of more primes
+ * (rsa-factor6...) is refused with FC_R_MULTIPRIME_UNSUPPORTED, and
+ * libcrypto then uses the key's own provider. A private key without all
+ * the CRT values (or with only some of them) is used through d alone.
+ *
+ * The same functions serve "RSA-PSS" keys (RFC 4055), which sign with PSS
+ * only: their restrictions (digest, MGF1 digest, minimum salt length) are
+ * imported, exported and generated in default's forms (rsa_pss_params.c)
+ * and enforced by signature_rsa.c; without them the key is unrestricted.
  *
  * What import takes, next to the default provider:
  *   - moduli of 512..8192 bits (the bignum layer's limit). A larger key
@@ -26,7 +34,9 @@
  *     too); with d present a private operation whose CRT result fails the
  *     check is redone once through d, blinded and checked, so it signs as
  *     default does (default falls back to d the same way).
- * Generation: 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS),
+ * Generation: 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS) of
+ * 2 to 5 primes as default allows them for the size (fc_rsa_max_primes,
+ * checked at gen with default's reason, "key prime num invalid"); sizes are
  * checked at gen_set_params: below 512 "key size too small"
  * (FC_R_KEY_TOO_SMALL, default's reason), above 8192 FC_R_INVALID_KEY_LENGTH
  * with a pointer to the default provider, which a program names in its
@@ -70,6 +80,9 @@ FC_DISPATCH(keymgmt, gettable_params, fc_rsa_km_gettable_params);
 FC_DISPATCH(keymgmt, dup, fc_rsa_km_dup);
 FC_DISPATCH(keymgmt, query_operation_name, fc_rsa_km_query_operation_name);
 FC_DISPATCH(keymgmt, gen_init, fc_rsa_km_gen_init);
+FC_DISPATCH(keymgmt, new, fc_rsa_pss_km_new);
+FC_DISPATCH(keymgmt, gen_init, fc_rsa_pss_km_gen_init);
+FC_DISPATCH(keymgmt, gen_settable_params, fc_rsa_pss_km_gen_settable_params);
 FC_DISPATCH(keymgmt, gen_set_params, fc_rsa_km_gen_set_params);
 FC_DISPATCH(keymgmt, gen_settable_params, fc_rsa_km_gen_settable_params);
 FC_DISPATCH(keymgmt, gen, fc_rsa_km_gen);
@@ -126,6 +139,27 @@ static void *fc_rsa_km_new(void *provctx)
     return fc_rsa_obj_new(provctx);
 }
 
+/* The RSA-PSS keymgmt's: an RSA key with the PSS type, which signs with PSS
+ * only, under its restrictions if it has any. */
+static void *fc_rsa_pss_km_new(void *provctx)
+{
+    fc_rsa_obj *obj = fc_rsa_obj_new(provctx);
+
+    if (obj != NULL)
+        obj->pss = 1;
+    return obj;
+}
+
+/* 1 if |key| names an RSA-PSS key parameter (a restriction). */
+static int fc_is_pss_param(const char *key)
+{
+    return strcmp(key, OSSL_PKEY_PARAM_RSA_DIGEST) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_DIGEST_PROPS) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_MASKGENFUNC) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST) == 0 ||
+           strcmp(key, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN) == 0;
+}
+
 static void fc_rsa_km_free(void *keydata)
 {
     fc_rsa_obj_free(keydata);
@@ -134,30 +168,116 @@ static void fc_rsa_km_free(void *keydata)
 /* ------------------------------------------------------------------------ */
 /* Components <-> OSSL_PARAMs                                               */
 
-/* The components in export order: parameter name and fc_rsa_get_component
- * letter; |priv| marks the private ones. */
-static const struct {
+/* The components in export order (default's): parameter name, the part
+ * (fc_rsa_get_component letter 'n', 'e', 'd' with prime -1; else part 'r'
+ * (factor), 'd' (exponent) or 't' (coefficient) of prime |prime|, 0-based),
+ * and whether it is private. Up to FC_RSA_MAX_PRIMES primes. */
+typedef struct fc_rsa_comp {
     const char *name;
-    char which;
-    int priv;
-} fc_rsa_comps[] = {
-    {OSSL_PKEY_PARAM_RSA_N, 'n', 0},
-    {OSSL_PKEY_PARAM_RSA_E, 'e', 0},
-    {OSSL_PKEY_PARAM_RSA_D, 'd', 1},
-    {OSSL_PKEY_PARAM_RSA_FACTOR1, 'p', 1},
-    {OSSL_PKEY_PARAM_RSA_FACTOR2, 'q', 1},
-    {OSSL_PKEY_PARAM_RSA_EXPONENT1, 'P', 1},
-    {OSSL_PKEY_PARAM_RSA_EXPONENT2, 'Q', 1},
-    {OSSL_PKEY_PARAM_RSA_COEFFICIENT1, 'i', 1},
-};
-#define FC_RSA_NCOMPS (sizeof(fc_rsa_comps) / sizeof(fc_rsa_comps[0]))
+    char part;
+    signed char prime;
+    unsigned char priv;
+} fc_rsa_comp;
 
-/* Parameters that only a multi-prime key has. */
-static const char *const fc_rsa_multiprime_names[] = {
-    OSSL_PKEY_PARAM_RSA_FACTOR3,
-    OSSL_PKEY_PARAM_RSA_EXPONENT3,
-    OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+static const fc_rsa_comp fc_rsa_comps[] = {
+    {OSSL_PKEY_PARAM_RSA_N, 'n', -1, 0},
+    {OSSL_PKEY_PARAM_RSA_E, 'e', -1, 0},
+    {OSSL_PKEY_PARAM_RSA_D, 'd', -1, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR1, 'r', 0, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR2, 'r', 1, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR3, 'r', 2, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR4, 'r', 3, 1},
+    {OSSL_PKEY_PARAM_RSA_FACTOR5, 'r', 4, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT1, 'd', 0, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT2, 'd', 1, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT3, 'd', 2, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT4, 'd', 3, 1},
+    {OSSL_PKEY_PARAM_RSA_EXPONENT5, 'd', 4, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT1, 't', 1, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT2, 't', 2, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT3, 't', 3, 1},
+    {OSSL_PKEY_PARAM_RSA_COEFFICIENT4, 't', 4, 1},
 };
+#define FC_RSA_NCOMPS FC_ARRAY_LEN(fc_rsa_comps)
+/* The same list as OSSL_PARAM type descriptions. */
+#define FC_RSA_COMP_TYPES                                                      \
+    OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),                             \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),                         \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),                         \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR3, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR4, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR5, NULL, 0),                   \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT3, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT4, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT5, NULL, 0),                 \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),              \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT2, NULL, 0),              \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT3, NULL, 0),              \
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT4, NULL, 0),
+/* Indices into fc_rsa_comps: the first factor, exponent, coefficient. */
+enum { FC_COMP_F = 3, FC_COMP_X = 8, FC_COMP_T = 13 };
+
+/* The index in fc_rsa_comps of the parameter called |key|, -1 if it is not
+ * an RSA key component, -2 if it is one of a prime beyond
+ * FC_RSA_MAX_PRIMES ("rsa-factor6" ...). One pass of short comparisons,
+ * no lookup per name: import and get_params walk the caller's parameters
+ * once. */
+static int fc_rsa_comp_index(const char *key)
+{
+    static const struct {
+        const char *prefix;
+        size_t len;
+        int first, count;
+    } fam[] = {
+        {"rsa-factor", 10, FC_COMP_F, 5},
+        {"rsa-exponent", 12, FC_COMP_X, 5},
+        {"rsa-coefficient", 15, FC_COMP_T, 4},
+    };
+
+    if (key[0] != '\0' && key[1] == '\0') {
+        switch (key[0]) {
+        case 'n':
+            return 0;
+        case 'e':
+            return 1;
+        case 'd':
+            return 2;
+        }
+        return -1;
+    }
+    if (strncmp(key, "rsa-", 4) != 0)
+        return -1;
+    for (size_t f = 0; f < FC_ARRAY_LEN(fam); f++) {
+        const char *num = key + fam[f].len;
+        unsigned v = 0;
+
+        if (strncmp(key, fam[f].prefix, fam[f].len) != 0)
+            continue;
+        if (*num < '1' || *num > '9')
+            return -1;
+        while (*num >= '0' && *num <= '9' && v < 100)
+            v = 10 * v + (unsigned)(*num++ - '0');
+        if (*num != '\0')
+            return -1;
+        if (v > (unsigned)fam[f].count)
+            return -2;
+        return fam[f].first + (int)v - 1;
+    }
+    return -1;
+}
+
+/* Component |c| of |key| big-endian into |out|; 0 if absent. */
+static int fc_rsa_comp_get(const fc_rsa_key *key, const fc_rsa_comp *c,
+                           uint8_t *out, size_t cap, size_t *len)
+{
+    if (c->prime < 0)
+        return fc_rsa_get_component(key, c->part, out, cap, len);
+    return fc_rsa_get_prime_part(key, c->part, (size_t)c->prime, out, cap, len);
+}
 
 /* Reads an integer parameter as a big-endian byte string without leading
  * zeros (possibly empty), in a buffer the caller frees with
@@ -220,54 +340,138 @@ static int fc_rsa_offered(const fc_prov_ctx *prov, const uint8_t *n, size_t len)
     return (prov->offer & fc_offer_rsa_bit(((bits + 1) / 2 + 63) / 64)) != 0;
 }
 
+/*
+ * The integer parameter |p| as a big-endian byte string at |dst| (room for
+ * p->data_size bytes), its length in |*len|. An OSSL_PARAM_UNSIGNED_INTEGER
+ * is native-endian bytes: reversed (or copied) in place, no BIGNUM; any
+ * other form goes through OSSL_PARAM_get_BN. Returns 1, or 0 if |p| is not
+ * a non-negative integer that fits.
+ */
+static int fc_param_to_be(const OSSL_PARAM *p, uint8_t *dst, size_t cap,
+                          size_t *len)
+{
+    BIGNUM *bn = NULL;
+    int n;
+
+    if (p->data_type == OSSL_PARAM_UNSIGNED_INTEGER && p->data != NULL &&
+        p->data_size <= cap) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        memcpy(dst, p->data, p->data_size);
+#else
+        const uint8_t *src = p->data;
+        const size_t sz = p->data_size;
+        size_t i = 0;
+
+        /* eight bytes a step from the far end, byte-swapped */
+        for (; i + 8 <= sz; i += 8) {
+            uint64_t w;
+
+            memcpy(&w, src + sz - 8 - i, 8);
+            w = __builtin_bswap64(w);
+            memcpy(dst + i, &w, 8);
+        }
+        for (; i < sz; i++)
+            dst[i] = src[sz - 1 - i];
+#endif
+        *len = p->data_size;
+        return 1;
+    }
+    if (!OSSL_PARAM_get_BN(p, &bn))
+        return 0;
+    n = BN_num_bytes(bn);
+    if ((size_t)n > cap) {
+        BN_clear_free(bn);
+        return 0;
+    }
+    *len = (size_t)BN_bn2bin(bn, dst);
+    BN_clear_free(bn);
+    return 1;
+}
+
+/*
+ * Import: the components straight from their parameters into one scratch
+ * buffer (big-endian, as the core takes them), no BIGNUMs; the core checks
+ * them as far as default does at import and leaves the per-key
+ * precomputation to the first operation (provider/core/rsa.c), so a key a
+ * TLS client imports for one handshake costs about what it costs default.
+ */
 static int fc_rsa_km_import(void *keydata, int selection,
                             const OSSL_PARAM params[])
 {
     fc_rsa_obj *obj = keydata;
     fc_prov_ctx *prov;
-    uint8_t *val[FC_RSA_NCOMPS] = {NULL};
-    size_t len[FC_RSA_NCOMPS] = {0};
+    const OSSL_PARAM *par[FC_RSA_NCOMPS] = {NULL};
+    const uint8_t *val[FC_RSA_NCOMPS] = {NULL};
+    size_t len[FC_RSA_NCOMPS] = {0}, total = 0, used = 0, np = 0;
+    uint8_t stackbuf[2048], *buf = stackbuf;
     fc_rsa_components c;
     const char *reason = NULL;
     fc_rsa_key *key = NULL;
-    int priv, ncrt = 0, ok = 0;
+    fc_rsa_pss_params pss = {0};
+    int priv, pss_seen = 0, ok = 0;
 
     if (obj == NULL)
         return 0;
     prov = obj->prov;
-    /* RSA has no domain parameters: there is nothing to import without the
-     * key pair. */
-    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+    /* The key pair, and/or "other parameters": an RSA-PSS key's
+     * restrictions (RSA has no domain parameters). */
+    if ((selection & (OSSL_KEYMGMT_SELECT_KEYPAIR |
+                      OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)) == 0)
         return 0;
     priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
-    if (priv) {
-        for (size_t i = 0; i < FC_ARRAY_LEN(fc_rsa_multiprime_names); i++)
-            if (OSSL_PARAM_locate_const(params, fc_rsa_multiprime_names[i]) !=
-                NULL) {
-                FC_RAISE_DATA(prov, FC_R_MULTIPRIME_UNSUPPORTED,
-                              "only two-prime RSA keys are supported");
-                return 0;
-            }
+    /* One pass over the parameters (fc_rsa_comp_index). */
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++) {
+        int i = fc_rsa_comp_index(p->key);
+
+        if (i == -1 && fc_is_pss_param(p->key))
+            pss_seen = 1;
+        if (i == -2 && priv) {
+            FC_RAISE_DATA(prov, FC_R_MULTIPRIME_UNSUPPORTED,
+                          "%s: at most %d primes", p->key, FC_RSA_MAX_PRIMES);
+            return 0;
+        }
+        if (i < 0 || par[i] != NULL || (fc_rsa_comps[i].priv && !priv))
+            continue;
+        par[i] = p;
+        /* room for the native bytes, or for a BIGNUM's */
+        total += p->data_type == OSSL_PARAM_UNSIGNED_INTEGER
+                     ? p->data_size
+                     : FC_RSA_MAX_BYTES + 8;
+    }
+    /* Restrictions: RSA-PSS keys only, as default takes them (a plain RSA
+     * key given some is refused). */
+    if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0 && pss_seen) {
+        if (!fc_rsa_pss_params_fromdata(prov, &pss, params))
+            return 0;
+        if (pss.restricted && !obj->pss) {
+            FC_RAISE_DATA(prov, FC_R_INVALID_KEY,
+                          "PSS parameters on a key that is not RSA-PSS");
+            return 0;
+        }
+    }
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0) {
+        obj->pss_params = pss;
+        return 1;
+    }
+    if (par[0] == NULL || par[1] == NULL) {
+        FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
+        return 0;
+    }
+    if (total > sizeof(stackbuf) &&
+        (buf = OPENSSL_malloc(total > 0 ? total : 1)) == NULL) {
+        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
+        return 0;
     }
     for (size_t i = 0; i < FC_RSA_NCOMPS; i++) {
-        const OSSL_PARAM *p;
-
-        if (fc_rsa_comps[i].priv && !priv)
+        if (par[i] == NULL)
             continue;
-        p = OSSL_PARAM_locate_const(params, fc_rsa_comps[i].name);
-        if (p == NULL)
-            continue;
-        if (!fc_param_get_be(p, &val[i], &len[i])) {
+        if (!fc_param_to_be(par[i], buf + used, total - used, &len[i])) {
             FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
                           fc_rsa_comps[i].name);
             goto err;
         }
-        if (i >= 3)
-            ncrt++;
-    }
-    if (val[0] == NULL || val[1] == NULL) {
-        FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "n and e are required");
-        goto err;
+        val[i] = buf + used;
+        used += len[i];
     }
     /* A size not offered on this CPU (fc/offer.h) is refused without an
      * error: libcrypto then keeps the key, and the operation, on the
@@ -278,16 +482,37 @@ static int fc_rsa_km_import(void *keydata, int selection,
     c.n = val[0], c.n_len = len[0];
     c.e = val[1], c.e_len = len[1];
     c.d = val[2], c.d_len = len[2];
-    /* All five CRT values, or none: with some missing the key goes through
-     * d alone (and without d it is a public key). */
-    if (ncrt == 5) {
-        c.p = val[3], c.p_len = len[3];
-        c.q = val[4], c.q_len = len[4];
-        c.dp = val[5], c.dp_len = len[5];
-        c.dq = val[6], c.dq_len = len[6];
-        c.qinv = val[7], c.qinv_len = len[7];
+    /* The primes in order, each with its exponent and (but the first) its
+     * coefficient. With any part missing (or a gap) the CRT values are left
+     * out and the key goes through d alone (without d it is a public
+     * key), as with none at all. */
+    for (size_t i = 0; i < FC_RSA_MAX_PRIMES; i++)
+        if (par[FC_COMP_F + i] != NULL || par[FC_COMP_X + i] != NULL ||
+            (i >= 1 && par[FC_COMP_T + i - 1] != NULL))
+            np = i + 1;
+    for (size_t i = 0; i < np; i++)
+        if (par[FC_COMP_F + i] == NULL || par[FC_COMP_X + i] == NULL ||
+            (i >= 1 && par[FC_COMP_T + i - 1] == NULL))
+            np = 0;
+    if (np == 1)
+        np = 0;
+    if (np > 0) {
+        c.p = val[FC_COMP_F], c.p_len = len[FC_COMP_F];
+        c.q = val[FC_COMP_F + 1], c.q_len = len[FC_COMP_F + 1];
+        c.dp = val[FC_COMP_X], c.dp_len = len[FC_COMP_X];
+        c.dq = val[FC_COMP_X + 1], c.dq_len = len[FC_COMP_X + 1];
+        c.qinv = val[FC_COMP_T], c.qinv_len = len[FC_COMP_T];
+        c.extra = np > 2 ? np - 2 : 0;
+        for (size_t i = 0; i < c.extra; i++) {
+            c.r[i] = val[FC_COMP_F + 2 + i];
+            c.r_len[i] = len[FC_COMP_F + 2 + i];
+            c.dr[i] = val[FC_COMP_X + 2 + i];
+            c.dr_len[i] = len[FC_COMP_X + 2 + i];
+            c.tr[i] = val[FC_COMP_T + 1 + i];
+            c.tr_len[i] = len[FC_COMP_T + 1 + i];
+        }
     }
-    key = fc_rsa_key_new(&c, prov->bn, prov->caps, &reason);
+    key = fc_rsa_key_new(&c, &prov->rsa, &reason);
     if (key == NULL) {
         FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "%s",
                       reason != NULL ? reason : "key rejected");
@@ -295,11 +520,14 @@ static int fc_rsa_km_import(void *keydata, int selection,
     }
     fc_rsa_key_free(obj->key);
     obj->key = key;
+    if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0)
+        obj->pss_params = pss;
     fc_stat_add(prov, FC_STAT_RSA_IMPORT, 1);
     ok = 1;
 err:
-    for (size_t i = 0; i < FC_RSA_NCOMPS; i++)
-        OPENSSL_clear_free(val[i], len[i]);
+    OPENSSL_cleanse(buf, used);
+    if (buf != stackbuf)
+        OPENSSL_free(buf);
     return ok;
 }
 
@@ -307,18 +535,20 @@ err:
  * Hands the components selected by |selection| to |cb| as OSSL_PARAMs built
  * over one buffer, wiped afterwards. Used by export.
  */
-static int fc_rsa_export_params(const fc_rsa_key *key, int selection,
+static int fc_rsa_export_params(const fc_rsa_obj *obj, int selection,
                                 OSSL_CALLBACK *cb, void *cbarg)
 {
-    OSSL_PARAM params[FC_RSA_NCOMPS + 1];
-    size_t k = fc_rsa_size(key), cap = 2 * k + 8, used = 0, np = 0;
+    const fc_rsa_key *key = obj->key;
+    OSSL_PARAM params[FC_RSA_NCOMPS + 4];
+    int saltlen;
+    size_t k = fc_rsa_size(key), cap = k + 8, used = 0, np = 0;
     uint8_t tmp[FC_RSA_MAX_BYTES + 8];
     uint8_t *buf;
     int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0, ok;
 
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         priv = -1; /* nothing to export */
-    /* n, e, d fit in k bytes each; p, q, dp, dq, qinv in about k/2. */
+    /* every component fits in k bytes (as imported, at most n's length) */
     buf = OPENSSL_secure_zalloc(FC_RSA_NCOMPS * cap);
     if (buf == NULL)
         return 0;
@@ -327,14 +557,16 @@ static int fc_rsa_export_params(const fc_rsa_key *key, int selection,
 
         if (fc_rsa_comps[i].priv && !priv)
             continue;
-        if (!fc_rsa_get_component(key, fc_rsa_comps[i].which, tmp, sizeof(tmp),
-                                  &len))
-            continue; /* absent (public key, or no CRT values) */
+        if (!fc_rsa_comp_get(key, &fc_rsa_comps[i], tmp, sizeof(tmp), &len))
+            continue; /* absent (public key, no CRT values, fewer primes) */
         fc_be_to_native(buf + used, tmp, len);
         params[np++] =
             OSSL_PARAM_construct_BN(fc_rsa_comps[i].name, buf + used, len);
         used += cap;
     }
+    /* an RSA-PSS key's restrictions, as default exports them */
+    if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0 && obj->pss)
+        np += fc_rsa_pss_params_export(&obj->pss_params, params + np, &saltlen);
     params[np] = OSSL_PARAM_construct_end();
     ok = cb(params, cbarg);
     OPENSSL_cleanse(tmp, sizeof(tmp));
@@ -349,7 +581,7 @@ static int fc_rsa_km_export(void *keydata, int selection, OSSL_CALLBACK *cb,
 
     if (obj == NULL || obj->key == NULL)
         return 0;
-    return fc_rsa_export_params(obj->key, selection, cb, cbarg);
+    return fc_rsa_export_params(obj, selection, cb, cbarg);
 }
 
 /* The importable/exportable parameters for a selection. */
@@ -360,17 +592,7 @@ static const OSSL_PARAM *fc_rsa_key_types(int selection)
         OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
         OSSL_PARAM_END,
     };
-    static const OSSL_PARAM all[] = {
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
-        OSSL_PARAM_END,
-    };
+    static const OSSL_PARAM all[] = {FC_RSA_COMP_TYPES OSSL_PARAM_END};
 
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
         return all;
@@ -437,18 +659,22 @@ static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE);
     if (p != NULL && !OSSL_PARAM_set_int(p, (int)fc_rsa_size(key)))
         return 0;
+    /* A restricted RSA-PSS key has a mandatory digest instead (and its
+     * restrictions to report), as with default. */
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_DEFAULT_DIGEST);
-    if (p != NULL && !OSSL_PARAM_set_utf8_string(p, "SHA256"))
+    if (p != NULL && !(obj->pss && obj->pss_params.restricted) &&
+        !OSSL_PARAM_set_utf8_string(p, "SHA256"))
         return 0;
-    /* The components, for EVP_PKEY_get_bn_param on keys we generated. */
-    for (size_t i = 0; ok && i < FC_RSA_NCOMPS; i++) {
+    if (obj->pss && !fc_rsa_pss_params_todata(&obj->pss_params, params))
+        return 0;
+    /* The components asked for, for EVP_PKEY_get_bn_param on keys we
+     * generated: one pass over the request. */
+    for (p = params; ok && p->key != NULL; p++) {
+        int i = fc_rsa_comp_index(p->key);
         size_t len;
 
-        p = OSSL_PARAM_locate(params, fc_rsa_comps[i].name);
-        if (p == NULL)
-            continue;
-        if (!fc_rsa_get_component(key, fc_rsa_comps[i].which, tmp, sizeof(tmp),
-                                  &len))
+        if (i < 0 ||
+            !fc_rsa_comp_get(key, &fc_rsa_comps[i], tmp, sizeof(tmp), &len))
             continue; /* absent: leave return_size unset */
         ok = fc_param_set_be(p, tmp, len);
         OPENSSL_cleanse(tmp, len);
@@ -463,15 +689,7 @@ static const OSSL_PARAM *fc_rsa_km_gettable_params(void *provctx)
         OSSL_PARAM_int(OSSL_PKEY_PARAM_SECURITY_BITS, NULL),
         OSSL_PARAM_int(OSSL_PKEY_PARAM_MAX_SIZE, NULL),
         OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_DEFAULT_DIGEST, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_N, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_D, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_FACTOR2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT1, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_EXPONENT2, NULL, 0),
-        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, NULL, 0),
-        OSSL_PARAM_END,
+        FC_RSA_COMP_TYPES OSSL_PARAM_END,
     };
     return params;
 }
@@ -599,7 +817,7 @@ static fc_rsa_key *fc_rsa_public_copy(const fc_rsa_obj *obj)
         return NULL;
     c.n = n;
     c.e = e;
-    return fc_rsa_key_new(&c, obj->prov->bn, obj->prov->caps, NULL);
+    return fc_rsa_key_new(&c, &obj->prov->rsa, NULL);
 }
 
 static void *fc_rsa_km_dup(const void *keydata_from, int selection)
@@ -612,6 +830,8 @@ static void *fc_rsa_km_dup(const void *keydata_from, int selection)
     obj = fc_rsa_obj_new(from->prov);
     if (obj == NULL)
         return NULL;
+    obj->pss = from->pss;
+    obj->pss_params = from->pss_params;
     if (from->key != NULL && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0) {
         if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 ||
             !fc_rsa_has_private(from->key))
@@ -638,15 +858,18 @@ static const char *fc_rsa_km_query_operation_name(int operation_id)
 typedef struct fc_rsa_gen_ctx {
     fc_prov_ctx *prov;
     size_t bits;
+    size_t primes;
     uint8_t e[16]; /* public exponent, big-endian */
     size_t e_len;
     int selection;
+    int pss;                      /* an RSA-PSS key */
+    fc_rsa_pss_params pss_params; /* its restrictions */
 } fc_rsa_gen_ctx;
 
-static void *fc_rsa_km_gen_init(void *provctx, int selection,
-                                const OSSL_PARAM params[])
+/* A generation context, for an RSA-PSS key if |pss|. */
+static void *fc_rsa_gen_new(fc_prov_ctx *prov, int selection, int pss,
+                            const OSSL_PARAM params[])
 {
-    fc_prov_ctx *prov = provctx;
     fc_rsa_gen_ctx *g = OPENSSL_zalloc(sizeof(*g));
 
     if (g == NULL) {
@@ -655,7 +878,9 @@ static void *fc_rsa_km_gen_init(void *provctx, int selection,
     }
     g->prov = prov;
     g->selection = selection;
+    g->pss = pss;
     g->bits = 2048;
+    g->primes = 2;
     g->e[0] = 0x01, g->e[1] = 0x00, g->e[2] = 0x01; /* 65537 */
     g->e_len = 3;
     if (!fc_rsa_km_gen_set_params(g, params)) {
@@ -663,6 +888,18 @@ static void *fc_rsa_km_gen_init(void *provctx, int selection,
         return NULL;
     }
     return g;
+}
+
+static void *fc_rsa_km_gen_init(void *provctx, int selection,
+                                const OSSL_PARAM params[])
+{
+    return fc_rsa_gen_new(provctx, selection, 0, params);
+}
+
+static void *fc_rsa_pss_km_gen_init(void *provctx, int selection,
+                                    const OSSL_PARAM params[])
+{
+    return fc_rsa_gen_new(provctx, selection, 1, params);
 }
 
 static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
@@ -706,13 +943,10 @@ static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
     if (p != NULL) {
         size_t primes;
 
+        /* Checked against the size at gen, as default does. */
         if (!OSSL_PARAM_get_size_t(p, &primes))
             return 0;
-        if (primes != 2) {
-            FC_RAISE_DATA(g->prov, FC_R_MULTIPRIME_UNSUPPORTED,
-                          "%zu primes requested, only 2 supported", primes);
-            return 0;
-        }
+        g->primes = primes;
     }
     p = OSSL_PARAM_locate_const(params, OSSL_PKEY_PARAM_RSA_E);
     if (p != NULL) {
@@ -732,6 +966,10 @@ static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
         g->e_len = len;
         OPENSSL_free(e);
     }
+    /* An RSA-PSS key's restrictions (ignored for a plain key, as by
+     * default); they accumulate over calls. */
+    if (g->pss && !fc_rsa_pss_params_fromdata(g->prov, &g->pss_params, params))
+        return 0;
     return 1;
 }
 
@@ -747,6 +985,23 @@ static const OSSL_PARAM *fc_rsa_km_gen_settable_params(void *genctx,
     return params;
 }
 
+static const OSSL_PARAM *fc_rsa_pss_km_gen_settable_params(void *genctx,
+                                                           void *provctx)
+{
+    static const OSSL_PARAM params[] = {
+        OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_BITS, NULL),
+        OSSL_PARAM_size_t(OSSL_PKEY_PARAM_RSA_PRIMES, NULL),
+        OSSL_PARAM_BN(OSSL_PKEY_PARAM_RSA_E, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST_PROPS, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MASKGENFUNC, NULL, 0),
+        OSSL_PARAM_utf8_string(OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, NULL, 0),
+        OSSL_PARAM_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, NULL),
+        OSSL_PARAM_END,
+    };
+    return params;
+}
+
 static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
 {
     fc_rsa_gen_ctx *g = genctx;
@@ -757,8 +1012,19 @@ static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
     obj = fc_rsa_obj_new(g->prov);
     if (obj == NULL)
         return NULL;
-    obj->key = fc_rsa_generate(g->bits, g->e, g->e_len, g->prov->bn,
-                               g->prov->caps, fc_rsa_rand, g->prov);
+    obj->pss = g->pss;
+    obj->pss_params = g->pss_params;
+    /* default's rule and reason (ossl_rsa_multip_cap): 2 primes below 1024
+     * bits, 3 below 4096, 4 below 8192, 5 from there */
+    if (g->primes < 2 || g->primes > fc_rsa_max_primes(g->bits)) {
+        FC_RAISE_DATA(g->prov, FC_R_KEY_PRIME_NUM_INVALID,
+                      "%zu primes for a %zu-bit key (2..%zu)", g->primes,
+                      g->bits, fc_rsa_max_primes(g->bits));
+        fc_rsa_obj_free(obj);
+        return NULL;
+    }
+    obj->key = fc_rsa_generate(g->bits, g->primes, g->e, g->e_len,
+                               &g->prov->rsa, fc_rsa_rand, g->prov);
     if (obj->key == NULL) {
         FC_RAISE_DATA(g->prov, FC_R_KEYGEN_FAILED, "%zu-bit key", g->bits);
         fc_rsa_obj_free(obj);
@@ -773,28 +1039,47 @@ static void fc_rsa_km_gen_cleanup(void *genctx)
     OPENSSL_clear_free(genctx, sizeof(fc_rsa_gen_ctx));
 }
 
+/* The functions both key types share: all but creation and generation's
+ * start (and settable parameters), which give a key its type. */
+#define FC_RSA_KM_SHARED_FUNCTIONS                                             \
+    {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))fc_rsa_km_free},                  \
+        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))fc_rsa_km_has},                \
+        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))fc_rsa_km_match},            \
+        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))fc_rsa_km_validate},      \
+        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))fc_rsa_km_import},          \
+        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES,                                       \
+         (void (*)(void))fc_rsa_km_import_types},                              \
+        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))fc_rsa_km_export},          \
+        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES,                                       \
+         (void (*)(void))fc_rsa_km_export_types},                              \
+        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))fc_rsa_km_get_params},  \
+        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS,                                    \
+         (void (*)(void))fc_rsa_km_gettable_params},                           \
+        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))fc_rsa_km_dup},                \
+        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME,                               \
+         (void (*)(void))fc_rsa_km_query_operation_name},                      \
+        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS,                                     \
+         (void (*)(void))fc_rsa_km_gen_set_params},                            \
+        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fc_rsa_km_gen},                \
+    {                                                                          \
+        OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fc_rsa_km_gen_cleanup   \
+    }
+
 const OSSL_DISPATCH fc_rsa_keymgmt_functions[] = {
     {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))fc_rsa_km_new},
-    {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))fc_rsa_km_free},
-    {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))fc_rsa_km_has},
-    {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))fc_rsa_km_match},
-    {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))fc_rsa_km_validate},
-    {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))fc_rsa_km_import},
-    {OSSL_FUNC_KEYMGMT_IMPORT_TYPES, (void (*)(void))fc_rsa_km_import_types},
-    {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))fc_rsa_km_export},
-    {OSSL_FUNC_KEYMGMT_EXPORT_TYPES, (void (*)(void))fc_rsa_km_export_types},
-    {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))fc_rsa_km_get_params},
-    {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS,
-     (void (*)(void))fc_rsa_km_gettable_params},
-    {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))fc_rsa_km_dup},
-    {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME,
-     (void (*)(void))fc_rsa_km_query_operation_name},
     {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))fc_rsa_km_gen_init},
-    {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS,
-     (void (*)(void))fc_rsa_km_gen_set_params},
     {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS,
      (void (*)(void))fc_rsa_km_gen_settable_params},
-    {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fc_rsa_km_gen},
-    {OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fc_rsa_km_gen_cleanup},
+    FC_RSA_KM_SHARED_FUNCTIONS,
+    OSSL_DISPATCH_END,
+};
+
+/* RSA-PSS keys: the same but for creation and generation. */
+const OSSL_DISPATCH fc_rsa_pss_keymgmt_functions[] = {
+    {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))fc_rsa_pss_km_new},
+    {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))fc_rsa_pss_km_gen_init},
+    {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS,
+     (void (*)(void))fc_rsa_pss_km_gen_settable_params},
+    FC_RSA_KM_SHARED_FUNCTIONS,
     OSSL_DISPATCH_END,
 };

@@ -9,8 +9,12 @@
  * Behaviour follows OpenSSL's default provider (3.0 semantics, plus the
  * 3.1+ "auto-digestmax" salt length and its use as the default when running
  * under 3.1 or later), so that PKCS#1 v1.5 signatures are bit-identical and
- * PSS verifies both ways. Not supported: X9.31 padding, RSA-PSS restricted
- * keys (no "RSA-PSS" key management here), and MD2/MD4/MDC2.
+ * PSS verifies both ways. RSA-PSS keys (keymgmt_rsa.c) take PSS padding
+ * only, and a restricted one (RFC 4055 parameters) fixes the digest and the
+ * MGF1 digest and sets the minimum salt length, enforced where default
+ * enforces them and with its reasons (the autodetected salt lengths as the
+ * running library's default treats them). Not supported: X9.31 padding and
+ * MD2/MD4/MDC2.
  *
  * Digests are fetched from the provider's child library context: never the
  * application's, which may prefer fastcrypto and would loop back to us.
@@ -42,10 +46,11 @@
 typedef struct fc_rsa_sig_ctx {
     fc_prov_ctx *prov;
     fc_rsa_obj *rsa;
-    char *propq;   /* from newctx: the default for digest fetches */
-    int operation; /* EVP_PKEY_OP_SIGN, _VERIFY or _VERIFYRECOVER */
-    int pad_mode;  /* RSA_PKCS1_PADDING, RSA_NO_PADDING, RSA_PKCS1_PSS_... */
-    int saltlen;   /* PSS: >= 0 or FC_PSS_SALTLEN_* */
+    char *propq;     /* from newctx: the default for digest fetches */
+    int operation;   /* EVP_PKEY_OP_SIGN, _VERIFY or _VERIFYRECOVER */
+    int pad_mode;    /* RSA_PKCS1_PADDING, RSA_NO_PADDING, RSA_PKCS1_PSS_... */
+    int saltlen;     /* PSS: >= 0 or FC_PSS_SALTLEN_* */
+    int min_saltlen; /* a restricted RSA-PSS key's minimum, else -1 */
     /* The digest may not change between digest-sign init and final. */
     int allow_md;
     int mgf1_set; /* else MGF1 follows the main digest */
@@ -109,6 +114,7 @@ static void *fc_rsa_sig_newctx(void *provctx, const char *propq)
     ctx->allow_md = 1;
     ctx->pad_mode = RSA_PKCS1_PADDING;
     ctx->saltlen = fc_pss_default_saltlen();
+    ctx->min_saltlen = -1;
     return ctx;
 }
 
@@ -219,6 +225,13 @@ static int fc_rsa_sig_setup_md(fc_rsa_sig_ctx *ctx, const char *name,
                       "no digest allowed without padding");
         goto err;
     }
+    /* A restricted RSA-PSS key signs with its own hash only. */
+    if (ctx->min_saltlen != -1 && ctx->md != NULL &&
+        !EVP_MD_is_a(ctx->md, name)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_DIGEST_NOT_ALLOWED,
+                      "%s: the key allows %s only", name, ctx->mdname);
+        goto err;
+    }
     if (!ctx->allow_md) {
         /* Mid-stream: only a restatement of the same digest is fine. */
         if (ctx->mdname[0] != '\0' && !EVP_MD_is_a(md, ctx->mdname)) {
@@ -258,7 +271,8 @@ static int fc_rsa_sig_setup_mgf1(fc_rsa_sig_ctx *ctx, const char *name,
         return 0;
     }
     d = fc_rsa_md_lookup(md);
-    if (d == NULL) {
+    if (d == NULL || (ctx->min_saltlen != -1 && ctx->mgf1_md != NULL &&
+                      !EVP_MD_is_a(ctx->mgf1_md, name))) {
         FC_RAISE_DATA(ctx->prov, FC_R_DIGEST_NOT_ALLOWED, "mgf1 digest=%s",
                       name);
         EVP_MD_free(md);
@@ -279,6 +293,83 @@ static const EVP_MD *fc_rsa_sig_mgf1(const fc_rsa_sig_ctx *ctx)
 
 /* ------------------------------------------------------------------------ */
 /* Init                                                                     */
+
+/*
+ * An RSA-PSS key signs with PSS only; a restricted one (fc_rsa_pss_params)
+ * with its hash and MGF1 hash, and a salt no shorter than its minimum,
+ * which is also the salt length until one is set. As default: a minimum
+ * the key cannot hold (longer than k - hLen, one less when the modulus has
+ * 8m + 1 bits) makes the key unusable.
+ */
+static int fc_rsa_sig_init_pss(fc_rsa_sig_ctx *ctx)
+{
+    const fc_rsa_pss_params *pss = &ctx->rsa->pss_params;
+    const fc_rsa_key *key = ctx->rsa->key;
+    int max;
+
+    ctx->pad_mode = RSA_PKCS1_PSS_PADDING;
+    if (!pss->restricted)
+        return 1;
+    /* digest and MGF1 digest from the key, before the restriction holds */
+    ctx->mgf1_set = 0;
+    if (!fc_rsa_sig_setup_mgf1(ctx, fc_rsa_pss_md_name(pss->mgf1_nid), NULL) ||
+        !fc_rsa_sig_setup_md(ctx, fc_rsa_pss_md_name(pss->md_nid), NULL))
+        return 0;
+    max = (int)fc_rsa_size(key) - (int)ctx->mdd->size -
+          ((fc_rsa_bits(key) & 7) == 1);
+    if (pss->saltlen < 0 || pss->saltlen > max) {
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_SALT_LENGTH,
+                      "the key's minimum salt length %d, at most %d here",
+                      pss->saltlen, max);
+        return 0;
+    }
+    ctx->saltlen = pss->saltlen;
+    ctx->min_saltlen = pss->saltlen;
+    return 1;
+}
+
+/*
+ * fc_rsa_sig_check_saltlen checks a restricted key's salt length |saltlen|
+ * as default checks it when it is set (|setting|) and when signing. The
+ * autodetected lengths, when set, are refused as the running library's
+ * default refuses them: 3.0 refuses "auto" for verification, 3.1 to 3.3
+ * also "auto-digestmax", and 3.4+ refuses both for everything but
+ * verification (its message-signing rework turned the test around).
+ * Returns 1, or 0 with the error raised.
+ */
+static int fc_rsa_sig_check_saltlen(fc_rsa_sig_ctx *ctx, int saltlen,
+                                    int setting)
+{
+    unsigned long ver = OpenSSL_version_num();
+
+    if (ctx->min_saltlen == -1)
+        return 1;
+    if (setting &&
+        (saltlen == FC_PSS_SALTLEN_AUTO ||
+         (saltlen == FC_PSS_SALTLEN_AUTO_DIGESTMAX && ver >= 0x30100000L))) {
+        int verify = ctx->operation == EVP_PKEY_OP_VERIFY;
+
+        if (ver >= 0x30400000L ? !verify : verify) {
+            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_SALT_LENGTH,
+                          "Cannot use autodetected salt length");
+            return 0;
+        }
+    }
+    if (saltlen == FC_PSS_SALTLEN_DIGEST && ctx->mdd != NULL &&
+        ctx->min_saltlen > (int)ctx->mdd->size) {
+        FC_RAISE_DATA(ctx->prov, FC_R_PSS_SALTLEN_TOO_SMALL,
+                      "minimum salt length %d, the digest gives %zu",
+                      ctx->min_saltlen, ctx->mdd->size);
+        return 0;
+    }
+    if (saltlen >= 0 && saltlen < ctx->min_saltlen) {
+        FC_RAISE_DATA(ctx->prov, FC_R_PSS_SALTLEN_TOO_SMALL,
+                      "minimum salt length %d, set to %d", ctx->min_saltlen,
+                      saltlen);
+        return 0;
+    }
+    return 1;
+}
 
 static int fc_rsa_sig_init(fc_rsa_sig_ctx *ctx, void *provkey,
                            const OSSL_PARAM params[], int operation)
@@ -303,6 +394,9 @@ static int fc_rsa_sig_init(fc_rsa_sig_ctx *ctx, void *provkey,
     ctx->operation = operation;
     ctx->pad_mode = RSA_PKCS1_PADDING;
     ctx->saltlen = fc_pss_default_saltlen();
+    ctx->min_saltlen = -1;
+    if (ctx->rsa->pss && !fc_rsa_sig_init_pss(ctx))
+        return 0;
     /* Unknown parameters, such as the "tls-version" OpenSSL 4.0 passes,
      * are ignored. */
     return fc_rsa_sig_set_ctx_params(ctx, params);
@@ -374,6 +468,8 @@ static int fc_rsa_sig_sign(void *vctx, unsigned char *sig, size_t *siglen,
             FC_RAISE(ctx->prov, FC_R_INTERNAL);
             goto done;
         }
+        if (!fc_rsa_sig_check_saltlen(ctx, ctx->saltlen, 0))
+            goto done;
         if (!fc_rsa_pad_pss(ctx->prov, em, k, fc_rsa_bits(key), tbs, ctx->md,
                             fc_rsa_sig_mgf1(ctx), ctx->saltlen, fc_rsa_rand,
                             ctx->prov))
@@ -707,6 +803,12 @@ static size_t fc_rsa_sig_algid(fc_rsa_sig_ctx *ctx, uint8_t *out, size_t cap)
                                          fc_rsa_bits(ctx->rsa->key));
         if (sl < 0)
             return 0;
+        if (ctx->min_saltlen != -1 && sl < ctx->min_saltlen) {
+            FC_RAISE_DATA(ctx->prov, FC_R_PSS_SALTLEN_TOO_SMALL,
+                          "minimum salt length %d, actual %d", ctx->min_saltlen,
+                          sl);
+            return 0;
+        }
         return fc_rsa_pss_algid(out, cap, ctx->mdd,
                                 ctx->mgf1_set ? ctx->mgf1d : ctx->mdd, sl);
     }
@@ -844,6 +946,12 @@ static int fc_rsa_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         switch (pad_mode) {
         case RSA_PKCS1_PADDING:
         case RSA_NO_PADDING:
+            if (ctx->rsa != NULL && ctx->rsa->pss) {
+                FC_RAISE_DATA(ctx->prov, FC_R_ILLEGAL_PADDING_MODE,
+                              "%s padding not allowed with RSA-PSS",
+                              pad_mode == RSA_NO_PADDING ? "No" : "PKCS#1");
+                return 0;
+            }
             break;
         case RSA_PKCS1_PSS_PADDING:
             if (ctx->operation != EVP_PKEY_OP_SIGN &&
@@ -896,6 +1004,8 @@ static int fc_rsa_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_SALT_LENGTH, "%d", saltlen);
             return 0;
         }
+        if (!fc_rsa_sig_check_saltlen(ctx, saltlen, 1))
+            return 0;
     }
     p = OSSL_PARAM_locate_const(params, OSSL_SIGNATURE_PARAM_MGF1_DIGEST);
     if (p != NULL) {

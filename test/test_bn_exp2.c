@@ -42,6 +42,7 @@
 #include "bn_oracle.h"
 #include "fc/bn.h"
 #include "fc/bn_exp2.h"
+#include "fc/rsa_engine.h"
 #include "fc/common.h"
 #include "fc/cpu.h"
 #include "fc/ct.h"
@@ -49,8 +50,6 @@
 #include "impls.h"
 
 #define MAXN 32
-
-static const size_t sizes[] = {16, 24, 32};
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -97,45 +96,87 @@ static void oracle_exp(uint64_t *want, const uint64_t *m, const uint64_t *a,
     fc_test_bn_mod_exp(want, a, e, MAXN, m, n);
 }
 
-/* The number of tables compiled in (every engine, every size). */
+/* One vector engine (fc/rsa_engine.h, one with per-key state) at one limb
+ * count: what these tests run, called by the engine's name and size
+ * ("ifma-1024", "avx2-2048"). */
+typedef struct pair_ops {
+    const fc_rsa_engine *e;
+    size_t n;
+    uint32_t required_caps;
+    char name[24];
+} pair_ops;
+
+static pair_ops pairs[32];
+static size_t npairs;
+
+/* The number of (engine, size) pairs compiled in: every limb count up to
+ * MAXN (in steps of 4) that a two-half engine takes. */
 static size_t ntables(void)
 {
     size_t count;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
 
-    (void)fc_bn_exp2_impls(&count);
-    return count;
+    if (npairs > 0)
+        return npairs;
+    for (size_t i = 0; i < count; i++) {
+        if (tab[i]->pre_new == NULL)
+            continue;
+        for (size_t n = 4; n <= MAXN; n += 4) {
+            pair_ops *p;
+
+            if (!fc_rsa_engine_takes(tab[i], n, n))
+                continue;
+            assert_true(npairs < FC_ARRAY_LEN(pairs));
+            p = &pairs[npairs++];
+            p->e = tab[i];
+            p->n = n;
+            p->required_caps = tab[i]->required_caps;
+            snprintf(p->name, sizeof(p->name), "%s-%zu", tab[i]->name, 64 * n);
+        }
+    }
+    return npairs;
 }
 
-/* Table i of fc_bn_exp2_impls if the (masked) CPU runs it, else NULL
- * after a visible skip note. */
-static const fc_bn_exp2_ops *runnable(size_t i)
+/* Pair i if the (masked) CPU runs it, else NULL after a visible skip
+ * note. */
+static const pair_ops *runnable(size_t i)
 {
-    size_t count;
-    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
-
-    if (i >= count ||
-        !fc_test_impl_usable("exp2", tab[i]->name, tab[i]->required_caps))
+    if (i >= ntables() ||
+        !fc_test_impl_usable("exp2", pairs[i].name, pairs[i].required_caps))
         return NULL;
-    return tab[i];
+    return &pairs[i];
 }
 
-/* The runnable table whose name starts with |prefix| ("ifma", "avx2")
- * for n limbs, or NULL. */
-static const fc_bn_exp2_ops *engine(const char *prefix, size_t n)
+/* The runnable pair of the engine called |prefix| ("ifma", "avx2") for n
+ * limbs, or NULL. */
+static const pair_ops *engine(const char *prefix, size_t n)
 {
-    size_t count;
-    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
-
-    for (size_t i = 0; i < count; i++)
-        if (tab[i]->n == n &&
-            strncmp(tab[i]->name, prefix, strlen(prefix)) == 0)
+    for (size_t i = 0; i < ntables(); i++)
+        if (pairs[i].n == n && strcmp(pairs[i].e->name, prefix) == 0)
             return runnable(i);
     print_message("[  SKIPPED ] exp2 %s n=%zu: not compiled in\n", prefix, n);
     return NULL;
 }
 
+/* One exponentiation pair through |ops|'s engine with per-key state made
+ * for this call: 0 if the state cannot be made (sizes) or the run fails. */
+static int run_pair(const pair_ops *ops, const fc_mont *m1, uint64_t *r1,
+                    const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+                    const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
+                    const uint64_t *e2, size_t e2bits)
+{
+    void *pre;
+    int ok;
+
+    if (ops == NULL || (pre = ops->e->pre_new(m1, m2)) == NULL)
+        return 0;
+    ok = ops->e->exp2(pre, m1, r1, a1, e1, e1bits, m2, r2, a2, e2, e2bits);
+    ops->e->pre_free(pre);
+    return ok;
+}
+
 /* One paired exponentiation checked against the oracle per half. */
-static void check_pair(const fc_bn_exp2_ops *ops, size_t n, const uint64_t *m1,
+static void check_pair(const pair_ops *ops, size_t n, const uint64_t *m1,
                        const uint64_t *a1, const uint64_t *e1, size_t e1bits,
                        const uint64_t *m2, const uint64_t *a2,
                        const uint64_t *e2, size_t e2bits, const char *what)
@@ -144,12 +185,12 @@ static void check_pair(const fc_bn_exp2_ops *ops, size_t n, const uint64_t *m1,
     fc_mont t1, t2;
     char msg[160];
 
-    assert_true(fc_mont_init(&t1, m1, n, fc_bn_select(fc_test_caps())));
-    assert_true(fc_mont_init(&t2, m2, n, fc_bn_select(fc_test_caps())));
+    assert_true(fc_mont_init(&t1, m1, n, fc_test_bn_kernels(n)));
+    assert_true(fc_mont_init(&t2, m2, n, fc_test_bn_kernels(n)));
     oracle_exp(w1, m1, a1, e1, e1bits, n);
     oracle_exp(w2, m2, a2, e2, e2bits, n);
     assert_true(
-        fc_bn_exp2(ops, &t1, r1, a1, e1, e1bits, &t2, r2, a2, e2, e2bits));
+        run_pair(ops, &t1, r1, a1, e1, e1bits, &t2, r2, a2, e2, e2bits));
     snprintf(msg, sizeof(msg), "%s %s half 1 (e bits %zu)", ops->name, what,
              e1bits);
     fc_test_expect_limbs(msg, r1, w1, n);
@@ -169,7 +210,7 @@ static void test_kat_small_exponents(void **state)
     size_t ran = 0;
 
     for (size_t s = 0; s < ntables(); s++) {
-        const fc_bn_exp2_ops *ops = runnable(s);
+        const pair_ops *ops = runnable(s);
         const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], r1[MAXN], r2[MAXN];
         uint64_t sq[2 * MAXN], w1[MAXN], w2[MAXN], c[2 * MAXN];
@@ -182,8 +223,8 @@ static void test_kat_small_exponents(void **state)
         rand_modulus(m2, n, 64);
         rand_below(a1, m1, n);
         rand_below(a2, m2, n);
-        assert_true(fc_mont_init(&t1, m1, n, fc_bn_select(fc_test_caps())));
-        assert_true(fc_mont_init(&t2, m2, n, fc_bn_select(fc_test_caps())));
+        assert_true(fc_mont_init(&t1, m1, n, fc_test_bn_kernels(n)));
+        assert_true(fc_mont_init(&t2, m2, n, fc_test_bn_kernels(n)));
         for (uint64_t e = 0; e <= 3; e++) {
             size_t eb = e == 0 ? 0 : (e == 1 ? 1 : 2);
             uint64_t one[MAXN] = {1};
@@ -198,7 +239,7 @@ static void test_kat_small_exponents(void **state)
                 fc_mont_reduce(&t2, w2, c, 2 * n);
             }
             assert_true(
-                fc_bn_exp2(ops, &t1, r1, a1, &e, eb, &t2, r2, a2, &e, eb));
+                run_pair(ops, &t1, r1, a1, &e, eb, &t2, r2, a2, &e, eb));
             fc_test_expect_limbs("kat half 1", r1, w1, n);
             fc_test_expect_limbs("kat half 2", r2, w2, n);
         }
@@ -217,7 +258,7 @@ static void test_diff_random(void **state)
     size_t ran = 0;
 
     for (size_t s = 0; s < ntables(); s++) {
-        const fc_bn_exp2_ops *ops = runnable(s);
+        const pair_ops *ops = runnable(s);
         const size_t n = ops != NULL ? ops->n : 0;
         const int cases = quick ? 3 : 24;
 
@@ -342,7 +383,7 @@ static void test_abi_kernels(void **state)
             fc_mont t;
 
             rand_modulus(m, n, 64);
-            assert_true(fc_mont_init(&t, m, n, fc_bn_select(fc_test_caps())));
+            assert_true(fc_mont_init(&t, m, n, fc_test_bn_kernels(n)));
             kk = t.m0inv & 0xfffffffffffffULL;
             if (k[s].k0) {
                 to52(ctx + h * slot, m, n, k[s].l, slot);
@@ -547,8 +588,7 @@ static void test_abi_n16(void **state)
             fc_mont t;
 
             rand_modulus(m[h], 16, c % 3 == 2 ? 40 : 64);
-            assert_true(
-                fc_mont_init(&t, m[h], 16, fc_bn_select(fc_test_caps())));
+            assert_true(fc_mont_init(&t, m[h], 16, fc_test_bn_kernels(16)));
             n16_mdigits(md[h], &t);
             rand_below(x, m[h], 16);
             rand_below(y, m[h], 16);
@@ -699,7 +739,7 @@ static void avx2_ctx(uint64_t *ctx, size_t l, const uint64_t m[2][MAXN + 1],
         fc_mont t;
         uint64_t k;
 
-        assert_true(fc_mont_init(&t, m[h], n, fc_bn_select(fc_test_caps())));
+        assert_true(fc_mont_init(&t, m[h], n, fc_test_bn_kernels(n)));
         k = t.m0inv & M28;
         fc_bn_mul(mt[h], m[h], n, &k, 1);
         to28(md[h], mt[h], n + 1, l);
@@ -996,11 +1036,11 @@ static void test_edge_keyed(void **state)
     size_t ran = 0;
 
     for (size_t s = 0; s < ntables(); s++) {
-        const fc_bn_exp2_ops *ops = runnable(s);
+        const pair_ops *ops = runnable(s);
         const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t w1[MAXN], w2[MAXN], r1[MAXN], r2[MAXN];
-        fc_bn_exp2_key *key, *copy;
+        void *key, *copy;
         fc_mont t1, t2, t3;
 
         if (ops == NULL)
@@ -1008,9 +1048,9 @@ static void test_edge_keyed(void **state)
         ran++;
         rand_modulus(m1, n, 64);
         rand_modulus(m2, n, 61);
-        assert_true(fc_mont_init(&t1, m1, n, fc_bn_select(fc_test_caps())));
-        assert_true(fc_mont_init(&t2, m2, n, fc_bn_select(fc_test_caps())));
-        key = fc_bn_exp2_key_new(ops, &t1, &t2);
+        assert_true(fc_mont_init(&t1, m1, n, fc_test_bn_kernels(n)));
+        assert_true(fc_mont_init(&t2, m2, n, fc_test_bn_kernels(n)));
+        key = ops->e->pre_new(&t1, &t2);
         assert_non_null(key);
         for (int i = 0; i < 3; i++) {
             size_t eb1 = 64 * n - (size_t)i, eb2 = i == 2 ? 17 : 64 * n;
@@ -1021,34 +1061,31 @@ static void test_edge_keyed(void **state)
             rand_exp(e2, eb2);
             oracle_exp(w1, m1, a1, e1, eb1, n);
             oracle_exp(w2, m2, a2, e2, eb2, n);
-            assert_true(fc_bn_exp2_keyed(key, &t1, r1, a1, e1, eb1, &t2, r2, a2,
-                                         e2, eb2));
+            assert_true(
+                ops->e->exp2(key, &t1, r1, a1, e1, eb1, &t2, r2, a2, e2, eb2));
             fc_test_expect_limbs("keyed half 1", r1, w1, n);
             fc_test_expect_limbs("keyed half 2", r2, w2, n);
         }
         /* a copy works on its own once the original is gone */
-        copy = fc_bn_exp2_key_dup(key);
+        copy = ops->e->pre_dup(key);
         assert_non_null(copy);
-        fc_bn_exp2_key_free(key);
-        assert_true(fc_bn_exp2_keyed(copy, &t1, r1, a1, e1, 64 * n, &t2, r2, a2,
-                                     e2, 64 * n));
+        ops->e->pre_free(key);
+        assert_true(ops->e->exp2(copy, &t1, r1, a1, e1, 64 * n, &t2, r2, a2, e2,
+                                 64 * n));
         oracle_exp(w1, m1, a1, e1, 64 * n, n);
         oracle_exp(w2, m2, a2, e2, 64 * n, n);
         fc_test_expect_limbs("key copy half 1", r1, w1, n);
         fc_test_expect_limbs("key copy half 2", r2, w2, n);
         /* refusals */
-        assert_true(fc_mont_init(&t3, m1, n / 2, fc_bn_select(fc_test_caps())));
-        assert_null(fc_bn_exp2_key_new(ops, &t3, &t2));
-        assert_null(fc_bn_exp2_key_new(NULL, &t1, &t2));
+        assert_true(fc_mont_init(&t3, m1, n / 2, fc_test_bn_kernels(n / 2)));
+        assert_null(ops->e->pre_new(&t3, &t2));
         assert_int_equal(
-            fc_bn_exp2_keyed(copy, &t3, r1, a1, e1, 64, &t2, r2, a2, e2, 64),
-            0);
+            ops->e->exp2(copy, &t3, r1, a1, e1, 64, &t2, r2, a2, e2, 64), 0);
         assert_int_equal(
-            fc_bn_exp2_keyed(NULL, &t1, r1, a1, e1, 64, &t2, r2, a2, e2, 64),
-            0);
-        assert_null(fc_bn_exp2_key_dup(NULL));
-        fc_bn_exp2_key_free(NULL);
-        fc_bn_exp2_key_free(copy);
+            ops->e->exp2(NULL, &t1, r1, a1, e1, 64, &t2, r2, a2, e2, 64), 0);
+        assert_null(ops->e->pre_dup(NULL));
+        ops->e->pre_free(NULL);
+        ops->e->pre_free(copy);
         fc_mont_free(&t1);
         fc_mont_free(&t2);
         fc_mont_free(&t3);
@@ -1065,7 +1102,7 @@ static void test_edge_keyed(void **state)
  * digit 1 of m~ is (c + y k) mod 2^db for y = bits db..2db-1 of m;
  * choosing y = (-1 - c) k^-1 mod 2^db makes it all ones.
  */
-static void m1_all_ones(const fc_bn_exp2_ops *ops, unsigned db)
+static void m1_all_ones(const pair_ops *ops, unsigned db)
 {
     uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
     const uint64_t mask = ((uint64_t)1 << db) - 1;
@@ -1091,7 +1128,7 @@ static void m1_all_ones(const fc_bn_exp2_ops *ops, unsigned db)
     } else {
         m1[0] = (m1[0] & ~(mask << 28)) | (y << 28);
     }
-    assert_true(fc_mont_init(&t, m1, 16, fc_bn_select(fc_test_caps())));
+    assert_true(fc_mont_init(&t, m1, 16, fc_test_bn_kernels(16)));
     {
         /* digits 0 and 1 of m * k are all ones */
         uint64_t prod[MAXN + 2], kk[2] = {t.m0inv & mask, 0};
@@ -1114,8 +1151,8 @@ static void m1_all_ones(const fc_bn_exp2_ops *ops, unsigned db)
 
 static void test_edge_m1_all_ones(void **state)
 {
-    const fc_bn_exp2_ops *ifma = engine("ifma", 16);
-    const fc_bn_exp2_ops *avx2 = engine("avx2", 16);
+    const pair_ops *ifma = engine("ifma", 16);
+    const pair_ops *avx2 = engine("avx2", 16);
 
     if (ifma == NULL && avx2 == NULL) {
         skip();
@@ -1134,7 +1171,7 @@ static void test_edge_operands(void **state)
     size_t ran = 0;
 
     for (size_t s = 0; s < ntables(); s++) {
-        const fc_bn_exp2_ops *ops = runnable(s);
+        const pair_ops *ops = runnable(s);
         const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t one[MAXN] = {1};
@@ -1200,7 +1237,7 @@ static void test_edge_alias_and_sizes(void **state)
     size_t ran = 0;
 
     for (size_t s = 0; s < ntables(); s++) {
-        const fc_bn_exp2_ops *ops = runnable(s);
+        const pair_ops *ops = runnable(s);
         const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t w1[MAXN], w2[MAXN], r2[MAXN];
@@ -1217,19 +1254,19 @@ static void test_edge_alias_and_sizes(void **state)
         rand_exp(e2, 64 * n);
         oracle_exp(w1, m1, a1, e1, 64 * n, n);
         oracle_exp(w2, m2, a2, e2, 64 * n, n);
-        assert_true(fc_mont_init(&t1, m1, n, fc_bn_select(fc_test_caps())));
-        assert_true(fc_mont_init(&t2, m2, n, fc_bn_select(fc_test_caps())));
+        assert_true(fc_mont_init(&t1, m1, n, fc_test_bn_kernels(n)));
+        assert_true(fc_mont_init(&t2, m2, n, fc_test_bn_kernels(n)));
         /* r1 aliases a1 */
         assert_true(
-            fc_bn_exp2(ops, &t1, a1, a1, e1, 64 * n, &t2, r2, a2, e2, 64 * n));
+            run_pair(ops, &t1, a1, a1, e1, 64 * n, &t2, r2, a2, e2, 64 * n));
         fc_test_expect_limbs("alias r1 == a1", a1, w1, n);
         fc_test_expect_limbs("alias r1 == a1 (half 2)", r2, w2, n);
         /* wrong sizes are refused */
-        assert_true(fc_mont_init(&t3, m1, n / 2, fc_bn_select(fc_test_caps())));
+        assert_true(fc_mont_init(&t3, m1, n / 2, fc_test_bn_kernels(n / 2)));
         assert_int_equal(
-            fc_bn_exp2(ops, &t3, a1, a1, e1, 64, &t2, r2, a2, e2, 64), 0);
+            run_pair(ops, &t3, a1, a1, e1, 64, &t2, r2, a2, e2, 64), 0);
         assert_int_equal(
-            fc_bn_exp2(NULL, &t1, a1, a1, e1, 64, &t2, r2, a2, e2, 64), 0);
+            run_pair(NULL, &t1, a1, a1, e1, 64, &t2, r2, a2, e2, 64), 0);
         fc_mont_free(&t1);
         fc_mont_free(&t2);
         fc_mont_free(&t3);
@@ -1238,11 +1275,11 @@ static void test_edge_alias_and_sizes(void **state)
         skip();
 }
 
-/* The compiled table called |name|, whatever the CPU. */
-static const fc_bn_exp2_ops *table_named(const char *name)
+/* The compiled engine called |name|, whatever the CPU, or NULL. */
+static const fc_rsa_engine *engine_named(const char *name)
 {
     size_t count;
-    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
 
     for (size_t i = 0; i < count; i++)
         if (strcmp(tab[i]->name, name) == 0)
@@ -1250,116 +1287,105 @@ static const fc_bn_exp2_ops *table_named(const char *name)
     return NULL;
 }
 
-/* The selection rule of fc/bn_exp2.h, spelled out. */
-static const fc_bn_exp2_ops *expected_table(uint32_t c, size_t n)
+/* |e| is compiled in, runs with the features |c| and takes n-limb halves. */
+static int usable(const fc_rsa_engine *e, uint32_t c, size_t n)
 {
-    char name[32];
-    uint32_t need = FC_CAP_AVX512 | FC_CAP_IFMA | (n == 16 ? FC_CAP_BMI2 : 0);
-    const fc_bn_exp2_ops *ifma, *avx2;
-
-    snprintf(name, sizeof(name), "ifma-%zu", 64 * n);
-    ifma = table_named(name);
-    snprintf(name, sizeof(name), "avx2-%zu", 64 * n);
-    avx2 = table_named(name);
-    if (ifma != NULL && (c & need) == need)
-        return ifma;
-    if (avx2 != NULL && (c & FC_CAP_AVX2) &&
-        ((c & FC_EXP2_PREFER_AVX2) || !fc_bn_mulx_capable(c)))
-        return avx2;
-    return NULL;
+    return e != NULL && (c & e->required_caps) == e->required_caps &&
+           fc_rsa_engine_takes(e, n, n);
 }
 
+/* The selection rule of fc/rsa_engine.h spelled out for the x86-64
+ * engines: IFMA where it runs and takes the size; then AVX2 and MULX in the
+ * row's order (MULX first when the row says nothing), each only where it
+ * runs and takes the size; else the portable engine. */
+static const fc_rsa_engine *expected_engine(uint32_t c, const char *order,
+                                            size_t n)
+{
+    const fc_rsa_engine *ifma = engine_named("ifma");
+    const fc_rsa_engine *avx2 = engine_named("avx2");
+    const fc_rsa_engine *mulx = engine_named("mulx");
+    const char *pa = order != NULL ? strstr(order, "avx2") : NULL;
+    const char *pm = order != NULL ? strstr(order, "mulx") : NULL;
+    const int avx2_first = pa != NULL && (pm == NULL || pa < pm);
+
+    if (usable(ifma, c, n))
+        return ifma;
+    if (avx2_first && usable(avx2, c, n))
+        return avx2;
+    if (usable(mulx, c, n))
+        return mulx;
+    if (usable(avx2, c, n))
+        return avx2;
+    return engine_named("generic");
+}
+
+/* The engine lists as the provider makes them: every per-CPU row, every
+ * feature mask, sizes each engine takes and sizes beside them. */
 static void test_edge_select(void **state)
 {
-    /* the features without this CPU's (or FASTCRYPTO_CPU_CLASS's) row */
-    const uint32_t caps = fc_test_caps() & ~FC_EXP2_PREFER_AVX2;
-    const uint32_t noifma = fc_cpu_apply_mask(caps, FC_CAP_IFMA);
     static const char *const masks[] = {"",          "ifma",     "avx2",
                                         "ifma,avx2", "ifma,adx", "ifma,bmi2",
                                         "avx512",    "all"};
-    size_t count, rows_checked = 0;
-    const fc_bn_exp2_ops *const *tab = fc_bn_exp2_impls(&count);
+    static const size_t nsz[] = {8, 12, 16, 17, 20, 24, 28, 32, 36, 64, 128};
+    size_t count, checked = 0;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
     unsigned nrows;
     const fc_tuning *rows = fc_tuning_rows(&nrows);
 
-    /* no table for sizes without a kernel, whatever the features */
-    for (size_t i = 0; i < 3; i++) {
-        static const size_t bad[] = {8, 20, 64};
-
-        assert_null(fc_bn_exp2_select(caps | FC_EXP2_PREFER_AVX2, bad[i]));
-        assert_null(fc_bn_exp2_select(noifma & ~FC_CAP_ADX, bad[i]));
-    }
-    assert_null(fc_bn_exp2_select(0, 16));
-    assert_null(fc_bn_exp2_select(FC_EXP2_PREFER_AVX2, 16));
-    assert_int_equal(fc_bn_exp2_caps(caps, NULL), caps);
+    (void)state;
     for (size_t i = 0; i < count; i++)
         assert_non_null(tab[i]->name);
-
-    for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
-        const size_t n = sizes[s];
-        char name[32];
-        const fc_bn_exp2_ops *avx2;
-
-        snprintf(name, sizeof(name), "avx2-%zu", 64 * n);
-        avx2 = table_named(name);
-        /* IFMA, where present and not masked, stays first */
-        if ((caps & FC_CAP_IFMA) != 0) {
-            assert_ptr_equal(fc_bn_exp2_select(caps, n),
-                             fc_bn_exp2_select(caps | FC_EXP2_PREFER_AVX2, n));
-            assert_int_equal(
-                strncmp(fc_bn_exp2_select(caps, n)->name, "ifma", 4), 0);
-        }
-        if (avx2 != NULL && (noifma & FC_CAP_AVX2) != 0) {
-            /* the row decides between AVX2 and MULX */
-            assert_ptr_equal(fc_bn_exp2_select(noifma | FC_EXP2_PREFER_AVX2, n),
-                             avx2);
-            if (fc_bn_mulx_capable(noifma))
-                assert_null(fc_bn_exp2_select(noifma, n));
-            /* without MULX the alternative is the portable code */
-            assert_ptr_equal(fc_bn_exp2_select(noifma & ~FC_CAP_ADX, n), avx2);
-            assert_ptr_equal(fc_bn_exp2_select(noifma & ~FC_CAP_BMI2, n), avx2);
-        }
-        /* no AVX2, no AVX2 engine */
-        assert_null(fc_bn_exp2_select(
-            fc_cpu_apply_mask(noifma, FC_CAP_AVX2) | FC_EXP2_PREFER_AVX2, n));
-        /* every row of the per-CPU table */
-        for (unsigned i = 0; i < nrows; i++) {
-            uint32_t c = fc_bn_exp2_caps(noifma, &rows[i]);
-
-            assert_int_equal((c & FC_EXP2_PREFER_AVX2) != 0,
-                             rows[i].rsa_avx2_over_mulx != 0);
-            assert_ptr_equal(fc_bn_exp2_select(c, n), expected_table(c, n));
-            assert_ptr_equal(
-                fc_bn_exp2_select(fc_bn_exp2_caps(caps, &rows[i]), n),
-                expected_table(fc_bn_exp2_caps(caps, &rows[i]), n));
-            rows_checked++;
-        }
-        /* the feature masks, as the provider applies them */
+    assert_string_equal(tab[count - 1]->name, "generic");
+    for (unsigned r = 0; r < nrows; r++) {
         for (size_t i = 0; i < FC_ARRAY_LEN(masks); i++) {
+            fc_rsa_engines list;
             uint32_t mask, c;
+            char names[96] = "";
 
             assert_true(fc_cpu_parse_mask(masks[i], &mask));
             c = fc_cpu_apply_mask(fc_cpu_detect(), mask);
-            for (int pref = 0; pref < 2; pref++) {
-                uint32_t cp = c | (pref ? FC_EXP2_PREFER_AVX2 : 0);
-                const fc_bn_exp2_ops *got = fc_bn_exp2_select(cp, n);
+            fc_rsa_engines_init(&list, c, rows[r].rsa_order);
+            /* runnable engines only, once each, generic last; the name
+             * string is the order */
+            assert_true(list.count >= 1);
+            assert_string_equal(list.e[list.count - 1]->name, "generic");
+            for (size_t j = 0; j < list.count; j++) {
+                assert_int_equal(list.e[j]->required_caps & ~c, 0);
+                for (size_t k = 0; k < j; k++)
+                    assert_ptr_not_equal(list.e[j], list.e[k]);
+                if (j > 0)
+                    strcat(names, ",");
+                strcat(names, list.e[j]->name);
+            }
+            assert_string_equal(list.names, names);
+            for (size_t s = 0; s < FC_ARRAY_LEN(nsz); s++) {
+                const size_t n = nsz[s];
+                const fc_rsa_engine *got = fc_rsa_engine_for(&list, n, n);
 
-                assert_ptr_equal(got, expected_table(cp, n));
-                if (got != NULL)
-                    assert_int_equal(got->required_caps & ~c, 0);
+                assert_ptr_equal(got, expected_engine(c, rows[r].rsa_order, n));
                 if (strstr(masks[i], "avx2") != NULL ||
                     strcmp(masks[i], "all") == 0)
-                    assert_true(got == NULL || strncmp(got->name, "avx2", 4));
+                    assert_true(strcmp(got->name, "avx2") != 0);
+                if (strstr(masks[i], "ifma") != NULL ||
+                    strstr(masks[i], "avx512") != NULL)
+                    assert_true(strcmp(got->name, "ifma") != 0);
+                /* unequal halves never go to a two-half vector engine */
+                if (n + 4 <= FC_BN_MAX_LIMBS) {
+                    got = fc_rsa_engine_for(&list, n, n + 4);
+                    assert_non_null(got);
+                    assert_null(got->pre_new);
+                }
+                checked++;
             }
         }
     }
     {
         fc_cpu_id id = fc_cpu_identify();
 
-        print_message("[       OK ] exp2 tables: %zu compiled, IFMA %s, %zu "
-                      "row checks, this CPU's row: %s\n",
-                      count, fc_bn_exp2_ifma_present() ? "present" : "absent",
-                      rows_checked, fc_tuning_for(&id)->name);
+        print_message("[       OK ] rsa engines: %zu compiled, %zu choices "
+                      "checked; here (%s row): %s\n",
+                      count, checked, fc_tuning_for(&id)->name,
+                      fc_test_rsa_engines()->names);
     }
 }
 
@@ -1371,7 +1397,7 @@ static void test_edge_ct_marked(void **state)
     size_t ran = 0;
 
     for (size_t s = 0; s < ntables(); s++) {
-        const fc_bn_exp2_ops *ops = runnable(s);
+        const pair_ops *ops = runnable(s);
         const size_t n = ops != NULL ? ops->n : 0;
         uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
         uint64_t w1[MAXN], w2[MAXN], r1[MAXN], r2[MAXN];
@@ -1388,14 +1414,14 @@ static void test_edge_ct_marked(void **state)
         rand_exp(e2, 64 * n);
         oracle_exp(w1, m1, a1, e1, 64 * n, n);
         oracle_exp(w2, m2, a2, e2, 64 * n, n);
-        assert_true(fc_mont_init(&t1, m1, n, fc_bn_select(fc_test_caps())));
-        assert_true(fc_mont_init(&t2, m2, n, fc_bn_select(fc_test_caps())));
+        assert_true(fc_mont_init(&t1, m1, n, fc_test_bn_kernels(n)));
+        assert_true(fc_mont_init(&t2, m2, n, fc_test_bn_kernels(n)));
         FC_CT_SECRET(a1, 8 * n);
         FC_CT_SECRET(a2, 8 * n);
         FC_CT_SECRET(e1, 8 * n);
         FC_CT_SECRET(e2, 8 * n);
         assert_true(
-            fc_bn_exp2(ops, &t1, r1, a1, e1, 64 * n, &t2, r2, a2, e2, 64 * n));
+            run_pair(ops, &t1, r1, a1, e1, 64 * n, &t2, r2, a2, e2, 64 * n));
         FC_CT_PUBLIC(r1, 8 * n);
         FC_CT_PUBLIC(r2, 8 * n);
         fc_test_expect_limbs("secret-marked half 1", r1, w1, n);

@@ -2,7 +2,7 @@
 /*
  * test_bn_mont.c - Montgomery kernels, Montgomery contexts, constant-time
  * and public modular exponentiation, and the limb helpers of fc/bn.h, for
- * every bignum table (fc_bn_impls) the CPU runs.
+ * every bignum table (the RSA engines' kernels) the CPU runs.
  *
  * Groups:
  *   bn_kat   test/kat/modexp.txt (vectors computed with Python's integers,
@@ -50,7 +50,7 @@
 static const fc_bn_ops *generic_ops(void)
 {
     size_t n;
-    const fc_bn_ops *const *tab = fc_bn_impls(&n);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&n);
 
     assert_true(n > 0);
     assert_ptr_equal(tab[n - 1]->mul, fc_bn_mul_mont_generic);
@@ -63,10 +63,18 @@ static int is_generic(const fc_bn_ops *ops)
     return ops->mul == fc_bn_mul_mont_generic;
 }
 
-/* Does |ops| itself (not the generic fallback) handle n limbs? */
+/* Does |ops| itself handle n limbs? */
 static int handles(const fc_bn_ops *ops, size_t n)
 {
-    return fc_bn_ops_for(ops, n) == ops;
+    return fc_bn_ops_takes(ops, n);
+}
+
+/* |ops| if it handles n limbs, else the generic kernels: the sizes a table
+ * refuses are still exercised, on the kernels an engine list would pick
+ * after it. */
+static const fc_bn_ops *kern(const fc_bn_ops *ops, size_t n)
+{
+    return handles(ops, n) ? ops : generic_ops();
 }
 
 static void rand_limbs(uint64_t *r, size_t n)
@@ -241,7 +249,7 @@ static void test_kat(void **state)
 {
     static const char *const fields[] = {"M", "A", "B", "E", "R", NULL};
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
     size_t blocks = 0;
 
@@ -264,7 +272,7 @@ static void test_kat(void **state)
             load_be(m, n, mb, mlen);
             load_be(a, n, ab, alen);
             load_be(want, n, rb, rlen);
-            if (!fc_mont_init(&mont, m, n, ops))
+            if (!fc_mont_init(&mont, m, n, kern(ops, n)))
                 fc_kat_fail(k, "fc_mont_init refused the modulus");
             snprintf(what, sizeof(what), "%s (%s)", fc_kat_where(k),
                      mont.ops->name);
@@ -317,7 +325,7 @@ static void test_diff_kernels(void **state)
     const size_t nsizes =
         quick ? FC_ARRAY_LEN(kernel_sizes_quick) : FC_ARRAY_LEN(kernel_sizes);
     size_t count, ran = 0;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -334,7 +342,7 @@ static void test_diff_kernels(void **state)
                 oracle o;
 
                 rand_modulus(m, n);
-                assert_true(fc_mont_init(&mont, m, n, ops));
+                assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
                 assert_ptr_equal(mont.ops, ops);
                 oracle_init(&o, m, n);
                 rand_below(a, m, n);
@@ -357,7 +365,7 @@ static void test_diff_context(void **state)
     const size_t nsizes =
         quick ? FC_ARRAY_LEN(kernel_sizes_quick) : FC_ARRAY_LEN(kernel_sizes);
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -370,8 +378,8 @@ static void test_diff_context(void **state)
             oracle o;
 
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
-            assert_ptr_equal(mont.ops, fc_bn_ops_for(ops, n));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
+            assert_ptr_equal(mont.ops, kern(ops, n));
             oracle_init(&o, m, n);
             assert_int_equal(mont.n, n);
             assert_int_equal(mont.bits, (size_t)BN_num_bits(o.m));
@@ -460,7 +468,7 @@ static void test_diff_mod_exp(void **state)
     };
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -474,7 +482,7 @@ static void test_diff_mod_exp(void **state)
             if (quick && !cases[c].quick)
                 continue;
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
             oracle_init(&o, m, n);
             check_mod_exp(&mont, &o, (ebits + 63) / 64, ebits, ebits <= 2048);
             /* A short exponent in a buffer of n limbs (CRT exponents whose
@@ -494,7 +502,7 @@ static void test_diff_mod_exp_public(void **state)
     static const size_t sizes[] = {8, 16, 24, 32, 48, 64, 128, 5, 33};
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -508,7 +516,7 @@ static void test_diff_mod_exp_public(void **state)
             if (quick && n > 32)
                 continue;
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
             oracle_init(&o, m, n);
             for (size_t i = 0; i < FC_ARRAY_LEN(exps); i++) {
                 uint64_t e[2] = {exps[i], 0};
@@ -532,7 +540,7 @@ static void test_diff_reduce(void **state)
     static const size_t sizes[] = {1, 2, 3, 8, 9, 16, 17, 32, 64, 128};
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -546,7 +554,7 @@ static void test_diff_reduce(void **state)
             if (quick && n > 32)
                 continue;
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
             oracle_init(&o, m, n);
             for (size_t alen = 0; alen <= 2 * n; alen++) {
                 BIGNUM *x, *r = BN_new();
@@ -691,7 +699,7 @@ static void test_abi_kernels(void **state)
 {
     static const size_t sizes[] = {8, 12, 16, 20, 24, 32, 64};
     size_t count, checked = 0;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     if (!FC_ABI_CHECK_AVAILABLE) {
@@ -714,7 +722,7 @@ static void test_abi_kernels(void **state)
                 continue;
             checked++;
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
             oracle_init(&o, m, n);
             rand_below(a, m, n);
             rand_below(b, m, n);
@@ -760,14 +768,14 @@ static void test_edge_operands(void **state)
     static const size_t sizes[] = {1, 2, 4, 8, 9, 12, 16, 17, 24, 32, 64};
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
     {
         for (size_t s = 0; s < FC_ARRAY_LEN(sizes); s++) {
             const size_t n = sizes[s];
-            const fc_bn_ops *k = fc_bn_ops_for(ops, n);
+            const fc_bn_ops *k = kern(ops, n);
 
             if (quick && n > 32)
                 continue;
@@ -794,7 +802,7 @@ static void test_edge_operands(void **state)
                     m[n - 1] |= (uint64_t)1 << 63;
                     break;
                 }
-                assert_true(fc_mont_init(&mont, m, n, ops));
+                assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
                 oracle_init(&o, m, n);
                 /* 0, 1, 2, m-1, m-2, R mod m, a random value, and all-ones
                  * limbs below the top limb. */
@@ -829,7 +837,7 @@ static void test_edge_mod_exp(void **state)
 {
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -842,7 +850,7 @@ static void test_edge_mod_exp(void **state)
             oracle o;
 
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
             oracle_init(&o, m, n);
             rand_below(a, m, n);
 
@@ -934,17 +942,32 @@ static void test_edge_bad_moduli(void **state)
     assert_true(fc_mont_init(&mont, m, 1, gen)); /* smallest accepted */
     fc_mont_free(&mont);
     fc_mont_free(NULL);
-    /* The longest modulus is accepted. */
+    /* The longest modulus is accepted; kernels that do not take the size
+     * (or none) are refused, not replaced. */
     rand_modulus(m, MAXN);
-    assert_true(fc_mont_init(&mont, m, MAXN, NULL));
+    assert_true(fc_mont_init(&mont, m, MAXN, gen));
     assert_ptr_equal(mont.ops, gen);
     fc_mont_free(&mont);
+    assert_false(fc_mont_init(&mont, m, MAXN, NULL));
+    {
+        size_t count;
+        const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
+
+        for (size_t i = 0; i < count; i++)
+            if (tab[i]->limb_multiple > 1) {
+                assert_false(
+                    fc_mont_init(&mont, m, tab[i]->min_limbs + 1, tab[i]));
+                if (tab[i]->limb_multiple < tab[i]->min_limbs)
+                    assert_false(
+                        fc_mont_init(&mont, m, tab[i]->limb_multiple, tab[i]));
+            }
+    }
 }
 
 static void test_edge_tables(void **state)
 {
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *gen = generic_ops();
 
     /* Every table is well-formed; generic handles every n. */
@@ -958,51 +981,44 @@ static void test_edge_tables(void **state)
     assert_string_equal(gen->name, "generic");
     assert_int_equal(gen->required_caps, 0);
     for (size_t n = 1; n <= MAXN; n++)
-        assert_ptr_equal(fc_bn_ops_for(gen, n), gen);
-    assert_ptr_equal(fc_bn_ops_for(NULL, 16), gen);
-
-    /* Selection: no features gives the first table that needs none
-     * (generic, or the arm64 one, which every ARMv8 core can run); all
-     * features gives the first table; a table is chosen only when its
-     * features are present. */
+        assert_true(handles(gen, n));
+    assert_false(handles(gen, 0));
+    assert_false(handles(gen, MAXN + 1));
+    assert_false(handles(NULL, 16));
     for (size_t i = 0; i < count; i++)
-        if (tab[i]->required_caps == 0) {
-            assert_ptr_equal(fc_bn_select(0), tab[i]);
-            break;
-        }
-    assert_ptr_equal(fc_bn_select(~(uint32_t)0), tab[0]);
-    for (size_t i = 0; i < count; i++) {
-        const fc_bn_ops *s = fc_bn_select(tab[i]->required_caps);
-        assert_true((tab[i]->required_caps & s->required_caps) ==
-                    s->required_caps);
         if (strcmp(tab[i]->name, "mulx") == 0) {
             /* The MULX contract: multiples of 4, at least 8 limbs. */
-            assert_ptr_equal(fc_bn_ops_for(tab[i], 8), tab[i]);
-            assert_ptr_equal(fc_bn_ops_for(tab[i], 16), tab[i]);
-            assert_ptr_equal(fc_bn_ops_for(tab[i], 4), gen);
-            assert_ptr_equal(fc_bn_ops_for(tab[i], 17), gen);
+            assert_true(handles(tab[i], 8));
+            assert_true(handles(tab[i], 16));
+            assert_false(handles(tab[i], 4));
+            assert_false(handles(tab[i], 17));
         }
-    }
+    /* Which kernels a size gets is the RSA engine list's choice (tested in
+     * test_rsa): here, that the list's kernels for each size take it. */
     print_message("[   INFO   ] bn tables:");
     for (size_t i = 0; i < count; i++)
         print_message(" %s", tab[i]->name);
-    print_message("; selected here: %s\n", fc_bn_select(fc_test_caps())->name);
+    print_message("; here for 16 limbs: %s, for 17: %s\n",
+                  fc_test_bn_kernels(16)->name, fc_test_bn_kernels(17)->name);
+    for (size_t n = 1; n <= MAXN; n++)
+        assert_true(handles(fc_test_bn_kernels(n), n));
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-    /* x86-64 builds carry the MULX table, chosen when BMI2 and ADX are
-     * present (and not masked). */
+    /* x86-64 builds carry the MULX table, picked for the sizes it takes
+     * when BMI2 and ADX are present (and not masked). */
     assert_true(count >= 2);
     assert_string_equal(tab[0]->name, "mulx");
     if (fc_bn_mulx_capable(fc_test_caps()))
-        assert_ptr_equal(fc_bn_select(fc_test_caps()), tab[0]);
+        assert_ptr_equal(fc_test_bn_kernels(16), tab[0]);
     else
-        assert_ptr_equal(fc_bn_select(fc_test_caps()), gen);
+        assert_ptr_equal(fc_test_bn_kernels(16), gen);
+    assert_ptr_equal(fc_test_bn_kernels(17), gen);
 #endif
 }
 
 static void test_edge_copy(void **state)
 {
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -1014,7 +1030,7 @@ static void test_edge_copy(void **state)
         rand_modulus(m, n);
         rand_below(a, m, n);
         rand_limbs(e, n);
-        assert_true(fc_mont_init(&mont, m, n, ops));
+        assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
         assert_true(fc_mont_copy(&copy, &mont));
         assert_ptr_not_equal(copy.m, mont.m);
         assert_ptr_not_equal(copy.rr, mont.rr);
@@ -1041,7 +1057,7 @@ static void test_edge_ct_marked(void **state)
 {
     static const size_t sizes[] = {8, 16, 17, 32};
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
+    const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
@@ -1058,7 +1074,7 @@ static void test_edge_ct_marked(void **state)
             oracle o;
 
             rand_modulus(m, n);
-            assert_true(fc_mont_init(&mont, m, n, ops));
+            assert_true(fc_mont_init(&mont, m, n, kern(ops, n)));
             oracle_init(&o, m, n);
             rand_below(a, m, n);
             rand_limbs(e, n);

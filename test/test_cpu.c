@@ -519,13 +519,15 @@ static void test_tuning_rows(void **state)
      * the first of them). */
     for (unsigned i = 0; i < n; i++) {
         const fc_tuning *f = fc_tuning_by_name(rows[i].name);
-        assert_int_equal(rows[i].rsa_avx2_over_mulx, f->rsa_avx2_over_mulx);
+        assert_ptr_equal(rows[i].rsa_order, f->rsa_order);
+        assert_int_equal(rows[i].rsa_mulx_wins, f->rsa_mulx_wins);
         assert_int_equal(rows[i].aes_zmm, f->aes_zmm);
     }
     /* The default row makes OpenSSL's own choices; the zmm AES tier where
      * it was measured or reasoned faster, never on the AVX-512 parts
      * without VAES. */
-    assert_int_equal(rows[n - 1].rsa_avx2_over_mulx, 0);
+    assert_null(rows[n - 1].rsa_order);
+    assert_int_equal(rows[n - 1].rsa_mulx_wins, 0);
     assert_int_equal(rows[n - 1].aes_zmm, 0);
     assert_int_equal(fc_tuning_by_name("skylake-sp")->aes_zmm, 0);
     assert_int_equal(fc_tuning_by_name("golden-cove")->aes_zmm, 1);
@@ -573,13 +575,13 @@ static void test_offer_decide(void **state)
     /* The Xeon on OpenSSL 3.0: everything; our ymm GCM against default's
      * xmm loop, IFMA RSA against default's IFMA (2048) and MULX. */
     o = offer(CAPS_XEON, "golden-cove", OSSL_30, "vaes-avx2", "vaes-avx2",
-              "ifma-1024", "ifma-1536", "ifma-2048");
+              "ifma", "ifma", "ifma");
     assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR |
                             FC_OFFER_DRBG | FC_OFFER_CBC_HMAC | rsa3);
     /* On 3.6 default has an AVX-512 GCM: our ymm tier loses, a zmm tier
      * is offered. */
     o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx2", "vaes-avx2",
-              "ifma-1024", "ifma-1536", "ifma-2048");
+              "ifma", "ifma", "ifma");
     assert_int_equal(o & FC_OFFER_GCM, 0);
     assert_int_equal(o & rsa3, rsa3);
     o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx512", "vaes-avx2",
@@ -596,23 +598,36 @@ static void test_offer_decide(void **state)
     assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_DRBG);
     /* CBC needs the VAES decryption (the AES-NI tier ties). */
     assert_int_equal(o & FC_OFFER_CBC, 0);
-    /* RSA: MULX against MULX ties; the AVX2 engine where the row prefers
-     * it and default runs MULX; not where default runs IFMA. */
+    /* RSA: MULX against MULX ties on Zen 3; the AVX2 engine where the row
+     * put it first and default runs MULX; not where default runs IFMA. */
     o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", NULL, NULL,
               NULL);
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2-1024",
-              "avx2-1536", "avx2-2048");
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2",
+              "avx2", "avx2");
     assert_int_equal(o & FC_OFFER_RSA, rsa3);
-    o = offer(CAPS_AVX2, "default", OSSL_30, "vaes-avx2", "vaes-avx2",
-              "avx2-1024", "avx2-1536", "avx2-2048");
+    o = offer(CAPS_AVX2, "default", OSSL_30, "vaes-avx2", "vaes-avx2", "mulx",
+              "mulx", "mulx");
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    o = offer(CAPS_XEON, "zen4", OSSL_36, "vaes-avx2", "vaes-avx2", "avx2-1024",
-              "avx2-1536", "avx2-2048");
+    /* Without ADX the AVX2 engine runs against default's own AVX2 code
+     * (RSA-2048) or its MULQ code: not measured, not offered. */
+    o = offer(CAPS_AVX2 & ~FC_CAP_ADX, "haswell", OSSL_30, "vaes-avx2",
+              "vaes-avx2", "avx2", "avx2", "avx2");
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    o = offer(CAPS_XEON, "zen4", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2-1024",
-              "avx2-1536", "avx2-2048");
+    o = offer(CAPS_XEON, "zen4", OSSL_36, "vaes-avx2", "vaes-avx2", "avx2",
+              "avx2", "avx2");
+    assert_int_equal(o & FC_OFFER_RSA, 0);
+    o = offer(CAPS_XEON, "zen4", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2",
+              "avx2", "avx2");
     assert_int_equal(o & FC_OFFER_RSA, FC_OFFER_RSA3072 | FC_OFFER_RSA4096);
+    /* MULX against default's MULX where the row measured it ahead (the
+     * Xeon with IFMA hidden from both sides), not where it ties (Zen 3). */
+    o = offer(CAPS_XEON & ~FC_CAP_IFMA, "golden-cove", OSSL_36, "vaes-avx512",
+              "vaes-avx2", "mulx", "mulx", "mulx");
+    assert_int_equal(o & FC_OFFER_RSA, rsa3);
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", "mulx",
+              "mulx", "mulx");
+    assert_int_equal(o & FC_OFFER_RSA, 0);
     /* Portable C, and the unmeasured arm64 kernels: nothing. */
     assert_int_equal(
         offer(0, "default", OSSL_30, "generic", "generic", NULL, NULL, NULL),

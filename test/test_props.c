@@ -280,9 +280,9 @@ static void check_queries(const query *qs, size_t nq)
              * CBC-HMAC ciphers need AES-NI): where it lacks one, the
              * answer that would be default is nothing. */
             if (strcmp(want, "default") == 0 &&
-                strcmp(resolve(k_algs[a].op, k_algs[a].name,
-                               "provider=default"),
-                       "default") != 0)
+                strcmp(
+                    resolve(k_algs[a].op, k_algs[a].name, "provider=default"),
+                    "default") != 0)
                 want = "(none)";
             if (strcmp(who, want) != 0) {
                 print_error("query \"%s\": op %d %s resolves to %s, want %s\n",

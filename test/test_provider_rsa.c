@@ -48,6 +48,7 @@
 #include <openssl/rsa.h>
 
 #include "fc/common.h"
+#include "evp_checks.h"
 #include "kat.h"
 
 #define FC_NAME      "fastcrypto"
@@ -218,26 +219,6 @@ done:
     return pkey;
 }
 
-/* Exports |src| (|selection|) and imports the result into the keymgmt that
- * |propq| selects: how libcrypto moves a key between providers. */
-static EVP_PKEY *move_key(env *e, EVP_PKEY *src, int selection,
-                          const char *propq)
-{
-    OSSL_PARAM *params = NULL;
-    EVP_PKEY_CTX *ctx = NULL;
-    EVP_PKEY *pkey = NULL;
-
-    if (EVP_PKEY_todata(src, selection, &params) <= 0)
-        return NULL;
-    ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", propq);
-    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0)
-        pkey = NULL;
-    EVP_PKEY_CTX_free(ctx);
-    OSSL_PARAM_free(params);
-    return pkey;
-}
-
 static const char *key_provider(const EVP_PKEY *pkey)
 {
     const OSSL_PROVIDER *p = EVP_PKEY_get0_provider(pkey);
@@ -289,7 +270,8 @@ static void load_keys(env *e)
         t->df = key_from_bns(e, t->c, EVP_PKEY_KEYPAIR, DF_PROPQ);
         if (t->df == NULL)
             fc_kat_fail(k, "default refused the key");
-        t->fc = move_key(e, t->df, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        t->fc =
+            fc_test_move_key(e->lib, t->df, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
         ERR_clear_error();
         e->nkeys++;
     }
@@ -357,13 +339,21 @@ static int env_setup(env *e)
     prov_get_str(e->lib, "fastcrypto-bn-impl", bn, sizeof(bn));
     prov_get_str(e->lib, OSSL_PROV_PARAM_BUILDINFO, stats, sizeof(stats));
     {
-        /* The build info names the CRT engine: "rsa-crt=...". */
-        const char *crt = strstr(stats, "rsa-crt=");
-        size_t n = crt != NULL ? strcspn(crt, " )") : 0;
+        /* The build info names the RSA engines in their order, as the
+         * "fastcrypto-bn-impl" parameter does: "rsa=ifma,mulx,...". */
+        const char *rsa = strstr(stats, "rsa=");
+        size_t n = rsa != NULL ? strcspn(rsa + 4, " )") : 0;
 
-        print_message("[%s] fastcrypto RSA engines: bn=%s %.*s (OpenSSL %s)\n",
-                      e->label, bn, (int)n, crt != NULL ? crt : "",
-                      OpenSSL_version(OPENSSL_VERSION));
+        print_message("[%s] fastcrypto RSA engines: %s (OpenSSL %s)\n",
+                      e->label, bn, OpenSSL_version(OPENSSL_VERSION));
+        if (rsa == NULL || n != strlen(bn) || strncmp(rsa + 4, bn, n) != 0 ||
+            strstr(bn, "generic") == NULL ||
+            (e->mask != NULL && strstr(e->mask, "ifma") != NULL &&
+             strstr(bn, "ifma") != NULL)) {
+            print_error("[%s] engine order \"%s\" against build info \"%s\"\n",
+                        e->label, bn, stats);
+            return -1;
+        }
     }
     g_group = e->label;
     rng_start("load_keys");
@@ -673,7 +663,7 @@ static void test_keymgmt_roundtrip(void **state)
             EVP_PKEY_CTX_free(c);
         }
         /* And back to default: the same key. */
-        k = move_key(e, t->fc, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        k = fc_test_move_key(e->lib, t->fc, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(k != NULL && strcmp(key_provider(k), DF_NAME) == 0,
               "fastcrypto key to default");
         check_components(k, t->c, "CRT key back in default");
@@ -688,7 +678,7 @@ static void test_keymgmt_roundtrip(void **state)
         if (!g_quick || t->bits <= 1024)
             sign_both(e, k, k2, "d-only key");
         EVP_PKEY_free(k2);
-        k2 = move_key(e, k, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        k2 = fc_test_move_key(e->lib, k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(k2 != NULL, "d-only key to default");
         check_components(k2, donly, "d-only key back in default");
         EVP_PKEY_free(k);
@@ -702,7 +692,7 @@ static void test_keymgmt_roundtrip(void **state)
         k2 = EVP_PKEY_dup(k);
         CHECK(k2 != NULL && EVP_PKEY_eq(k, k2) == 1, "public dup");
         EVP_PKEY_free(k2);
-        k2 = move_key(e, k, EVP_PKEY_PUBLIC_KEY, DF_PROPQ);
+        k2 = fc_test_move_key(e->lib, k, "RSA", EVP_PKEY_PUBLIC_KEY, DF_PROPQ);
         CHECK(k2 != NULL, "public key to default");
         check_components(k2, pub, "public key back in default");
         {
@@ -836,7 +826,8 @@ static void test_big_keys(void **state)
     CHECK(t != NULL, "rsa8200 in rsa_keys.txt");
     CHECK(t->fc == NULL, "fastcrypto accepted an 8200-bit key");
     {
-        EVP_PKEY *k = move_key(e, t->df, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        EVP_PKEY *k =
+            fc_test_move_key(e->lib, t->df, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
         CHECK(k == NULL, "import");
         expect_error("8200-bit import", FC_NAME, "invalid key");
     }
@@ -893,7 +884,7 @@ static void test_keygen(void **state)
               key_provider(k));
         CHECK(EVP_PKEY_get_bits(k) == (int)bits[i], "%d bits",
               EVP_PKEY_get_bits(k));
-        kd = move_key(e, k, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        kd = fc_test_move_key(e->lib, k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(kd != NULL, "our key to default");
         {
             EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(e->lib, kd, NULL);

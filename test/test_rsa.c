@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_rsa.c - the raw RSA core of fc/rsa.h (key import, public and private
- * operations, key generation) for every bignum table (fc_bn_impls) the CPU
+ * operations, key generation) for every RSA engine (fc/rsa_engine.h) the CPU
  * runs, with OpenSSL as the oracle.
  *
  * Groups:
@@ -55,6 +55,8 @@
 #include "fc/cpu.h"
 #include "fc/ct.h"
 #include "fc/rsa.h"
+#include "fc/rsa_engine.h"
+#include "evp_checks.h"
 #include "impls.h"
 
 #define MAXB 1024 /* bytes of the largest modulus used here (8192 bits) */
@@ -168,31 +170,44 @@ static fc_rsa_components tkey_comps(const tkey *k, int with_d, int with_crt)
 }
 
 /*
- * The CPU features a key made with |ops| may use for the vector path that
- * runs both CRT halves at once (fc/bn_exp2.h). Per-table loops run the
- * scalar kernels alone (no features) except on the generic table, which
- * gets the real features: so one loop covers every scalar table and, where
- * the CPU has it, the vector path, all against the same expectations.
+ * The engine list a per-engine loop imports with: the engine |e| first,
+ * then the generic engine, which takes what |e| refuses (the kernels of a
+ * CRT-only engine's keys, sizes it has no kernels for). So one loop over
+ * fc_rsa_engine_impls runs every engine's CRT exponentiation and every
+ * kernel table against the same expectations.
  */
-static uint32_t test_caps_for(const fc_bn_ops *ops)
+static fc_rsa_engines engine_list(const fc_rsa_engine *e)
 {
-    size_t n;
-    const fc_bn_ops *const *tab = fc_bn_impls(&n);
+    fc_rsa_engines l;
 
-    return ops == tab[n - 1] ? fc_test_caps() : 0;
+    memset(&l, 0, sizeof(l));
+    l.e[l.count++] = e;
+    if (e != &fc_rsa_engine_generic)
+        l.e[l.count++] = &fc_rsa_engine_generic;
+    snprintf(l.names, sizeof(l.names), "%s%s", e->name,
+             e != &fc_rsa_engine_generic ? ",generic" : "");
+    return l;
 }
 
-static fc_rsa_key *import(const tkey *k, int with_d, int with_crt,
-                          const fc_bn_ops *ops)
+static fc_rsa_key *import_list(const tkey *k, int with_d, int with_crt,
+                               const fc_rsa_engines *list)
 {
     fc_rsa_components c = tkey_comps(k, with_d, with_crt);
     const char *why = NULL;
-    fc_rsa_key *key = fc_rsa_key_new(&c, ops, test_caps_for(ops), &why);
+    fc_rsa_key *key = fc_rsa_key_new(&c, list, &why);
 
     if (key == NULL)
         fail_msg("import of a %zu-bit key failed: %s", k->bits,
                  why ? why : "?");
     return key;
+}
+
+static fc_rsa_key *import(const tkey *k, int with_d, int with_crt,
+                          const fc_rsa_engine *e)
+{
+    fc_rsa_engines l = engine_list(e);
+
+    return import_list(k, with_d, with_crt, &l);
 }
 
 /* The OpenSSL keys, generated once per run. */
@@ -444,15 +459,15 @@ static void kat_one(const char *name, tkey *k, const char *m_hex,
                     const char *r_hex)
 {
     size_t count, mlen, rlen;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
     uint8_t m[MAXB], r[MAXB], out[MAXB];
 
     hex_decode(m_hex, m, &mlen);
     hex_decode(r_hex, r, &rlen);
     assert_int_equal(mlen, k->len[C_N]);
     assert_int_equal(rlen, k->len[C_N]);
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (int crt = 0; crt <= 1; crt++) {
             fc_rsa_key *key = import(k, !crt, crt, ops);
@@ -498,7 +513,7 @@ static void test_kat_vectors(void **state)
 
 /* ---- rsa_diff --------------------------------------------------------- */
 
-static void diff_key(const tkey *k, const fc_bn_ops *ops, size_t inputs,
+static void diff_key(const tkey *k, const fc_rsa_engine *ops, size_t inputs,
                      int with_crt)
 {
     const size_t len = k->len[C_N];
@@ -532,11 +547,11 @@ static void test_diff_openssl_keys(void **state)
 {
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
 
     (void)state;
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (size_t s = 0; s < 3; s++) {
             const tkey *k = ossl_key(s);
@@ -546,7 +561,7 @@ static void test_diff_openssl_keys(void **state)
     }
     /* 4096 bits: the slowest oracle keygen; few inputs, and under
      * FC_TEST_QUICK one input on the first usable table only. */
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         const tkey *k = ossl_key(3);
         diff_key(k, ops, quick ? 1 : 6, 1);
@@ -562,8 +577,8 @@ static void test_diff_openssl_keys(void **state)
 static void test_diff_unbalanced(void **state)
 {
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
     BN_CTX *ctx = BN_CTX_new();
     BIGNUM *bn[C_COUNT] = {0};
     BIGNUM *x = BN_new(), *y = BN_new(), *dd = BN_new();
@@ -592,7 +607,7 @@ static void test_diff_unbalanced(void **state)
     tkey_derive(&k);
     BN_bin2bn(k.c[C_D], (int)k.len[C_D], dd);
 
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (int crt = 0; crt <= 1; crt++) {
             fc_rsa_key *key = import(&k, !crt, crt, ops);
@@ -620,16 +635,17 @@ static void test_diff_unbalanced(void **state)
 
 /* ---- rsa_edge --------------------------------------------------------- */
 
-static const fc_bn_ops *selected_ops(void)
+/* The provider's list for this CPU (mask and class applied). */
+static const fc_rsa_engines *selected(void)
 {
-    return fc_bn_select(fc_test_caps());
+    return fc_test_rsa_engines();
 }
 
 static void test_edge_input_range(void **state)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops());
+    fc_rsa_key *key = import_list(k, 1, 1, selected());
     uint8_t in[MAXB], out[MAXB], keep[MAXB];
 
     (void)state;
@@ -681,7 +697,7 @@ static void test_edge_fault_check(void **state)
         memcpy(bad, k.c[parts[i]], k.len[parts[i]]);
         bad[k.len[parts[i]] / 2] ^= 0x10;
         k.c[parts[i]] = bad;
-        key = import(&k, !crt, crt, selected_ops());
+        key = import_list(&k, !crt, crt, selected());
         for (int j = 0; j < 3; j++) {
             make_input(in, &k, j == 0 ? 0 : 5);
             memset(out, 0xa5, len);
@@ -729,7 +745,7 @@ static void test_edge_crt_unreduced_retry(void **state)
         tkey_set_bn(&k, C_QI, v[2]);
         for (int with_d = 0; with_d <= 1; with_d++) {
             size_t clen;
-            key = import(&k, with_d, 1, selected_ops());
+            key = import_list(&k, with_d, 1, selected());
             for (int j = 0; j < 3; j++) {
                 make_input(in, &k, j);
                 ossl_raw(k0->pkey, 1, want, in, len);
@@ -762,7 +778,7 @@ static void test_edge_crt_unreduced_retry(void **state)
         memcpy(bad, k.c[part], k.len[part]);
         bad[k.len[part] / 2] ^= 0x10;
         k.c[part] = bad;
-        key = import(&k, 1, 1, selected_ops());
+        key = import_list(&k, 1, 1, selected());
         for (int j = 0; j < 3; j++) {
             make_input(in, &k, j == 0 ? 0 : 5);
             ossl_raw(k0->pkey, 1, want, in, len);
@@ -779,7 +795,7 @@ static void test_edge_crt_unreduced_retry(void **state)
 static void expect_refused(const char *what, const fc_rsa_components *c)
 {
     const char *why = NULL;
-    fc_rsa_key *key = fc_rsa_key_new(c, selected_ops(), fc_test_caps(), &why);
+    fc_rsa_key *key = fc_rsa_key_new(c, selected(), &why);
 
     if (key != NULL) {
         fc_rsa_key_free(key);
@@ -877,12 +893,12 @@ static void test_edge_bad_imports(void **state)
         c = tkey_comps(k, 1, 1);
         c.n = nz;
         c.n_len = len + 3;
-        key = fc_rsa_key_new(&c, selected_ops(), fc_test_caps(), NULL);
+        key = fc_rsa_key_new(&c, selected(), NULL);
         assert_non_null(key);
         assert_int_equal(fc_rsa_size(key), len);
         fc_rsa_key_free(key);
         c = tkey_comps(k, 0, 0);
-        key = fc_rsa_key_new(&c, selected_ops(), fc_test_caps(), NULL);
+        key = fc_rsa_key_new(&c, selected(), NULL);
         assert_non_null(key);
         assert_int_equal(fc_rsa_has_private(key), 0);
         assert_int_equal(fc_rsa_has_crt(key), 0);
@@ -898,7 +914,7 @@ static void test_edge_components_dup(void **state)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops()), *dup;
+    fc_rsa_key *key = import_list(k, 1, 1, selected()), *dup;
     uint8_t out[MAXB], in[MAXB], want[MAXB];
     size_t olen;
 
@@ -932,7 +948,7 @@ static void test_edge_components_dup(void **state)
     fc_rsa_key_free(dup);
 
     /* A public-only key has no private components, a no-CRT one no p. */
-    key = import(k, 1, 0, selected_ops());
+    key = import_list(k, 1, 0, selected());
     assert_int_equal(fc_rsa_get_component(key, 'd', out, sizeof out, &olen), 1);
     assert_int_equal(fc_rsa_get_component(key, 'p', out, sizeof out, &olen), 0);
     assert_int_equal(fc_rsa_get_component(key, 'i', out, sizeof out, &olen), 0);
@@ -952,7 +968,7 @@ static void test_edge_rng_blinding(void **state)
 {
     const tkey *k = ossl_key(0);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops());
+    fc_rsa_key *key = import_list(k, 1, 1, selected());
     uint8_t in[MAXB], out[MAXB], want[MAXB];
     unsigned long before;
 
@@ -991,11 +1007,11 @@ static void test_edge_ct_marked(void **state)
     static const int secret[] = {C_D, C_P, C_Q, C_DP, C_DQ, C_QI};
     uint8_t in[MAXB], out[MAXB], want[MAXB];
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
 
     (void)state;
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         for (int crt = 1; crt >= 0; crt--) {
             tkey k = *k0; /* shallow; marked copies of the secret parts */
@@ -1040,6 +1056,148 @@ typedef struct mt_job {
     int failures;
 } mt_job;
 
+/* ---- engine choice ------------------------------------------------------ */
+
+/* An engine that refuses every size and counts how often it was asked. */
+static unsigned long refuser_calls;
+
+static int refuser_takes(size_t pl, size_t ql)
+{
+    (void)pl;
+    (void)ql;
+    __atomic_fetch_add(&refuser_calls, 1, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+static const fc_rsa_engine refuser = {
+    .name = "refuser",
+    .takes = refuser_takes,
+    .exp2 = fc_rsa_exp2_scalar,
+};
+
+/* |list| with |first| put in front. */
+static fc_rsa_engines list_after(const fc_rsa_engine *first,
+                                 const fc_rsa_engines *list)
+{
+    fc_rsa_engines l;
+
+    memset(&l, 0, sizeof(l));
+    l.e[l.count++] = first;
+    for (size_t i = 0; i < list->count && l.count < FC_RSA_MAX_ENGINES; i++)
+        l.e[l.count++] = list->e[i];
+    snprintf(l.names, sizeof(l.names), "%.15s,%.79s", first->name, list->names);
+    return l;
+}
+
+/* A key of |bits| bits from OpenSSL, used through |list|: its engine and
+ * kernels are the first of the list that take its sizes, and it computes
+ * what OpenSSL computes. */
+static void choice_check(size_t bits, const fc_rsa_engines *list)
+{
+    EVP_PKEY *pkey = EVP_RSA_gen((unsigned)bits);
+    tkey k;
+    fc_rsa_key *key;
+    size_t pl, ql, nl = (bits + 63) / 64;
+    uint8_t in[MAXB], out[MAXB], want[MAXB];
+    const fc_rsa_engine *want_e;
+
+    assert_non_null(pkey);
+    memset(&k, 0, sizeof(k));
+    k.bits = bits;
+    tkey_from_pkey(&k, pkey);
+    pl = (k.len[C_P] * 8 + 63) / 64;
+    ql = (k.len[C_Q] * 8 + 63) / 64;
+    key = import_list(&k, 1, 1, list);
+    want_e = NULL;
+    for (size_t i = 0; i < list->count && want_e == NULL; i++)
+        if (fc_rsa_engine_takes(list->e[i], pl, ql))
+            want_e = list->e[i];
+    assert_ptr_equal(fc_rsa_key_engine(key), want_e);
+    assert_ptr_equal(fc_rsa_key_kernels(key, 'n'),
+                     fc_rsa_kernels_for(list, nl));
+    assert_ptr_equal(fc_rsa_key_kernels(key, 'p'),
+                     fc_rsa_kernels_for(list, pl));
+    assert_ptr_equal(fc_rsa_key_kernels(key, 'q'),
+                     fc_rsa_kernels_for(list, ql));
+    print_message("[   INFO   ] RSA-%zu (%zu-limb halves) on [%s]: engine %s, "
+                  "kernels n %s, p %s\n",
+                  bits, pl, list->names, want_e->name,
+                  fc_rsa_key_kernels(key, 'n')->name,
+                  fc_rsa_key_kernels(key, 'p')->name);
+    for (int i = 0; i < 2; i++) {
+        make_input(in, &k, i);
+        ossl_raw(pkey, 1, want, in, k.len[C_N]);
+        assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 1);
+        expect_bytes("engine choice private", out, want, k.len[C_N]);
+    }
+    fc_rsa_key_free(key);
+    tkey_free(&k);
+}
+
+/*
+ * The key's engine is chosen once, at import: an engine asked at import is
+ * not asked again by private operations, public ones or a copy; a size an
+ * engine refuses goes to the next engine of the list, not to the portable
+ * one (RSA-1536's 12-limb halves: no vector engine has kernels for them,
+ * MULX does), and to the portable engine only when nothing else takes it
+ * (RSA-1088: 9-limb halves).
+ */
+static void test_edge_engine_choice(void **state)
+{
+    const tkey *k = ossl_key(1);
+    fc_rsa_engines all, l;
+    fc_rsa_key *key, *dup;
+    uint8_t in[MAXB], out[MAXB];
+    unsigned long before;
+
+    (void)state;
+    /* once per key */
+    l = list_after(&refuser, selected());
+    before = __atomic_load_n(&refuser_calls, __ATOMIC_SEQ_CST);
+    key = import_list(k, 1, 1, &l);
+    assert_int_equal(__atomic_load_n(&refuser_calls, __ATOMIC_SEQ_CST),
+                     before + 1);
+    assert_ptr_equal(fc_rsa_key_engine(key),
+                     fc_rsa_engine_for(selected(), 16, 16));
+    for (int i = 0; i < 4; i++) {
+        make_input(in, k, 0);
+        assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 1);
+        assert_int_equal(fc_rsa_public(key, out, in), 1);
+    }
+    dup = fc_rsa_key_dup(key);
+    assert_non_null(dup);
+    assert_int_equal(fc_rsa_private(dup, out, in, test_rng, NULL), 1);
+    assert_ptr_equal(fc_rsa_key_engine(dup), fc_rsa_key_engine(key));
+    assert_int_equal(__atomic_load_n(&refuser_calls, __ATOMIC_SEQ_CST),
+                     before + 1);
+    fc_rsa_key_free(dup);
+    fc_rsa_key_free(key);
+
+    /* every engine this CPU runs, vector engines first (the table's order
+     * would put MULX before AVX2: put AVX2 first so it gets to refuse) */
+    fc_rsa_engines_init(&all, fc_test_caps(), "ifma,avx2,mulx");
+    choice_check(2048, &all);
+    choice_check(1536, &all);
+    choice_check(1088, &all);
+    l = list_after(&refuser, &all);
+    choice_check(1536, &l);
+    {
+        const fc_rsa_engine *mulx = NULL;
+
+        for (size_t i = 0; i < all.count; i++)
+            if (strcmp(all.e[i]->name, "mulx") == 0)
+                mulx = all.e[i];
+        if (mulx != NULL) {
+            assert_ptr_equal(fc_rsa_engine_for(&all, 12, 12), mulx);
+            assert_ptr_equal(fc_rsa_kernels_for(&all, 12), mulx->kernels);
+        } else {
+            print_message("[  SKIPPED ] MULX fallback: the CPU (or mask) has "
+                          "no MULX engine\n");
+        }
+        assert_string_equal(fc_rsa_engine_for(&all, 9, 9)->name, "generic");
+    }
+}
+
 static void *mt_worker(void *arg)
 {
     mt_job *job = arg;
@@ -1071,7 +1229,7 @@ static void test_edge_threads(void **state)
         ossl_raw(k->pkey, 1, want + i * len, in + i * len, len);
     }
     for (int crt = 1; crt >= 0; crt--) {
-        fc_rsa_key *key = import(k, !crt, crt, selected_ops());
+        fc_rsa_key *key = import_list(k, !crt, crt, selected());
         for (int t = 0; t < MT_THREADS; t++) {
             jobs[t] = (mt_job){key, in + (size_t)t * MT_OPS * len,
                                want + (size_t)t * MT_OPS * len, len, 0};
@@ -1097,7 +1255,7 @@ static void test_edge_fork(void **state)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
-    fc_rsa_key *key = import(k, 1, 1, selected_ops());
+    fc_rsa_key *key = import_list(k, 1, 1, selected());
     uint8_t in[4][MAXB], want[4][MAXB], out[MAXB];
     int status;
     pid_t pid;
@@ -1134,6 +1292,200 @@ static void test_edge_fork(void **state)
         assert_int_equal(fc_rsa_private(key, out, in[i], test_rng, NULL), 1);
         expect_bytes("parent after fork", out, want[i], len);
     }
+    fc_rsa_key_free(key);
+}
+
+/* ---- lazy per-key state ------------------------------------------------- */
+
+/* An engine that runs |counted_inner| and counts how often its per-key
+ * state is made: the key's first use makes it, once, whoever races. */
+static const fc_rsa_engine *counted_inner;
+static unsigned long counted_pre;
+
+static int counted_takes(size_t pl, size_t ql)
+{
+    return fc_rsa_engine_takes(counted_inner, pl, ql);
+}
+
+static void *counted_pre_new(const fc_mont *mp, const fc_mont *mq)
+{
+    __atomic_fetch_add(&counted_pre, 1, __ATOMIC_SEQ_CST);
+    /* engines without state get a token, freed by counted_pre_free */
+    return counted_inner->pre_new != NULL ? counted_inner->pre_new(mp, mq)
+                                          : malloc(1);
+}
+
+static void counted_pre_free(void *pre)
+{
+    if (counted_inner->pre_new != NULL)
+        counted_inner->pre_free(pre);
+    else
+        free(pre);
+}
+
+static void *counted_pre_dup(const void *pre)
+{
+    return counted_inner->pre_new != NULL ? counted_inner->pre_dup(pre)
+                                          : malloc(1);
+}
+
+static int counted_exp2(const void *pre, const fc_mont *mp, uint64_t *rp,
+                        const uint64_t *ap, const uint64_t *ep, size_t epbits,
+                        const fc_mont *mq, uint64_t *rq, const uint64_t *aq,
+                        const uint64_t *eq, size_t eqbits)
+{
+    if (counted_inner->pre_new == NULL)
+        pre = NULL;
+    return counted_inner->exp2(pre, mp, rp, ap, ep, epbits, mq, rq, aq, eq,
+                               eqbits);
+}
+
+static const fc_rsa_engine counted = {
+    .name = "counted",
+    .takes = counted_takes,
+    .pre_new = counted_pre_new,
+    .pre_free = counted_pre_free,
+    .pre_dup = counted_pre_dup,
+    .exp2 = counted_exp2,
+};
+
+static unsigned long counted_count(void)
+{
+    return __atomic_load_n(&counted_pre, __ATOMIC_SEQ_CST);
+}
+
+typedef struct lazy_job {
+    fc_rsa_key *key;
+    const tkey *k;
+    const uint8_t *in, *want; /* 2 inputs and results, MAXB bytes apart */
+    pthread_barrier_t *go;
+    int failures;
+} lazy_job;
+
+static void *lazy_worker(void *arg)
+{
+    lazy_job *job = arg;
+    const size_t len = job->k->len[C_N];
+    uint8_t out[MAXB], back[MAXB];
+
+    pthread_barrier_wait(job->go);
+    for (int i = 0; i < 2; i++) {
+        if (fc_rsa_private(job->key, out, job->in + i * MAXB, test_rng, NULL) !=
+                1 ||
+            memcmp(out, job->want + i * MAXB, len) != 0)
+            job->failures++;
+        if (fc_rsa_public(job->key, back, out) != 1 ||
+            memcmp(back, job->in + i * MAXB, len) != 0)
+            job->failures++;
+    }
+    return NULL;
+}
+
+/*
+ * Import leaves the per-key state (Montgomery contexts, reduced exponents,
+ * the CRT engine's constants) to the first operation: none is made at
+ * import, one set is made when 8 threads start on a fresh key at once
+ * (public and private operations mixed), and a child forked before the
+ * first use makes its own and computes right, as does its parent after it.
+ * A copy of a prepared key works without making another, one of a fresh
+ * key makes its own.
+ */
+static void test_edge_lazy_prepare(void **state)
+{
+    enum { NT = 8 };
+    const tkey *k = ossl_key(1);
+    const size_t len = k->len[C_N];
+    fc_rsa_engines l;
+    fc_rsa_key *key, *dup;
+    uint8_t in[NT][2][MAXB], want[NT][2][MAXB], out[MAXB];
+    pthread_t th[NT];
+    lazy_job jobs[NT];
+    pthread_barrier_t go;
+    unsigned long before;
+    int status;
+    pid_t pid;
+
+    (void)state;
+    counted_inner = fc_rsa_engine_for(selected(), 16, 16);
+    l = list_after(&counted, selected());
+    for (int t = 0; t < NT; t++)
+        for (int i = 0; i < 2; i++) {
+            make_input(in[t][i], k, 0);
+            ossl_raw(k->pkey, 1, want[t][i], in[t][i], len);
+        }
+
+    /* threads on a fresh key */
+    before = counted_count();
+    key = import_list(k, 0, 1, &l);
+    assert_ptr_equal(fc_rsa_key_engine(key), &counted);
+    assert_int_equal(counted_count(), before);
+    assert_int_equal(pthread_barrier_init(&go, NULL, NT), 0);
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (lazy_job){key, k, in[t][0], want[t][0], &go, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, lazy_worker, &jobs[t]),
+                         0);
+    }
+    for (int t = 0; t < NT; t++) {
+        assert_int_equal(pthread_join(th[t], NULL), 0);
+        if (jobs[t].failures)
+            fail_msg("thread %d: %d wrong results on a fresh key", t,
+                     jobs[t].failures);
+    }
+    pthread_barrier_destroy(&go);
+    assert_int_equal(counted_count(), before + 1);
+    /* a copy of a prepared key brings the state along (copied, not made) */
+    dup = fc_rsa_key_dup(key);
+    assert_non_null(dup);
+    fc_rsa_key_free(key);
+    assert_int_equal(fc_rsa_private(dup, out, in[0][0], test_rng, NULL), 1);
+    expect_bytes("copy of a prepared key", out, want[0][0], len);
+    fc_rsa_key_free(dup);
+
+    /* a public key: threads, nothing but n's context to make */
+    key = import_list(k, 0, 0, &l);
+    for (int t = 0; t < NT; t++) {
+        uint8_t back[MAXB];
+
+        assert_int_equal(fc_rsa_public(key, back, want[t][0]), 1);
+        expect_bytes("public key", back, in[t][0], len);
+    }
+    fc_rsa_key_free(key);
+
+    /* fork before the first use: the child prepares its own copy */
+    key = import_list(k, 0, 1, &l);
+    dup = fc_rsa_key_dup(key); /* fresh: makes its own state */
+    before = counted_count();
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int code = 0;
+
+        for (int i = 0; i < 2; i++)
+            if (fc_rsa_private(key, out, in[1][i], test_rng, NULL) != 1 ||
+                memcmp(out, want[1][i], len) != 0)
+                code = 2;
+        if (code == 0 && counted_count() != before + 1)
+            code = 3;
+        fc_rsa_key_free(dup);
+        fc_rsa_key_free(key);
+        _exit(code);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) != 0)
+        fail_msg("child of a fresh key failed with code %d",
+                 WEXITSTATUS(status));
+    assert_int_equal(counted_count(), before);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(fc_rsa_private(key, out, in[2][i], test_rng, NULL), 1);
+        expect_bytes("parent after the child's first use", out, want[2][i],
+                     len);
+        assert_int_equal(fc_rsa_private(dup, out, in[3][i], test_rng, NULL), 1);
+        expect_bytes("copy of a fresh key", out, want[3][i], len);
+    }
+    assert_int_equal(counted_count(), before + 2);
+    fc_rsa_key_free(dup);
     fc_rsa_key_free(key);
 }
 
@@ -1184,10 +1536,10 @@ static EVP_PKEY *pkey_from_fc(const fc_rsa_key *key, tkey *tk)
 }
 
 static void keygen_check(size_t bits, const uint8_t *e, size_t elen,
-                         const fc_bn_ops *ops, int inputs)
+                         const fc_rsa_engine *ops, int inputs)
 {
-    fc_rsa_key *key =
-        fc_rsa_generate(bits, e, elen, ops, test_caps_for(ops), test_rng, NULL);
+    fc_rsa_engines list = engine_list(ops);
+    fc_rsa_key *key = fc_rsa_generate(bits, 2, e, elen, &list, test_rng, NULL);
     EVP_PKEY_CTX *ctx;
     tkey tk;
     uint8_t in[MAXB], out[MAXB], want[MAXB];
@@ -1246,11 +1598,11 @@ static void test_keygen(void **state)
                                    0xab, 0xcd, 0xef, 0x10, 0x01};
     const int quick = fc_test_quick();
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
 
     (void)state;
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         keygen_check(1024, f4, sizeof f4, ops, 2);
         keygen_check(2048, f4, sizeof f4, ops, 2);
@@ -1264,20 +1616,361 @@ static void test_keygen(void **state)
         keygen_check(3072, f4, sizeof f4, ops, 2);
     }
     /* Refused arguments. */
-    assert_null(fc_rsa_generate(511, f4, sizeof f4, selected_ops(),
-                                fc_test_caps(), test_rng, NULL));
-    assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01\x00\x00", 3,
-                                selected_ops(), fc_test_caps(), test_rng,
-                                NULL));
-    assert_null(fc_rsa_generate(2048, (const uint8_t *)"\x01", 1,
-                                selected_ops(), fc_test_caps(), test_rng,
-                                NULL));
-    assert_null(fc_rsa_generate(2048, f4, sizeof f4, selected_ops(),
-                                fc_test_caps(), NULL, NULL));
+    assert_null(
+        fc_rsa_generate(511, 2, f4, sizeof f4, selected(), test_rng, NULL));
+    assert_null(fc_rsa_generate(2048, 2, (const uint8_t *)"\x01\x00\x00", 3,
+                                selected(), test_rng, NULL));
+    assert_null(fc_rsa_generate(2048, 2, (const uint8_t *)"\x01", 1, selected(),
+                                test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(2048, 2, f4, sizeof f4, selected(), NULL, NULL));
+    /* prime counts: 2..3 below 4096 bits, 4 below 8192 */
+    assert_null(
+        fc_rsa_generate(2048, 1, f4, sizeof f4, selected(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(2048, 4, f4, sizeof f4, selected(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(1000, 3, f4, sizeof f4, selected(), test_rng, NULL));
     __atomic_store_n(&rng_fail, 1, __ATOMIC_SEQ_CST);
-    assert_null(fc_rsa_generate(1024, f4, sizeof f4, selected_ops(),
-                                fc_test_caps(), test_rng, NULL));
+    assert_null(
+        fc_rsa_generate(1024, 2, f4, sizeof f4, selected(), test_rng, NULL));
     __atomic_store_n(&rng_fail, 0, __ATOMIC_SEQ_CST);
+}
+
+/* ---- multi-prime keys (RFC 8017 3.2) ----------------------------------- */
+
+/* A key of up to 5 primes as OpenSSL's components: n, e, d, then the
+ * factors, exponents and coefficients (coefficient i for prime i >= 1). */
+typedef struct mkey {
+    size_t bits, np;
+    EVP_PKEY *pkey;
+    BIGNUM *n, *e, *d, *r[5], *x[5], *t[5];
+    uint8_t *b[3 + 15];
+    size_t len[3 + 15];
+} mkey;
+
+static const char *const mp_factor[5] = {
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_FACTOR3, OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_FACTOR5};
+static const char *const mp_exp[5] = {
+    OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+    OSSL_PKEY_PARAM_RSA_EXPONENT3, OSSL_PKEY_PARAM_RSA_EXPONENT4,
+    OSSL_PKEY_PARAM_RSA_EXPONENT5};
+static const char *const mp_coef[5] = {
+    NULL, OSSL_PKEY_PARAM_RSA_COEFFICIENT1, OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT3, OSSL_PKEY_PARAM_RSA_COEFFICIENT4};
+
+/* The bytes of |bn| in slot |i| of |k|. */
+static void mkey_put(mkey *k, size_t i, const BIGNUM *bn)
+{
+    k->len[i] = (size_t)BN_num_bytes(bn);
+    k->b[i] = malloc(k->len[i] + 1);
+    assert_non_null(k->b[i]);
+    BN_bn2bin(bn, k->b[i]);
+}
+
+/* The components of |pkey| (np primes) into |k|. */
+static void mkey_from_pkey(mkey *k, EVP_PKEY *pkey, size_t np)
+{
+    memset(k, 0, sizeof(*k));
+    k->pkey = pkey;
+    k->np = np;
+    k->bits = (size_t)EVP_PKEY_get_bits(pkey);
+    assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, &k->n));
+    assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_E, &k->e));
+    assert_true(EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_D, &k->d));
+    for (size_t i = 0; i < np; i++) {
+        assert_true(EVP_PKEY_get_bn_param(pkey, mp_factor[i], &k->r[i]));
+        assert_true(EVP_PKEY_get_bn_param(pkey, mp_exp[i], &k->x[i]));
+        if (i >= 1)
+            assert_true(EVP_PKEY_get_bn_param(pkey, mp_coef[i], &k->t[i]));
+    }
+    mkey_put(k, 0, k->n);
+    mkey_put(k, 1, k->e);
+    mkey_put(k, 2, k->d);
+    for (size_t i = 0; i < np; i++) {
+        mkey_put(k, 3 + i, k->r[i]);
+        mkey_put(k, 8 + i, k->x[i]);
+        if (i >= 1)
+            mkey_put(k, 13 + i - 1, k->t[i]);
+    }
+}
+
+static void mkey_free(mkey *k)
+{
+    BN_free(k->n);
+    BN_free(k->e);
+    BN_clear_free(k->d);
+    for (size_t i = 0; i < 5; i++) {
+        BN_clear_free(k->r[i]);
+        BN_clear_free(k->x[i]);
+        BN_clear_free(k->t[i]);
+    }
+    for (size_t i = 0; i < FC_ARRAY_LEN(k->b); i++)
+        free(k->b[i]);
+    EVP_PKEY_free(k->pkey);
+    memset(k, 0, sizeof(*k));
+}
+
+/* |k| as fc_rsa_components (with or without d). */
+static fc_rsa_components mkey_comps(const mkey *k, int with_d)
+{
+    fc_rsa_components c;
+
+    memset(&c, 0, sizeof(c));
+    c.n = k->b[0], c.n_len = k->len[0];
+    c.e = k->b[1], c.e_len = k->len[1];
+    if (with_d)
+        c.d = k->b[2], c.d_len = k->len[2];
+    c.p = k->b[3], c.p_len = k->len[3];
+    c.q = k->b[4], c.q_len = k->len[4];
+    c.dp = k->b[8], c.dp_len = k->len[8];
+    c.dq = k->b[9], c.dq_len = k->len[9];
+    c.qinv = k->b[13], c.qinv_len = k->len[13];
+    c.extra = k->np - 2;
+    for (size_t i = 0; i < c.extra; i++) {
+        c.r[i] = k->b[5 + i], c.r_len[i] = k->len[5 + i];
+        c.dr[i] = k->b[10 + i], c.dr_len[i] = k->len[10 + i];
+        c.tr[i] = k->b[14 + i], c.tr_len[i] = k->len[14 + i];
+    }
+    return c;
+}
+
+/* A |bits|-bit key of |np| primes made by OpenSSL. */
+static EVP_PKEY *ossl_multiprime(size_t bits, size_t np)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    EVP_PKEY *pkey = NULL;
+
+    assert_non_null(ctx);
+    assert_int_equal(EVP_PKEY_keygen_init(ctx), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits), 1);
+    assert_int_equal(EVP_PKEY_CTX_set_rsa_keygen_primes(ctx, (int)np), 1);
+    assert_int_equal(EVP_PKEY_keygen(ctx, &pkey), 1);
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+/* |key| computes what OpenSSL's |pkey| computes, |inputs| times (input
+ * kinds of make_input), private and public. */
+static void mkey_diff(const mkey *k, fc_rsa_key *key, int inputs,
+                      const char *what)
+{
+    const size_t len = k->len[0];
+    uint8_t in[MAXB], out[MAXB], want[MAXB];
+    tkey t;
+
+    memset(&t, 0, sizeof(t));
+    t.c[C_N] = k->b[0];
+    t.len[C_N] = len;
+    for (int i = 0; i < inputs; i++) {
+        make_input(in, &t, i < 6 ? i : 0);
+        ossl_raw(k->pkey, 1, want, in, len);
+        if (fc_rsa_private(key, out, in, test_rng, NULL) != 1)
+            fail_msg("%s: private operation failed (input kind %d)", what,
+                     i < 6 ? i : 0);
+        expect_bytes(what, out, want, len);
+        ossl_raw(k->pkey, 0, want, in, len);
+        assert_int_equal(fc_rsa_public(key, out, in), 1);
+        expect_bytes(what, out, want, len);
+    }
+}
+
+/*
+ * Keys of 3, 4 and 5 primes made by OpenSSL, imported with and without d
+ * on every engine, against OpenSSL's raw operations; their parts read back
+ * as given; an incomplete extra prime refused; a CRT-only multi-prime key
+ * whose coefficient does not belong to it caught by the check (zeros out).
+ */
+static void test_multiprime_import(void **state)
+{
+    const int quick = fc_test_quick();
+    static const struct {
+        size_t bits, np;
+        int slow;
+    } shapes[] = {
+        {1024, 3, 0}, {2048, 3, 0}, {3072, 3, 0}, {4096, 4, 1}, {8192, 5, 1}};
+    size_t count;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+
+    (void)state;
+    for (size_t s = 0; s < FC_ARRAY_LEN(shapes); s++) {
+        mkey k;
+        const fc_rsa_engine *ops;
+
+        if (shapes[s].slow && quick && shapes[s].bits > 4096)
+            continue;
+        mkey_from_pkey(&k, ossl_multiprime(shapes[s].bits, shapes[s].np),
+                       shapes[s].np);
+        FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
+        {
+            for (int with_d = 0; with_d <= 1; with_d++) {
+                fc_rsa_components c = mkey_comps(&k, with_d);
+                fc_rsa_engines l = engine_list(ops);
+                const char *why = NULL;
+                fc_rsa_key *key = fc_rsa_key_new(&c, &l, &why);
+                char what[96];
+
+                if (key == NULL)
+                    fail_msg("%zu-prime %zu-bit key refused: %s", k.np, k.bits,
+                             why);
+                assert_int_equal(fc_rsa_num_primes(key), k.np);
+                snprintf(what, sizeof(what), "%zu-prime RSA-%zu (%s)", k.np,
+                         k.bits, ops->name);
+                mkey_diff(&k, key, quick || shapes[s].slow ? 2 : 6, what);
+                /* the parts, as given */
+                for (size_t i = 0; i < k.np; i++) {
+                    uint8_t buf[MAXB];
+                    size_t len;
+
+                    assert_true(fc_rsa_get_prime_part(key, 'r', i, buf,
+                                                      sizeof buf, &len));
+                    expect_bytes("factor", buf, k.b[3 + i], len);
+                    assert_true(fc_rsa_get_prime_part(key, 'd', i, buf,
+                                                      sizeof buf, &len));
+                    expect_bytes("exponent", buf, k.b[8 + i], len);
+                    assert_int_equal(fc_rsa_get_prime_part(key, 't', i, buf,
+                                                           sizeof buf, &len),
+                                     i >= 1);
+                    if (i >= 1)
+                        expect_bytes("coefficient", buf, k.b[12 + i], len);
+                }
+                fc_rsa_key_free(key);
+            }
+        }
+        {
+            /* an extra prime without its coefficient: incomplete */
+            fc_rsa_components c = mkey_comps(&k, 1);
+            const char *why = NULL;
+
+            c.tr[0] = NULL;
+            assert_null(fc_rsa_key_new(&c, selected(), &why));
+            assert_string_equal(why, "incomplete CRT parameters");
+            /* r_3 replaced by another prime: the product check refuses */
+            c = mkey_comps(&k, 1);
+            c.r[0] = k.b[3];
+            c.r_len[0] = k.len[3];
+            assert_null(fc_rsa_key_new(&c, selected(), &why));
+        }
+        {
+            /* a wrong t_3 and no d: the check before release answers
+             * zeros and failure */
+            fc_rsa_components c = mkey_comps(&k, 0);
+            uint8_t bad[MAXB], in[MAXB], out[MAXB];
+            fc_rsa_key *key;
+            tkey t;
+
+            memcpy(bad, k.b[14], k.len[14]);
+            bad[k.len[14] - 1] ^= 2;
+            c.tr[0] = bad;
+            key = fc_rsa_key_new(&c, selected(), NULL);
+            assert_non_null(key);
+            memset(&t, 0, sizeof(t));
+            t.c[C_N] = k.b[0];
+            t.len[C_N] = k.len[0];
+            make_input(in, &t, 0);
+            assert_int_equal(fc_rsa_private(key, out, in, test_rng, NULL), 0);
+            for (size_t i = 0; i < k.len[0]; i++)
+                assert_int_equal(out[i], 0);
+            fc_rsa_key_free(key);
+        }
+        mkey_free(&k);
+    }
+}
+
+/* Keys of 3 and 4 primes from fc_rsa_generate, checked by OpenSSL
+ * (EVP_PKEY_check: primality, d, the CRT parts) and used against its raw
+ * private operation. */
+static void test_multiprime_keygen(void **state)
+{
+    static const uint8_t f4[] = {0x01, 0x00, 0x01};
+    static const struct {
+        size_t bits, np;
+    } shapes[] = {{1024, 3}, {2048, 3}, {2050, 3}, {4096, 4}};
+    const int quick = fc_test_quick();
+
+    (void)state;
+    for (size_t s = 0; s < FC_ARRAY_LEN(shapes); s++) {
+        const size_t bits = shapes[s].bits, np = shapes[s].np;
+        fc_rsa_key *key;
+        OSSL_PARAM_BLD *bld;
+        OSSL_PARAM *params;
+        EVP_PKEY_CTX *ctx;
+        EVP_PKEY *pkey = NULL;
+        BIGNUM *keep[3 + 15] = {NULL}; /* the builder holds pointers */
+        size_t nkeep = 0;
+        mkey k;
+
+        if (quick && bits > 2048)
+            continue;
+        key = fc_rsa_generate(bits, np, f4, sizeof f4, selected(), test_rng,
+                              NULL);
+        if (key == NULL)
+            fail_msg("fc_rsa_generate(%zu, %zu primes) failed", bits, np);
+        assert_int_equal(fc_rsa_bits(key), bits);
+        assert_int_equal(fc_rsa_num_primes(key), np);
+        bld = OSSL_PARAM_BLD_new();
+        assert_non_null(bld);
+        for (int i = 0; i < 3; i++) {
+            uint8_t buf[MAXB];
+            size_t len;
+            BIGNUM *bn;
+
+            assert_true(
+                fc_rsa_get_component(key, "ned"[i], buf, sizeof buf, &len));
+            bn = keep[nkeep++] = BN_bin2bn(buf, (int)len, NULL);
+            assert_true(OSSL_PARAM_BLD_push_BN(bld,
+                                               i == 0   ? OSSL_PKEY_PARAM_RSA_N
+                                               : i == 1 ? OSSL_PKEY_PARAM_RSA_E
+                                                        : OSSL_PKEY_PARAM_RSA_D,
+                                               bn));
+        }
+        for (size_t i = 0; i < np; i++)
+            for (int part = 0; part < 3; part++) {
+                const char *name = part == 0   ? mp_factor[i]
+                                   : part == 1 ? mp_exp[i]
+                                               : mp_coef[i];
+                uint8_t buf[MAXB];
+                size_t len;
+                BIGNUM *bn;
+
+                if (name == NULL)
+                    continue;
+                assert_true(fc_rsa_get_prime_part(key, "rdt"[part], i, buf,
+                                                  sizeof buf, &len));
+                bn = keep[nkeep++] = BN_bin2bn(buf, (int)len, NULL);
+                assert_true(OSSL_PARAM_BLD_push_BN(bld, name, bn));
+                assert_int_equal(BN_num_bits(bn) > 0, 1);
+                if (part == 0)
+                    assert_int_equal(BN_num_bits(bn),
+                                     (int)(bits / np + (i < bits % np)));
+            }
+        params = OSSL_PARAM_BLD_to_param(bld);
+        ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+        assert_non_null(ctx);
+        assert_int_equal(EVP_PKEY_fromdata_init(ctx), 1);
+        assert_int_equal(
+            EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_KEYPAIR, params), 1);
+        EVP_PKEY_CTX_free(ctx);
+        OSSL_PARAM_free(params);
+        OSSL_PARAM_BLD_free(bld);
+        for (size_t i = 0; i < nkeep; i++)
+            BN_clear_free(keep[i]);
+        ctx = EVP_PKEY_CTX_new_from_pkey(NULL, pkey, NULL);
+        assert_true(
+            (EVP_PKEY_check(ctx) == 1 && EVP_PKEY_pairwise_check(ctx) == 1) ||
+            !fc_test_default_checks_own(NULL, NULL, bits, np));
+        EVP_PKEY_CTX_free(ctx);
+        mkey_from_pkey(&k, pkey, np);
+        mkey_diff(&k, key, 3, "generated multi-prime key");
+        print_message(
+            "[   INFO   ] generated a %zu-prime RSA-%zu key; "
+            "OpenSSL's checks accept it (or refuse OpenSSL's own alike)\n",
+            np, bits);
+        mkey_free(&k);
+        fc_rsa_key_free(key);
+    }
 }
 
 /* ---- rsa_timing ------------------------------------------------------- */
@@ -1295,8 +1988,8 @@ static void test_timing(void **state)
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
     size_t count;
-    const fc_bn_ops *const *tab = fc_bn_impls(&count);
-    const fc_bn_ops *ops;
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *ops;
     uint8_t in[MAXB], out[MAXB];
     const int reps = 400;
     double t0, t;
@@ -1326,7 +2019,7 @@ static void test_timing(void **state)
                       t);
         EVP_PKEY_CTX_free(ctx);
     }
-    FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
+    FC_TEST_FOREACH_IMPL("rsa engine", tab, count, ops)
     {
         fc_rsa_key *key = import(k, 1, 1, ops);
         for (int i = 0; i < 20; i++)
@@ -1355,11 +2048,12 @@ static void test_timing(void **state)
         {
             static const uint8_t f4[] = {0x01, 0x00, 0x01};
             const int gens = 6;
+            fc_rsa_engines list = engine_list(ops);
+
             t0 = now_us();
             for (int i = 0; i < gens; i++) {
-                fc_rsa_key *g =
-                    fc_rsa_generate(2048, f4, sizeof f4, ops,
-                                    test_caps_for(ops), test_rng, NULL);
+                fc_rsa_key *g = fc_rsa_generate(2048, 2, f4, sizeof f4, &list,
+                                                test_rng, NULL);
                 assert_non_null(g);
                 fc_rsa_key_free(g);
             }
@@ -1396,11 +2090,15 @@ int main(void)
         cmocka_unit_test(test_edge_components_dup),
         cmocka_unit_test(test_edge_rng_blinding),
         cmocka_unit_test(test_edge_ct_marked),
+        cmocka_unit_test(test_edge_engine_choice),
         cmocka_unit_test(test_edge_threads),
         cmocka_unit_test(test_edge_fork),
+        cmocka_unit_test(test_edge_lazy_prepare),
     };
     const struct CMUnitTest keygen[] = {
         cmocka_unit_test(test_keygen),
+        cmocka_unit_test(test_multiprime_import),
+        cmocka_unit_test(test_multiprime_keygen),
     };
     const struct CMUnitTest timing[] = {
         cmocka_unit_test(test_timing),

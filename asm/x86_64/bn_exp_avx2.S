@@ -5,7 +5,8 @@
  * redundant radix 2^28, for the two CRT halves of an RSA private key
  * (1024-, 1536- and 2048-bit halves: RSA-2048/3072/4096), plus the
  * matching constant-time gather from a window table. Driven by
- * provider/core/bn_exp2.c, chosen by provider/core/tuning.c.
+ * provider/core/bn_exp2.c through rsa_engine_avx2.c, placed in the engine
+ * order by provider/core/tuning.c.
  *
  * CPU features: AVX2 (with the OS saving ymm state); nothing else (no
  * BMI2, no ADX, no AVX-512). Scalar: IMUL, MOV, ADD, AND, SHR, LEA.

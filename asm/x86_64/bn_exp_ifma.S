@@ -3,7 +3,8 @@
  * bn_exp_ifma.S - two independent Montgomery multiplications at once in
  * radix 2^52 with AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ), for the two CRT
  * halves of an RSA private key, plus the matching constant-time gathers
- * from a window table. Driven by provider/core/bn_exp2.c.
+ * from a window table. Driven by provider/core/bn_exp2.c through
+ * rsa_engine_ifma.c.
  *
  * CPU features: AVX-512F, AVX-512DQ (KMOVB, VBROADCASTI64X2), AVX-512IFMA,
  * 512-bit registers (zmm0-zmm31, k1-k7); the n16 kernels also use BMI2

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fc/common.h"
+
 /* Largest modulus handled: 8192 bits (RSA-8192 public ops, 16384-bit n is
  * refused). CRT halves of RSA-8192 are 64 limbs. */
 #define FC_BN_MAX_LIMBS 128
@@ -38,22 +40,24 @@ typedef void fc_bn_sqr_mont_fn(uint64_t *r, const uint64_t *a,
 typedef struct fc_bn_ops {
     const char *name;       /* "generic", "mulx", ... */
     uint32_t required_caps; /* FC_CAP_* bits this table needs */
-    /* The table handles n when n % limb_multiple == 0 and n >= min_limbs;
-     * for other sizes fc_bn_ops_for() falls back to the generic table. */
+    /* The table handles n when n % limb_multiple == 0 and n >= min_limbs
+     * (fc_bn_ops_takes); the RSA engine list (fc/rsa_engine.h) picks,
+     * per size, a table that takes it. */
     size_t limb_multiple;
     size_t min_limbs;
     fc_bn_mul_mont_fn *mul;
     fc_bn_sqr_mont_fn *sqr;
 } fc_bn_ops;
 
-/* fc_bn_select returns the fastest table whose required features are in
- * |caps|; never NULL. */
-const fc_bn_ops *fc_bn_select(uint32_t caps);
-/* fc_bn_impls lists every table compiled in, fastest first, generic last. */
-const fc_bn_ops *const *fc_bn_impls(size_t *count);
-/* fc_bn_ops_for returns |ops| if it handles |n| limbs, else the generic
- * table. */
-const fc_bn_ops *fc_bn_ops_for(const fc_bn_ops *ops, size_t n);
+/* fc_bn_ops_takes returns 1 if the kernels of |ops| handle n limbs. */
+static inline int fc_bn_ops_takes(const fc_bn_ops *ops, size_t n)
+{
+    return ops != NULL && n >= 1 && n <= FC_BN_MAX_LIMBS &&
+           n % ops->limb_multiple == 0 && n >= ops->min_limbs;
+}
+
+/* The portable kernels' table (every n; bn_mont.c). */
+extern const fc_bn_ops fc_bn_ops_generic;
 
 /* Portable C kernels (provider/core/bn_mont.c), 64-bit limbs with
  * unsigned __int128 products. CT: only n leaks. */
@@ -64,7 +68,8 @@ void fc_bn_sqr_mont_generic(uint64_t *r, const uint64_t *a, const uint64_t *m,
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /* MULX + ADCX/ADOX kernels (asm/x86_64/bn_mont_mulx.S): n % 4 == 0,
- * n >= 8. CT: only n leaks. */
+ * n >= 8; their table is the MULX engine's (rsa_engine_mulx.c). CT: only n
+ * leaks. */
 void fc_bn_mul_mont_mulx(uint64_t *r, const uint64_t *a, const uint64_t *b,
                          const uint64_t *m, uint64_t m0inv, size_t n);
 void fc_bn_sqr_mont_mulx(uint64_t *r, const uint64_t *a, const uint64_t *m,
@@ -73,7 +78,8 @@ void fc_bn_sqr_mont_mulx(uint64_t *r, const uint64_t *a, const uint64_t *m,
 
 #if defined(__aarch64__) && !defined(FC_NO_ASM)
 /* MUL/UMULH kernels (asm/aarch64/bn_mont.S): n % 4 == 0, n >= 4 (the
- * table asks for n >= 8). CT: only n leaks. */
+ * arm64 engine's table, rsa_engine_arm64.c, asks for n >= 8). CT: only n
+ * leaks. */
 void fc_bn_mul_mont_arm64(uint64_t *r, const uint64_t *a, const uint64_t *b,
                           const uint64_t *m, uint64_t m0inv, size_t n);
 void fc_bn_sqr_mont_arm64(uint64_t *r, const uint64_t *a, const uint64_t *m,
@@ -94,9 +100,9 @@ typedef struct fc_mont {
 
 /*
  * fc_mont_init sets up |mont| for the odd modulus |m| of |n| limbs (top limb
- * nonzero, n <= FC_BN_MAX_LIMBS) with the kernels |ops| (or the generic ones
- * if |ops| does not handle n). Allocates; returns 1, or 0 on a bad modulus
- * or allocation failure (then |mont| needs no free).
+ * nonzero, n <= FC_BN_MAX_LIMBS) with the kernels |ops|, which must take n
+ * (fc_bn_ops_takes). Allocates; returns 1, or 0 on a bad modulus, kernels
+ * that do not take n, or allocation failure (then |mont| needs no free).
  * CT: only n, the bit length of m and whether m is refused leak; m itself
  * may be secret (RSA primes).
  */
@@ -157,5 +163,40 @@ void fc_bn_mul(uint64_t *r, const uint64_t *a, size_t an, const uint64_t *b,
 /* fc_bn_bits returns the bit length of a (n limbs). CT: the result is
  * treated as public by callers; computed without branches anyway. */
 size_t fc_bn_bits(const uint64_t *a, size_t n);
+
+/* fc_bn_wipe zeroes n limbs (a secret the compiler must not keep). */
+static inline void fc_bn_wipe(uint64_t *a, size_t n)
+{
+    fc_memzero(a, n * sizeof(uint64_t));
+}
+
+/* fc_bn_limbs_for_bits returns the limbs that hold |bits| bits. */
+static inline size_t fc_bn_limbs_for_bits(size_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+/* fc_be_strip returns |p| past its leading zero bytes and their count
+ * removed from |len| in |*out_len|. CT: the stripped length is public (a
+ * component's length; its value is not), so this loop may branch on it. */
+static inline const uint8_t *fc_be_strip(const uint8_t *p, size_t len,
+                                         size_t *out_len)
+{
+    while (len > 0 && p[0] == 0) {
+        p++;
+        len--;
+    }
+    *out_len = len;
+    return p;
+}
+
+/* fc_be_bits returns the bit length of a stripped big-endian string (the
+ * top byte's bit count is part of the length, public). */
+static inline size_t fc_be_bits(const uint8_t *p, size_t len)
+{
+    if (len == 0)
+        return 0;
+    return 8 * (len - 1) + (size_t)(32 - __builtin_clz((unsigned)p[0]));
+}
 
 #endif /* FC_BN_H */

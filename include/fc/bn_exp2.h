@@ -3,19 +3,18 @@
  * fc/bn_exp2.h - two modular exponentiations at once on vector units: the
  * two CRT halves of an RSA private operation (r1 = a1^e1 mod p, r2 = a2^e2
  * mod q) in one pass, with the halves side by side in the vector lanes'
- * instruction stream.
- *
- * One table per engine (AVX-512 IFMA, AVX2) and supported limb count n
- * (the halves of RSA-2048, -3072 and -4096: n = 16, 24, 32). A table is
- * selected only where it beats two fc_bn_mod_exp calls: fc_bn_exp2_select
- * returns NULL otherwise and the caller runs fc_bn_mod_exp twice.
+ * instruction stream. This is the machinery the vector RSA engines
+ * (fc/rsa_engine.h: AVX-512 IFMA, AVX2) share; each engine's glue
+ * (provider/core/rsa_engine_<name>.c) describes its number format and
+ * kernels per limb count in an fc_exp2_shape, and the functions here do the
+ * rest: conversions, the per-key constants, the windowed exponentiation.
  *
  * Numbers are in the fc/bn.h form: 64-bit limbs, least significant first,
- * |n| limbs, fully reduced. The tables convert to and from their own
- * radix (2^52 or 2^28) Montgomery form; what depends on the moduli only
- * (kernel constants, R = 2^(digit bits * digits) mod m and its square,
- * 2^-D mod m) can be made once per key (fc_bn_exp2_key_new) and reused by
- * every call (fc_bn_exp2_keyed); fc_bn_exp2 makes it on each call.
+ * |n| limbs, fully reduced. An engine converts to and from its own radix
+ * (2^52 or 2^28) Montgomery form; what depends on the moduli only (kernel
+ * constants, R = 2^(digit bits * digits) mod m and its square, 2^-D mod m)
+ * is made once per key (fc_exp2_key_new) and reused by every call
+ * (fc_exp2_run).
  */
 #ifndef FC_BN_EXP2_H
 #define FC_BN_EXP2_H
@@ -68,117 +67,107 @@
 
 #include "fc/bn.h"
 
+typedef struct fc_exp2_shape fc_exp2_shape;
+
+/* The kernels of a shape, behind one signature for every engine:
+ * fc_exp2_mul_fn: r = AMM(a, b) for both halves; fc_exp2_sqr_fn: r = a
+ * after |count| >= 1 AMM squarings; r may alias a and b. |work| is the
+ * shape's work buffer (work_bytes, 64-byte aligned, zeroed once per
+ * exponentiation), unused by engines that need none.
+ * fc_exp2_gather_fn: out = half p of entry idx_p and half q of entry idx_q
+ * of a table of |count| numbers, reading every entry.
+ * CT: nothing about a, b, idx_p, idx_q leaks (count is public). */
+typedef void fc_exp2_mul_fn(const fc_exp2_shape *sh, uint64_t *r,
+                            const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx, uint64_t *work);
+typedef void fc_exp2_sqr_fn(const fc_exp2_shape *sh, uint64_t *r,
+                            const uint64_t *a, size_t count,
+                            const uint64_t *ctx, uint64_t *work);
+typedef void fc_exp2_gather_fn(uint64_t *out, const uint64_t *table,
+                               size_t count, size_t idx_p, size_t idx_q);
+
 /*
- * fc_bn_exp2_fn: r1 = a1^e1 mod m1 and r2 = a2^e2 mod m2, for two odd
- * moduli of the table's limb count n (m1->n == m2->n == n, top limb
- * nonzero), a1 in [0, m1), a2 in [0, m2). Exponent e_h is an array of
+ * One vector engine's format and kernels for one limb count: n 64-bit limbs
+ * per half, l digits of db bits per half (a number holds |slot| >= l digit
+ * places per half, the ones past l zero), |words| words per number (both
+ * halves), |ctx_words| words of kernel constants, |work_bytes| of kernel
+ * work buffer (0: none). pos(sh, h, i) is the word of digit i of half h in
+ * a number; ctx_init(sh, m, ctx) writes the kernel constants for the
+ * moduli m[0], m[1] into |ctx| (ctx_words words, zeroed beforehand).
+ */
+struct fc_exp2_shape {
+    size_t n, l, slot, words, ctx_words, work_bytes;
+    unsigned db;
+    size_t (*pos)(const fc_exp2_shape *sh, size_t h, size_t i);
+    void (*ctx_init)(const fc_exp2_shape *sh, const fc_mont *const m[2],
+                     uint64_t *ctx);
+    fc_exp2_mul_fn *mul;
+    fc_exp2_sqr_fn *sqr;
+    fc_exp2_gather_fn *gather;
+};
+
+/* Per-key state for one pair of moduli and one shape (opaque). */
+typedef struct fc_exp2_key fc_exp2_key;
+
+/*
+ * fc_exp2_shape_find returns the shape of |shapes| (|count| of them) for
+ * halves of |n| limbs, or NULL.
+ */
+const fc_exp2_shape *fc_exp2_shape_find(const fc_exp2_shape *shapes,
+                                        size_t count, size_t n);
+
+/*
+ * fc_exp2_key_new precomputes, for the moduli of |m1| and |m2| (limb count
+ * sh->n each, odd, top limb nonzero), what every exponentiation with them
+ * needs: the kernel constants, R mod m, R^2 mod m and 2^-D mod m per half.
+ * Returns NULL if the sizes do not match, or on allocation failure. The key
+ * does not keep |m1|, |m2|: callers pass the same contexts to fc_exp2_run.
+ * CT: the moduli are secret (RSA primes); only their limb count leaks.
+ */
+fc_exp2_key *fc_exp2_key_new(const fc_exp2_shape *sh, const fc_mont *m1,
+                             const fc_mont *m2);
+
+/* fc_exp2_key_free wipes and frees |key| (an fc_exp2_key). NULL-safe. */
+void fc_exp2_key_free(void *key);
+
+/* fc_exp2_key_dup returns an independent copy of |key| (an fc_exp2_key),
+ * or NULL on allocation failure or if |key| is NULL. */
+void *fc_exp2_key_dup(const void *key);
+
+/*
+ * fc_exp2_run sets r1 = a1^e1 mod m1 and r2 = a2^e2 mod m2 with the
+ * per-key state |key| (an fc_exp2_key made from these same m1 and m2), for
+ * a1 in [0, m1), a2 in [0, m2). Exponent e_h is an array of
  * ceil(e_h_bits/64) limbs (only those are read); bits at or above e_h_bits
  * are taken as zero; e_h_bits == 0 gives r_h = 1. The results are fully
- * reduced. r_h may alias a_h; r1/a1 must not overlap r2/a2.
- * Returns 1, or 0 on a size mismatch or allocation failure (then r1, r2
- * are unspecified).
+ * reduced. r_h may alias a_h; r1/a1 must not overlap r2/a2. Returns 1, or
+ * 0 if |key| is NULL, on a size mismatch or allocation failure (then r1,
+ * r2 are unspecified). This is the fc_rsa_exp2_fn of the vector engines.
  * CT: only n and max(e1bits, e2bits) leak; a1, a2, e1, e2 are secret
  * (fixed window, every window table entry read through a mask, no secret
  * branch or index).
  */
-typedef int fc_bn_exp2_fn(const fc_mont *m1, uint64_t *r1, const uint64_t *a1,
-                          const uint64_t *e1, size_t e1bits, const fc_mont *m2,
-                          uint64_t *r2, const uint64_t *a2, const uint64_t *e2,
-                          size_t e2bits);
-
-/* Per-key precomputed state for one pair of moduli (opaque). */
-typedef struct fc_bn_exp2_key fc_bn_exp2_key;
-/* An engine's number format and kernels (opaque, bn_exp2.c). */
-typedef struct fc_exp2_shape fc_exp2_shape;
-
-typedef struct fc_bn_exp2_ops {
-    const char *name;       /* "ifma-1024", "avx2-1024", ... */
-    uint32_t required_caps; /* FC_CAP_* bits the kernels need */
-    size_t n;               /* the one limb count this table handles */
-    fc_bn_exp2_fn *exp2;
-    const fc_exp2_shape *shape;
-} fc_bn_exp2_ops;
+int fc_exp2_run(const void *key, const fc_mont *m1, uint64_t *r1,
+                const uint64_t *a1, const uint64_t *e1, size_t e1bits,
+                const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
+                const uint64_t *e2, size_t e2bits);
 
 /*
- * FC_EXP2_PREFER_AVX2 is not a CPU feature: it is the per-CPU table's
- * choice of the AVX2 engine over the MULX kernels (fc_tuning's
- * rsa_avx2_over_mulx), carried in the caps word so that the one selection
- * call sees it. fc_bn_exp2_caps adds it to the masked features; the CPU
- * probe and fc_cpu_apply_mask never set it.
+ * Helpers for the engines' ctx_init.
+ * fc_exp2_todig writes |l| digits of |db| bits from the |n|-limb x (bits
+ * past 64n read as zero), then zero digits up to |slot|.
+ * fc_exp2_mdigits writes the digits (|slot| of them, as fc_exp2_todig) of
+ * m * k for the modulus of |mont| and a multiplier k < 2^64: k = 1 gives m,
+ * k = -m^-1 mod 2^db gives m~ = m k = -1 mod 2^db.
+ * CT: only the lengths leak.
  */
-#define FC_EXP2_PREFER_AVX2 (1u << 31)
+void fc_exp2_todig(uint64_t *d, const uint64_t *x, size_t n, size_t l,
+                   size_t slot, unsigned db);
+void fc_exp2_mdigits(const fc_exp2_shape *sh, const fc_mont *mont, uint64_t k,
+                     uint64_t *d);
 
-struct fc_tuning;
-/* fc_bn_exp2_caps returns |caps| plus FC_EXP2_PREFER_AVX2 if the row
- * |tuning| (may be NULL: no preference) prefers the AVX2 engine. */
-uint32_t fc_bn_exp2_caps(uint32_t caps, const struct fc_tuning *tuning);
-
-/*
- * fc_bn_exp2_select returns the table for moduli of |n| limbs that runs
- * with the features in |caps|, or NULL if there is none (the caller then
- * uses fc_bn_mod_exp per half). Order: the IFMA table if |caps| has
- * FC_CAP_AVX512 and FC_CAP_IFMA (and FC_CAP_BMI2 for n = 16); else the
- * AVX2 table if |caps| has FC_CAP_AVX2 and either FC_EXP2_PREFER_AVX2 (the
- * per-CPU row's choice, fc_bn_exp2_caps) or no MULX/ADX (the alternative
- * would be the portable kernels); else NULL, and the MULX kernels run.
- * So FASTCRYPTO_CPU_MASK=ifma (or avx512) switches the IFMA tables off,
- * "avx2" the AVX2 ones, and FASTCRYPTO_CPU_CLASS picks the row. Call once
- * per key or context, not per operation.
- */
-const fc_bn_exp2_ops *fc_bn_exp2_select(uint32_t caps, size_t n);
-
-/*
- * fc_bn_exp2_impls lists every table compiled in (whatever the CPU), for
- * tests and reports; |*count| gets their number.
- */
-const fc_bn_exp2_ops *const *fc_bn_exp2_impls(size_t *count);
-
-/*
- * fc_bn_exp2_ifma_present returns 1 if the running CPU reports
- * AVX512-IFMA with the OS saving zmm state, else 0 (always 0 in
- * FC_NO_ASM builds and off x86-64). No mask is applied.
- */
-int fc_bn_exp2_ifma_present(void);
-
-/*
- * fc_bn_exp2 runs |ops|->exp2 (see fc_bn_exp2_fn); returns 0 if |ops| is
- * NULL or does not handle the moduli's limb count.
- * CT: as fc_bn_exp2_fn.
- */
-int fc_bn_exp2(const fc_bn_exp2_ops *ops, const fc_mont *m1, uint64_t *r1,
-               const uint64_t *a1, const uint64_t *e1, size_t e1bits,
-               const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
-               const uint64_t *e2, size_t e2bits);
-
-/*
- * fc_bn_exp2_key_new precomputes, for the moduli of |m1| and |m2| (limb
- * count |ops|->n each, odd, top limb nonzero), what every exponentiation
- * with them needs: the kernel constants, R mod m, R^2 mod m and 2^-D mod m
- * per half. Returns NULL if |ops| is NULL, the sizes do not
- * match, or on allocation failure. The key does not keep |m1|, |m2|:
- * callers pass the same contexts to fc_bn_exp2_keyed.
- * CT: the moduli are secret (RSA primes); only their limb count leaks.
- */
-fc_bn_exp2_key *fc_bn_exp2_key_new(const fc_bn_exp2_ops *ops, const fc_mont *m1,
-                                   const fc_mont *m2);
-
-/* fc_bn_exp2_key_free wipes and frees |key|. NULL-safe. */
-void fc_bn_exp2_key_free(fc_bn_exp2_key *key);
-
-/* fc_bn_exp2_key_dup returns an independent copy of |key| (NULL on
- * allocation failure or if |key| is NULL). */
-fc_bn_exp2_key *fc_bn_exp2_key_dup(const fc_bn_exp2_key *key);
-
-/*
- * fc_bn_exp2_keyed is fc_bn_exp2_fn with the per-key state of |key|, made
- * by fc_bn_exp2_key_new from these same |m1| and |m2|. Returns 1, or 0 if
- * |key| is NULL, on a size mismatch or allocation failure.
- * CT: as fc_bn_exp2_fn.
- */
-int fc_bn_exp2_keyed(const fc_bn_exp2_key *key, const fc_mont *m1, uint64_t *r1,
-                     const uint64_t *a1, const uint64_t *e1, size_t e1bits,
-                     const fc_mont *m2, uint64_t *r2, const uint64_t *a2,
-                     const uint64_t *e2, size_t e2bits);
+/* The largest digit count of any shape (the AVX2 engine's, n = 32). */
+#define FC_EXP2_MAXL FC_EXP2_AVX2_L32
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /*

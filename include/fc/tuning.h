@@ -43,9 +43,15 @@ typedef struct fc_tuning {
     uint32_t vendor;  /* FC_VENDOR_* the row matches, 0 for the default */
     uint32_t family;
     uint32_t model_lo, model_hi; /* inclusive model range */
-    /* RSA: the AVX2 vector CRT engine is preferred to the MULX one when
-     * both can run (a measured or table-derived win on this core). */
-    uint8_t rsa_avx2_over_mulx;
+    /* RSA: the engines (fc/rsa_engine.h) this core orders differently from
+     * the table's order, best first, comma-separated ("ifma,avx2,mulx":
+     * the AVX2 engine ahead of MULX, a measured or table-derived win on
+     * this core); NULL keeps the table's order (IFMA, MULX, AVX2, ...). */
+    const char *rsa_order;
+    /* RSA: our MULX engine measured faster than OpenSSL's own MULX code on
+     * this core (what default runs without IFMA), so keys it serves are
+     * offered (fc/offer.h); 0 where it ties or nobody measured. */
+    uint8_t rsa_mulx_wins;
     /* AES-GCM / AES-CBC decryption: the 512-bit (zmm) tier is preferred to
      * the 256-bit one when both can run (no frequency penalty that eats
      * the gain, and measured faster). */

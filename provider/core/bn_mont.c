@@ -51,7 +51,6 @@
 
 #include "fc/bn.h"
 #include "fc/common.h"
-#include "fc/cpu.h"
 #include "fc/ct.h"
 
 typedef unsigned __int128 fc_u128;
@@ -194,9 +193,10 @@ static void fc_mont_redc(uint64_t *r, uint64_t *t, const uint64_t *m,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Kernel tables. */
+/* The portable kernels' table (the generic RSA engine's, rsa_engine.c; the
+ * MULX and arm64 tables are in their engines' glue). */
 
-static const fc_bn_ops fc_bn_ops_generic = {
+const fc_bn_ops fc_bn_ops_generic = {
     .name = "generic",
     .required_caps = 0,
     .limb_multiple = 1,
@@ -204,70 +204,6 @@ static const fc_bn_ops fc_bn_ops_generic = {
     .mul = fc_bn_mul_mont_generic,
     .sqr = fc_bn_sqr_mont_generic,
 };
-
-#if defined(__x86_64__) && !defined(FC_NO_ASM)
-static const fc_bn_ops fc_bn_ops_mulx = {
-    .name = "mulx",
-    .required_caps = FC_CAP_BMI2 | FC_CAP_ADX,
-    .limb_multiple = 4,
-    .min_limbs = 8,
-    .mul = fc_bn_mul_mont_mulx,
-    .sqr = fc_bn_sqr_mont_mulx,
-};
-#endif
-
-#if defined(__aarch64__) && !defined(FC_NO_ASM)
-/* Base ARMv8.0 instructions only, so no capability bit. The kernels
- * handle any n % 4 == 0 from 4 up; min_limbs 8 keeps the x86-64 table's
- * size rule, which the table checks of test_bn_mont.c assume. Only the
- * 4-limb CRT halves of RSA-512 go to the generic kernels because of it. */
-static const fc_bn_ops fc_bn_ops_arm64 = {
-    .name = "arm64",
-    .required_caps = 0,
-    .limb_multiple = 4,
-    .min_limbs = 8,
-    .mul = fc_bn_mul_mont_arm64,
-    .sqr = fc_bn_sqr_mont_arm64,
-};
-#endif
-
-/* Fastest first; the generic table is always last. */
-static const fc_bn_ops *const fc_bn_table[] = {
-#if defined(__x86_64__) && !defined(FC_NO_ASM)
-    &fc_bn_ops_mulx,
-#endif
-#if defined(__aarch64__) && !defined(FC_NO_ASM)
-    &fc_bn_ops_arm64,
-#endif
-    &fc_bn_ops_generic,
-};
-
-/* see fc/bn.h */
-const fc_bn_ops *const *fc_bn_impls(size_t *count)
-{
-    *count = FC_ARRAY_LEN(fc_bn_table);
-    return fc_bn_table;
-}
-
-/* see fc/bn.h */
-const fc_bn_ops *fc_bn_select(uint32_t caps)
-{
-    for (size_t i = 0; i < FC_ARRAY_LEN(fc_bn_table); i++) {
-        uint32_t need = fc_bn_table[i]->required_caps;
-        if ((caps & need) == need)
-            return fc_bn_table[i];
-    }
-    return &fc_bn_ops_generic;
-}
-
-/* see fc/bn.h */
-const fc_bn_ops *fc_bn_ops_for(const fc_bn_ops *ops, size_t n)
-{
-    if (ops == NULL || ops->limb_multiple == 0 || n % ops->limb_multiple != 0 ||
-        n < ops->min_limbs)
-        return &fc_bn_ops_generic;
-    return ops;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Helpers on n-limb numbers. */
@@ -355,18 +291,28 @@ size_t fc_bn_bits(const uint64_t *a, size_t n)
 /* see fc/bn.h */
 int fc_bn_from_bytes_be(uint64_t *r, size_t n, const uint8_t *in, size_t len)
 {
-    uint64_t excess = 0;
+    const size_t full = len / 8, rem = len % 8;
+    uint64_t excess = 0, v = 0;
 
+    /* Limb i is bytes len - 8(i+1) .. len - 8i - 1 (big-endian), eight at
+     * a time; the top len % 8 bytes make the last limb. Limbs that do not
+     * fit must be zero. Every byte is read whatever its value; only the
+     * public positions steer the loop. */
     memset(r, 0, n * sizeof(uint64_t));
-    /* Byte i counted from the end goes to limb i/8; bytes that do not fit
-     * must be zero. Every byte is read whatever its value. */
-    for (size_t i = 0; i < len; i++) {
-        uint8_t v = in[len - 1 - i];
-        if (i / 8 < n) /* public position */
-            r[i / 8] |= (uint64_t)v << (8 * (i % 8));
+    for (size_t i = 0; i < full; i++) {
+        v = fc_load_be64(in + len - 8 * (i + 1));
+        if (i < n)
+            r[i] = v;
         else
             excess |= v;
     }
+    v = 0;
+    for (size_t j = 0; j < rem; j++)
+        v = (v << 8) | in[j];
+    if (full < n)
+        r[full] = v;
+    else
+        excess |= v;
     return fc_ct_is_zero(excess) != 0;
 }
 
@@ -422,7 +368,7 @@ int fc_mont_init(fc_mont *mont, const uint64_t *m, size_t n,
     size_t bits;
 
     memset(mont, 0, sizeof(*mont));
-    if (n == 0 || n > FC_BN_MAX_LIMBS)
+    if (!fc_bn_ops_takes(ops, n))
         return 0;
     /* The modulus may be secret (an RSA prime): whether it is refused and
      * its bit length are public (fc/bn.h), so only those two are computed
@@ -446,7 +392,7 @@ int fc_mont_init(fc_mont *mont, const uint64_t *m, size_t n,
     mont->m = buf;
     mont->rr = buf + n;
     mont->one = buf + 2 * n;
-    mont->ops = fc_bn_ops_for(ops, n);
+    mont->ops = ops;
     memcpy(mont->m, m, n * sizeof(uint64_t));
 
     /* R mod m: 2^(bits-1) < m (m is odd and > 1), then 64n - bits + 1

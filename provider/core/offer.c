@@ -118,31 +118,36 @@ static int fc_offer_cbc_hmac(const fc_offer_in *in)
 }
 
 /*
- * RSA, per CRT-half size. The IFMA engine against default's IFMA code
- * (RSA-2048, any 3.x) 1.57-1.62x; against default's MULX code (RSA-3072
- * and 4096 on 3.0) 2.46x and 2.76x; against default's IFMA code for those
- * (3.6.3) 1.23x and 1.26x (Xeon; sign/s, scripts/bench.sh). The AVX2
- * engine where the CPU's row prefers it to MULX (the row holds the
- * evidence) and default runs MULX. The scalar Montgomery kernels (MULX,
- * MULQ, portable C, arm64) tie with default's at best (AMD Zen 3:
- * 1.03x, 1.04x, 0.92x for 2048, 3072, 4096): not offered.
+ * RSA, per CRT-half size, by the engine a key of that size gets
+ * (fc/rsa_engine.h). The IFMA engine against default's IFMA code
+ * (RSA-2048, any 3.x) 1.55-1.62x; against default's MULX code (RSA-3072
+ * and 4096 on 3.0) 2.44x and 2.77x; against default's IFMA code for those
+ * (3.6.3) 1.27x and 1.28x (Xeon; sign/s, scripts/bench.sh). The AVX2
+ * engine where the CPU's row put it ahead of MULX (the row holds the
+ * evidence) and default runs MULX. The MULX engine where the row measured
+ * it ahead of OpenSSL's MULX code (rsa_mulx_wins: 1.15-1.17x on the Xeon
+ * with IFMA hidden from both sides; it ties on AMD Zen 3, 1.03x, 1.04x,
+ * 0.92x for 2048, 3072, 4096). The portable C and the arm64 kernels: not
+ * measured ahead of default's assembly.
  */
 static uint32_t fc_offer_rsa(const fc_offer_in *in)
 {
     static const size_t halves[3] = {16, 24, 32};
     static const uint32_t bits[3] = {FC_OFFER_RSA2048, FC_OFFER_RSA3072,
                                      FC_OFFER_RSA4096};
+    const int mulx_wins = in->tuning != NULL && in->tuning->rsa_mulx_wins;
     uint32_t r = 0;
 
     for (size_t i = 0; i < 3; i++) {
         const char *e = in->rsa_engine[i];
+        const int dflt_ifma = fc_default_rsa_ifma(in, halves[i]);
 
         if (fc_prefix(e, "ifma"))
             r |= bits[i];
-        else if (fc_prefix(e, "avx2") && in->tuning != NULL &&
-                 in->tuning->rsa_avx2_over_mulx &&
-                 !fc_default_rsa_ifma(in, halves[i]) &&
+        else if (fc_prefix(e, "avx2") && !dflt_ifma &&
                  fc_bn_mulx_capable(in->caps))
+            r |= bits[i];
+        else if (fc_prefix(e, "mulx") && mulx_wins && !dflt_ifma)
             r |= bits[i];
     }
     return r;

@@ -5,9 +5,10 @@
  *
  * Rows are CPU classes by vendor, display family and model range (a class
  * with scattered model numbers has several rows of the same name). Values
- * start at the conservative default (0: the choice OpenSSL's own code
- * makes) and are set to 1 only with the evidence written next to them: a
- * measurement on that core, or the published per-core instruction tables.
+ * start at the conservative default (0 or NULL: the choice OpenSSL's own
+ * code makes) and are changed only with the evidence written next to them:
+ * a measurement on that core, or the published per-core instruction
+ * tables.
  */
 #include <pthread.h>
 #include <string.h>
@@ -21,23 +22,27 @@
 
 /* Intel family 6 and AMD families 0x17 (Zen 1/2), 0x19 (Zen 3/4) and
  * 0x1a (Zen 5). Model numbers from the vendors' documentation. */
+/* The AVX2 engine ahead of MULX (IFMA, where the core has it, first). */
+#define FC_RSA_AVX2_FIRST "ifma,avx2,mulx"
+
 #define ROW(n, v, f, lo, hi)                                                   \
     .name = (n), .vendor = (v), .family = (f), .model_lo = (lo),               \
     .model_hi = (hi)
 
 /*
- * rsa_avx2_over_mulx: the AVX2 engine (asm/x86_64/bn_exp_avx2.S) against
- * the MULX/ADX kernels, when both can run and IFMA does not (IFMA, where
- * present and not masked, is chosen first whatever the row says; without
- * ADX the AVX2 engine is chosen whatever the row says, the alternative
- * being the portable C). The AVX2 engine's cost is its VPMULUDQ count and
- * its vector ALU uops (one VPADDQ per VPMULUDQ, see the kernel header):
- * for a pair of 1024-bit products 1426 VPMULUDQ and ~3060 vector ALU
- * uops (squarings 1102 and ~2450); the MULX kernels' is one MULX and two flag
- * adds per 64x64 product (512 MULX per 1024-bit product). Figures per core from
- * uops.info (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64: latency and
- * reciprocal throughput); the bounds below are in cycles per pair of
- * 1024-bit Montgomery products. Measured: bench/fc_bn_bench.
+ * rsa_order: the RSA engines' order where it differs from the table's
+ * (rsa_engine.c: IFMA, MULX, AVX2, ...). The one choice a row makes is the
+ * AVX2 engine (asm/x86_64/bn_exp_avx2.S) against the MULX/ADX kernels,
+ * when both can run (FC_RSA_AVX2_FIRST; IFMA, where present and not
+ * masked, stays first; without ADX the AVX2 engine comes first whatever the
+ * row says, the alternative being the portable C). The AVX2 engine's cost is
+ * its VPMULUDQ count and its vector ALU uops (one VPADDQ per VPMULUDQ, see the
+ * kernel header): for a pair of 1024-bit products 1426 VPMULUDQ and ~3060
+ * vector ALU uops (squarings 1102 and ~2450); the MULX kernels' is one MULX and
+ * two flag adds per 64x64 product (512 MULX per 1024-bit product). Figures per
+ * core from uops.info (VPMULUDQ ymm, VPADDQ ymm, MULX r64, ADCX/ADOX r64:
+ * latency and reciprocal throughput); the bounds below are in cycles per pair
+ * of 1024-bit Montgomery products. Measured: bench/fc_bn_bench.
  */
 static const fc_tuning fc_tuning_table[] = {
     /* Intel, AVX2 without AVX-512: Haswell, Broadwell, Skylake client and
@@ -46,9 +51,12 @@ static const fc_tuning fc_tuning_table[] = {
      * is chosen anyway (against the portable C); 1 records that it is
      * the right choice: VPMULUDQ ymm 1/cycle (p0), VPADDQ 2/cycle (p15),
      * bound 1426 cycles a pair against the C kernels' ~2 x 900. */
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c), .rsa_avx2_over_mulx = 1},
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f), .rsa_avx2_over_mulx = 1},
-    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46), .rsa_avx2_over_mulx = 1},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3c, 0x3c),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x3f, 0x3f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("haswell", FC_VENDOR_INTEL, 6, 0x45, 0x46),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Broadwell: ADX; VPMULUDQ ymm still 1/cycle (p0): the AVX2 bound
      * (1426) is above MULX's 2 x 512 multiplier bound and about its
      * measured 2 x ~700 class: MULX. */
@@ -84,12 +92,23 @@ static const fc_tuning fc_tuning_table[] = {
      * single-core turbo loses most to the licence (the Linux kernel keeps
      * ymm there for that reason), and nothing measured. Rocket Lake: the
      * licence is gone (the kernel allows zmm from it on), and this is the
-     * model the reference machine's hypervisor reports: measured. */
+     * model the reference machine's hypervisor reports: measured.
+     * RSA, measured on that model (family 6 model 167, the development
+     * KVM guest; its host is a Sapphire Rapids class Xeon),
+     * bench/fc_bn_bench, minima of 41 interleaved pairs, ~3.6 GHz, IFMA
+     * masked on both sides: per CRT half of RSA-2048 MULX 224 us (1.53x
+     * its multiplier bound), AVX2 255 us (1.69x its three-port ALU bound),
+     * OpenSSL 3.0's MULX code 255 us; RSA-3072 halves 719 / 753 / 802 us;
+     * RSA-4096 1604 / 1760 / 1929 us. MULX kept (the AVX2 engine is 4-14%
+     * behind), and it beats OpenSSL's MULX code: rsa_mulx_wins (RSA sign
+     * 1.15x, 1.16x, 1.17x at 2048, 3072, 4096 bits, scripts/bench.sh
+     * --hide ifma, OpenSSL 3.0.19). */
     {ROW("icelake-sp", FC_VENDOR_INTEL, 6, 0x6a, 0x6a), .aes_zmm = 1},
     {ROW("icelake-sp", FC_VENDOR_INTEL, 6, 0x6c, 0x6c), .aes_zmm = 1},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x7d, 0x7e)},
     {ROW("icelake", FC_VENDOR_INTEL, 6, 0x8c, 0x8d)},
-    {ROW("rocketlake", FC_VENDOR_INTEL, 6, 0xa7, 0xa7), .aes_zmm = 1},
+    {ROW("rocketlake", FC_VENDOR_INTEL, 6, 0xa7, 0xa7), .aes_zmm = 1,
+     .rsa_mulx_wins = 1},
     /* Alder Lake and later hybrid clients: AVX2 + VAES, no AVX-512. The
      * P-cores are Golden Cove (measured: MULX); the E-cores' 256-bit
      * integer multiplies are not known to us: MULX. */
@@ -110,10 +129,15 @@ static const fc_tuning fc_tuning_table[] = {
      * below MULX's measured cost); MULX kept. aes_zmm: measured (the
      * GCM kernel header): the zmm tier 1.4x the ymm one for AES-128 and
      * 1.3x for AES-256 at 16 KiB (kernel and EVP alike), and no AVX-512
-     * licence drop that shows in those figures. */
-    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0x8f, 0x8f), .aes_zmm = 1},
-    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xcf, 0xcf), .aes_zmm = 1},
-    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xad, 0xae), .aes_zmm = 1},
+     * licence drop that shows in those figures. rsa_mulx_wins: the same
+     * core as the rocketlake row's measurement (the development guest's
+     * host is a Sapphire Rapids class Xeon). */
+    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0x8f, 0x8f), .aes_zmm = 1,
+     .rsa_mulx_wins = 1},
+    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xcf, 0xcf), .aes_zmm = 1,
+     .rsa_mulx_wins = 1},
+    {ROW("golden-cove", FC_VENDOR_INTEL, 6, 0xad, 0xae), .aes_zmm = 1,
+     .rsa_mulx_wins = 1},
     /* Sierra Forest and other E-core servers: AVX2 (+ AVX-IFMA), no
      * AVX-512; no figures: MULX. */
     {ROW("crestmont", FC_VENDOR_INTEL, 6, 0xaf, 0xaf)},
@@ -128,12 +152,19 @@ static const fc_tuning fc_tuning_table[] = {
     {ROW("zen1", FC_VENDOR_AMD, 0x17, 0x00, 0x2f)},
     /* Zen 2: VPMULUDQ ymm 1/cycle (FP0, latency 3), VPADDQ ymm 3/cycle:
      * bound 1426 against ~2,000: AVX2 (~1.3x expected). */
-    {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff), .rsa_avx2_over_mulx = 1},
+    {ROW("zen2", FC_VENDOR_AMD, 0x17, 0x30, 0xff),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Zen 3: VPMULUDQ ymm 2/cycle (latency 3), VPADDQ ymm 4/cycle (FP0-3):
      * bound max(1426/2, 3063/4) = ~770 against ~2,000: AVX2 (~2x
      * expected; OpenSSL's own single-half AVX2 code already beats its
-     * MULX code there by 14-27%). */
-    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f), .rsa_avx2_over_mulx = 1},
+     * MULX code there by 14-27%). Evidence from the Intel development
+     * core (family 6 model 167, IFMA hidden from both; RSA-2048 sign):
+     * this engine 1,760/s, OpenSSL's AVX2 rsaz code (ADX hidden too)
+     * 1,620-1,720/s, OpenSSL's MULX 1,800/s: ours is ~1.04x OpenSSL's
+     * AVX2 code, so on Zen 3 ~1.2-1.3x its MULX code is expected; to be
+     * confirmed there. */
+    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x00, 0x0f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
     /* Zen 4 has IFMA (chosen first); with it masked its 256-bit integer
      * pipes are Zen 3's: AVX2. aes_zmm: Zen 4 runs a 512-bit op as one
      * macro-op over its two 256-bit halves (uops.info: VAESENC zmm
@@ -144,23 +175,25 @@ static const fc_tuning fc_tuning_table[] = {
      * i.e. 334 halves, against the ymm tier's 374: schoolbook summed with
      * VPTERNLOGD, one reduction per 32 blocks) and half the macro-ops
      * through dispatch and retire. Expected faster, unmeasured. */
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f), .rsa_avx2_over_mulx = 1,
-     .aes_zmm = 1},
-    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f), .rsa_avx2_over_mulx = 1},
-    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf), .rsa_avx2_over_mulx = 1,
-     .aes_zmm = 1},
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x10, 0x1f),
+     .rsa_order = FC_RSA_AVX2_FIRST, .aes_zmm = 1},
+    {ROW("zen3", FC_VENDOR_AMD, 0x19, 0x20, 0x5f),
+     .rsa_order = FC_RSA_AVX2_FIRST},
+    {ROW("zen4", FC_VENDOR_AMD, 0x19, 0x60, 0xaf),
+     .rsa_order = FC_RSA_AVX2_FIRST, .aes_zmm = 1},
     /* Zen 5: IFMA (chosen first); the vector side is at least Zen 4's,
      * the MULX side unmeasured: AVX2 by the Zen 3/4 reasoning. aes_zmm:
      * the desktop and server cores have full-width 512-bit pipes (VAESENC
      * zmm at twice Zen 4's rate), the mobile ones Zen 4's split halves:
      * the Zen 4 reasoning at worst. */
-    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff), .rsa_avx2_over_mulx = 1,
-     .aes_zmm = 1},
+    {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff),
+     .rsa_order = FC_RSA_AVX2_FIRST, .aes_zmm = 1},
     /* Anything else: OpenSSL's own choices (MULX). Must stay last. */
     {.name = "default"},
 };
 
 #undef ROW
+#undef FC_RSA_AVX2_FIRST
 
 /* see fc/tuning.h */
 const fc_tuning *fc_tuning_rows(unsigned *count)

@@ -16,8 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fc/bn_exp2.h"
 #include "fc/cpu.h"
+#include "fc/rsa_engine.h"
 #include "fc/tuning.h"
 #include "impls.h"
 
@@ -29,38 +29,58 @@ uint32_t fc_test_caps(void)
 
     /* Parsed on every call (it is cheap) so a test may change the
      * environment and see the effect. */
-    const char *cls = getenv(FC_CPU_CLASS_ENV);
-    uint32_t caps;
-
     if (spec != NULL && !fc_cpu_parse_mask(spec, &mask))
         fail_msg("%s=\"%s\" does not parse", FC_CPU_MASK_ENV, spec);
-    caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
-    /* A forced CPU class adds that row's choices, as the provider does. */
-    if (cls != NULL && *cls != '\0') {
-        const fc_tuning *row = fc_tuning_by_name(cls);
-
-        if (row == NULL)
-            fail_msg("%s=\"%s\" names no row", FC_CPU_CLASS_ENV, cls);
-        caps = fc_bn_exp2_caps(caps, row);
-    }
-    return caps;
+    return fc_cpu_apply_mask(fc_cpu_detect(), mask);
 }
 
 /* see impls.h */
 const fc_tuning *fc_test_tuning(void)
 {
     const char *cls = getenv(FC_CPU_CLASS_ENV);
-    const fc_tuning *row;
     fc_cpu_id id;
 
     if (cls != NULL && *cls != '\0') {
-        row = fc_tuning_by_name(cls);
+        const fc_tuning *row = fc_tuning_by_name(cls);
+
         if (row == NULL)
             fail_msg("%s=\"%s\" names no row", FC_CPU_CLASS_ENV, cls);
         return row;
     }
     id = fc_cpu_identify();
     return fc_tuning_for(&id);
+}
+
+/* see impls.h */
+const fc_rsa_engines *fc_test_rsa_engines(void)
+{
+    static fc_rsa_engines list;
+
+    fc_rsa_engines_init(&list, fc_test_caps(), fc_test_tuning()->rsa_order);
+    return &list;
+}
+
+/* see impls.h */
+const fc_bn_ops *fc_test_bn_kernels(size_t n)
+{
+    const fc_bn_ops *k = fc_rsa_kernels_for(fc_test_rsa_engines(), n);
+
+    assert_non_null(k);
+    return k;
+}
+
+/* see impls.h */
+const fc_bn_ops *const *fc_test_bn_impls(size_t *count)
+{
+    static const fc_bn_ops *tab[FC_RSA_MAX_ENGINES];
+    size_t ne, k = 0;
+    const fc_rsa_engine *const *e = fc_rsa_engine_impls(&ne);
+
+    for (size_t i = 0; i < ne; i++)
+        if (e[i]->kernels != NULL)
+            tab[k++] = e[i]->kernels;
+    *count = k;
+    return tab;
 }
 
 /* see impls.h */

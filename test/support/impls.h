@@ -21,7 +21,8 @@
  *   FASTCRYPTO_CPU_MASK  features to switch off (fc_cpu_parse_mask syntax),
  *                        so one machine exercises every table.
  *   FASTCRYPTO_CPU_CLASS a per-CPU row whose choices apply (fc/tuning.h),
- *                        e.g. "zen3" or "default" to force an RSA engine.
+ *                        e.g. "zen3" or "default" to reorder the RSA
+ *                        engines (fc_test_rsa_engines).
  *   FC_TEST_QUICK=1      tests shrink their loops (valgrind, CI matrices).
  *   FC_TEST_SEED=<n>     fixes the random seed (printed at first use);
  *                        the seed a failure reports replays it.
@@ -36,10 +37,7 @@
 
 /*
  * fc_test_caps returns fc_cpu_detect() with FASTCRYPTO_CPU_MASK applied
- * through fc_cpu_apply_mask. With FASTCRYPTO_CPU_CLASS set it also
- * carries that row's choices as the provider adds them (fc_bn_exp2_caps:
- * e.g. "zen3" makes the RSA code pick the AVX2 engine over MULX, "default"
- * MULX). An unparsable mask or unknown class fails the test: a typo must
+ * through fc_cpu_apply_mask. An unparsable mask fails the test: a typo must
  * not silently test the full-feature path.
  */
 uint32_t fc_test_caps(void);
@@ -50,9 +48,26 @@ struct fc_tuning;
  * fc_test_tuning returns the per-CPU row the provider would use: the one
  * FASTCRYPTO_CPU_CLASS names if set (an unknown name fails the test),
  * else the row fc/tuning.h gives this CPU. For the selection functions
- * that take a row (fc_gcm_select).
+ * that take a row (fc_gcm_select, fc_rsa_engines_init).
  */
 const struct fc_tuning *fc_test_tuning(void);
+
+/*
+ * fc_test_rsa_engines returns the RSA engine list the provider would make
+ * (fc_rsa_engines_init with fc_test_caps() and fc_test_tuning()'s order:
+ * e.g. FASTCRYPTO_CPU_CLASS=zen3 puts the AVX2 engine ahead of MULX). The
+ * list is rebuilt on each call, in static storage.
+ */
+const struct fc_rsa_engines *fc_test_rsa_engines(void);
+
+/* fc_test_bn_kernels returns the Montgomery kernels that list picks for n
+ * limbs (fc_rsa_kernels_for). */
+const struct fc_bn_ops *fc_test_bn_kernels(size_t n);
+
+/* fc_test_bn_impls lists every kernel table compiled in (the engines'
+ * tables in the engine table's order, generic last); |*count| gets their
+ * number. */
+const struct fc_bn_ops *const *fc_test_bn_impls(size_t *count);
 
 /*
  * fc_test_impl_usable returns 1 if a table needing |required_caps| can run

@@ -1,0 +1,1015 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_provider_rsa_keys.c - the RSA keys beyond two primes and plain RSA
+ * that the default provider accepts, through EVP against default:
+ *
+ *   multi-prime (3..5 primes, RFC 8017 3.2):
+ *     mp_wycheproof  Wycheproof's three-prime RSA-OAEP decryption vectors
+ *                    (test/kat/rsa_three_primes_oaep.txt), keys decoded by
+ *                    default and used by fastcrypto, as a program's keys
+ *                    are;
+ *     mp_default     keys of 3 and 4 primes made by default: PKCS#1 v1.5
+ *                    signatures identical to default's, PSS and OAEP
+ *                    across, raw operations equal, export equal to
+ *                    default's;
+ *     mp_keygen      keys of 3 (and 4) primes made by fastcrypto, moved to
+ *                    default: EVP_PKEY_check passes (where default passes
+ *                    its own key of that shape), signatures identical;
+ *                    too many primes for the size refused as default
+ *                    refuses them (same reason).
+ *
+ *   RSA-PSS keys (RSA-PSS:RSASSA-PSS, RFC 4055; restrictions on the hash,
+ *   the MGF1 hash and the minimum salt length):
+ *     pss_keys       made by fastcrypto and by default, restricted or not:
+ *                    the same parameters reported (mandatory and default
+ *                    digest, restrictions), moved both ways intact; a plain
+ *                    RSA key given restrictions refused by both;
+ *     pss_rules      a matrix of digests, MGF1 digests, salt lengths and
+ *                    padding modes for signing and verifying: each accepted
+ *                    or refused as default does, with default's reason;
+ *                    signatures cross-verified; encryption refused;
+ *     pss_encoding   a key of ours through default's PEM encoder and
+ *                    decoder, and an X.509 certificate signed with it by
+ *                    fastcrypto (rsassaPss with the key's parameters) that
+ *                    default verifies.
+ *
+ * Each group loads default and fastcrypto.so into its own OSSL_LIB_CTX from
+ * FC_TEST_CONF under one CPU mask (native, "ifma", "all"), so every RSA
+ * engine meets every key shape. Every fastcrypto operation is checked to
+ * have run on fastcrypto (EVP_PKEY_CTX_get0_provider).
+ *
+ * Environment: FC_TEST_CONF (required; ctest sets it), FC_TEST_QUICK=1
+ * (fewer keys and cases).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
+#include <openssl/pem.h>
+#include <openssl/provider.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+
+#include "evp_checks.h"
+#include "impls.h"
+#include "kat.h"
+
+#define FC_PROPQ "provider=fastcrypto"
+#define DF_PROPQ "provider=default"
+#define MAXB     1100
+
+static OSSL_LIB_CTX *g_lib;
+static const char *g_group = "";
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            print_error("[%s] check failed: %s\n  ", g_group, #cond);          \
+            print_error(__VA_ARGS__);                                          \
+            print_error("\n");                                                 \
+            ERR_print_errors_fp(stderr);                                       \
+            fail_msg("%s:%d", __FILE__, __LINE__);                             \
+        }                                                                      \
+    } while (0)
+
+/* ---- environment --------------------------------------------------------- */
+
+static int env_setup(void **state, const char *label, const char *mask)
+{
+    const char *conf = getenv("FC_TEST_CONF");
+    const char *old = getenv("FASTCRYPTO_CPU_MASK");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    int ok;
+
+    (void)state;
+    if (conf == NULL) {
+        print_error("FC_TEST_CONF is not set (run through ctest)\n");
+        free(saved);
+        return -1;
+    }
+    if (mask != NULL)
+        setenv("FASTCRYPTO_CPU_MASK", mask, 1);
+    g_lib = OSSL_LIB_CTX_new();
+    ok = g_lib != NULL && OSSL_LIB_CTX_load_config(g_lib, conf) &&
+         OSSL_PROVIDER_available(g_lib, "fastcrypto") &&
+         OSSL_PROVIDER_available(g_lib, "default");
+    if (mask != NULL) {
+        if (saved != NULL)
+            setenv("FASTCRYPTO_CPU_MASK", saved, 1);
+        else
+            unsetenv("FASTCRYPTO_CPU_MASK");
+    }
+    free(saved);
+    g_group = label;
+    if (!ok) {
+        print_error("[%s] loading %s failed\n", label, conf);
+        ERR_print_errors_fp(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+static int env_teardown(void **state)
+{
+    (void)state;
+    OSSL_LIB_CTX_free(g_lib);
+    g_lib = NULL;
+    return 0;
+}
+
+static int setup_native(void **state)
+{
+    return env_setup(state, "native", NULL);
+}
+
+static int setup_ifma(void **state)
+{
+    return env_setup(state, "mask=ifma", "ifma");
+}
+
+static int setup_all(void **state)
+{
+    return env_setup(state, "mask=all", "all");
+}
+
+/* ---- keys ------------------------------------------------------------------
+ */
+
+static const char *const factor_name[5] = {
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_FACTOR3, OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_FACTOR5};
+
+static const char *prov_name(const OSSL_PROVIDER *p)
+{
+    return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+}
+
+/* The number of primes of |pkey| (rsa-factorN present). */
+static int num_primes(const EVP_PKEY *pkey)
+{
+    int n = 0;
+
+    for (int i = 0; i < 5; i++) {
+        BIGNUM *b = NULL;
+
+        if (EVP_PKEY_get_bn_param(pkey, factor_name[i], &b))
+            n = i + 1;
+        BN_free(b);
+    }
+    ERR_clear_error();
+    return n;
+}
+
+/* |a| and |b| hold the same value (integers, strings, ints). */
+static int same_param(const OSSL_PARAM *a, const OSSL_PARAM *b)
+{
+    if (a->data_type == OSSL_PARAM_UTF8_STRING ||
+        b->data_type == OSSL_PARAM_UTF8_STRING) {
+        const char *x = NULL, *y = NULL;
+
+        return OSSL_PARAM_get_utf8_string_ptr(a, &x) &&
+               OSSL_PARAM_get_utf8_string_ptr(b, &y) && strcmp(x, y) == 0;
+    }
+    if (a->data_type == OSSL_PARAM_INTEGER) {
+        int x, y;
+
+        return OSSL_PARAM_get_int(a, &x) && OSSL_PARAM_get_int(b, &y) && x == y;
+    }
+    {
+        BIGNUM *x = NULL, *y = NULL;
+        int same = OSSL_PARAM_get_BN(a, &x) && OSSL_PARAM_get_BN(b, &y) &&
+                   BN_cmp(x, y) == 0;
+
+        BN_free(x);
+        BN_free(y);
+        return same;
+    }
+}
+
+/* Every component and key parameter of |a| and |b|, as exported, is the
+ * same. */
+static void same_export(EVP_PKEY *a, EVP_PKEY *b, const char *what)
+{
+    OSSL_PARAM *pa = NULL, *pb = NULL;
+    size_t na = 0, nb = 0;
+
+    CHECK(EVP_PKEY_todata(a, EVP_PKEY_KEYPAIR, &pa) > 0 &&
+              EVP_PKEY_todata(b, EVP_PKEY_KEYPAIR, &pb) > 0,
+          "%s: export", what);
+    for (const OSSL_PARAM *p = pa; p->key != NULL; p++, na++) {
+        const OSSL_PARAM *q = OSSL_PARAM_locate_const(pb, p->key);
+
+        CHECK(q != NULL, "%s: %s missing", what, p->key);
+        CHECK(same_param(p, q), "%s: %s differs", what, p->key);
+    }
+    for (const OSSL_PARAM *p = pb; p->key != NULL; p++)
+        nb++;
+    CHECK(na == nb, "%s: %zu parameters against %zu", what, na, nb);
+    OSSL_PARAM_free(pa);
+    OSSL_PARAM_free(pb);
+}
+
+/* ---- operations ------------------------------------------------------------
+ */
+
+/* A PKCS#1 v1.5 or PSS (|pss|) SHA-256 signature of |msg| with |pkey| on
+ * the provider |propq| selects; the signature length, 0 on failure. */
+static size_t sign_msg(EVP_PKEY *pkey, const char *propq, int pss,
+                       const uint8_t *msg, size_t mlen, uint8_t *sig)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    size_t slen = MAXB;
+    int ok;
+
+    ok = m != NULL &&
+         EVP_DigestSignInit_ex(m, &pctx, "SHA256", g_lib, propq, pkey, NULL) >
+             0 &&
+         (!pss ||
+          EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) > 0) &&
+         EVP_DigestSign(m, sig, &slen, msg, mlen) > 0;
+    if (ok && strstr(propq, "fastcrypto") != NULL)
+        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
+                     "fastcrypto") == 0,
+              "signature ran on %s",
+              prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    EVP_MD_CTX_free(m);
+    return ok ? slen : 0;
+}
+
+/* 1 if |sig| verifies (PKCS#1 v1.5 or PSS) on the provider |propq|
+ * selects. */
+static int verify_msg(EVP_PKEY *pkey, const char *propq, int pss,
+                      const uint8_t *msg, size_t mlen, const uint8_t *sig,
+                      size_t slen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ok;
+
+    ok = m != NULL &&
+         EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", g_lib, propq, pkey, NULL) >
+             0 &&
+         (!pss ||
+          EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) > 0) &&
+         EVP_DigestVerify(m, sig, slen, msg, mlen) == 1;
+    EVP_MD_CTX_free(m);
+    ERR_clear_error();
+    return ok;
+}
+
+/* OAEP (|oaep_md|, MGF1 with |mgf1_md|, |label|) or raw (oaep_md NULL)
+ * encryption (|enc|) or decryption on the provider |propq| selects; the
+ * output length, or (size_t)-1 on failure. */
+static size_t crypt_op(EVP_PKEY *pkey, const char *propq, int enc,
+                       const char *oaep_md, const char *mgf1_md,
+                       const uint8_t *label, size_t label_len,
+                       const uint8_t *in, size_t inlen, uint8_t *out)
+{
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    size_t outlen = MAXB;
+    int ok;
+
+    ok = c != NULL &&
+         (enc ? EVP_PKEY_encrypt_init(c) : EVP_PKEY_decrypt_init(c)) > 0;
+    if (ok && oaep_md == NULL) {
+        ok = EVP_PKEY_CTX_set_rsa_padding(c, RSA_NO_PADDING) > 0;
+    } else if (ok) {
+        ok = EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING) > 0 &&
+             EVP_PKEY_CTX_set_rsa_oaep_md_name(c, oaep_md, NULL) > 0 &&
+             EVP_PKEY_CTX_set_rsa_mgf1_md_name(c, mgf1_md, NULL) > 0;
+        if (ok && label_len > 0) {
+            uint8_t *l = OPENSSL_memdup(label, label_len);
+
+            ok = l != NULL &&
+                 EVP_PKEY_CTX_set0_rsa_oaep_label(c, l, (int)label_len) > 0;
+            if (!ok)
+                OPENSSL_free(l);
+        }
+    }
+    if (ok && strstr(propq, "fastcrypto") != NULL)
+        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(c)), "fastcrypto") ==
+                  0,
+              "%s ran on %s", enc ? "encryption" : "decryption",
+              prov_name(EVP_PKEY_CTX_get0_provider(c)));
+    ok = ok && (enc ? EVP_PKEY_encrypt(c, out, &outlen, in, inlen)
+                    : EVP_PKEY_decrypt(c, out, &outlen, in, inlen)) > 0;
+    EVP_PKEY_CTX_free(c);
+    ERR_clear_error();
+    return ok ? outlen : (size_t)-1;
+}
+
+/* ---- multi-prime -----------------------------------------------------------
+ */
+
+/* |k| (default's key) used by both providers: identical PKCS#1 v1.5
+ * signatures, PSS and OAEP across, raw private operations equal, the key
+ * moved to fastcrypto exports what default exports. */
+static void mp_check(EVP_PKEY *kd, const char *what)
+{
+    EVP_PKEY *kf =
+        fc_test_move_key(g_lib, kd, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
+    uint8_t msg[100], s1[MAXB], s2[MAXB], c[MAXB], p1[MAXB], p2[MAXB];
+    size_t l1, l2, k = (size_t)EVP_PKEY_get_size(kd);
+
+    CHECK(kf != NULL, "%s: fastcrypto refused the key", what);
+    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
+          "%s: key held by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+    CHECK(num_primes(kf) == num_primes(kd), "%s: %d primes against %d", what,
+          num_primes(kf), num_primes(kd));
+    same_export(kf, kd, what);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    l1 = sign_msg(kf, FC_PROPQ, 0, msg, sizeof(msg), s1);
+    l2 = sign_msg(kd, DF_PROPQ, 0, msg, sizeof(msg), s2);
+    CHECK(l1 == k && l2 == k && memcmp(s1, s2, k) == 0,
+          "%s: PKCS#1 v1.5 signatures differ", what);
+    l1 = sign_msg(kf, FC_PROPQ, 1, msg, sizeof(msg), s1);
+    CHECK(l1 == k && verify_msg(kd, DF_PROPQ, 1, msg, sizeof(msg), s1, l1),
+          "%s: fastcrypto's PSS signature fails on default", what);
+    l2 = sign_msg(kd, DF_PROPQ, 1, msg, sizeof(msg), s2);
+    CHECK(l2 == k && verify_msg(kf, FC_PROPQ, 1, msg, sizeof(msg), s2, l2),
+          "%s: default's PSS signature fails on fastcrypto", what);
+    /* OAEP both ways */
+    l1 = crypt_op(kd, DF_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 32, c);
+    CHECK(l1 == k &&
+              crypt_op(kf, FC_PROPQ, 0, "SHA256", "SHA256", NULL, 0, c, l1,
+                       p1) == 32 &&
+              memcmp(p1, msg, 32) == 0,
+          "%s: OAEP from default", what);
+    l1 = crypt_op(kf, FC_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 32, c);
+    CHECK(l1 == k &&
+              crypt_op(kd, DF_PROPQ, 0, "SHA256", "SHA256", NULL, 0, c, l1,
+                       p1) == 32 &&
+              memcmp(p1, msg, 32) == 0,
+          "%s: OAEP to default", what);
+    /* raw: a random value below n (top byte zero) */
+    for (int i = 0; i < 3; i++) {
+        memset(c, 0, k);
+        fc_test_rand_bytes(c + 1, k - 1);
+        l1 = crypt_op(kf, FC_PROPQ, 0, NULL, NULL, NULL, 0, c, k, p1);
+        l2 = crypt_op(kd, DF_PROPQ, 0, NULL, NULL, NULL, 0, c, k, p2);
+        CHECK(l1 == k && l2 == k && memcmp(p1, p2, k) == 0,
+              "%s: raw private operations differ", what);
+    }
+    EVP_PKEY_free(kf);
+}
+
+/* A |bits|-bit key of |np| primes generated by the provider |propq| selects,
+ * NULL if it refuses. */
+static EVP_PKEY *gen_mp(const char *propq, size_t bits, size_t np)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", propq);
+    EVP_PKEY *pkey = NULL;
+
+    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_keygen_primes(ctx, (int)np) <= 0 ||
+        EVP_PKEY_keygen(ctx, &pkey) <= 0)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+/* Decryption of Wycheproof's three-prime OAEP vectors with keys decoded by
+ * default and used by fastcrypto: valid ones give the message, invalid ones
+ * fail, as on default. */
+static void test_mp_wycheproof(void **state)
+{
+    static const char *const fields[] = {
+        "Name", "N",  "E",   "D",  "P",     "Q",     "R",
+        "DP",   "DQ", "DR",  "QI", "TR",    "Hash",  "MgfHash",
+        "Key",  "Id", "Msg", "Ct", "Label", "Valid", NULL};
+    static const char *const comp[] = {"N",  "E",  "D",  "P",  "Q", "R",
+                                       "DP", "DQ", "DR", "QI", "TR"};
+    static const char *const param[] = {
+        OSSL_PKEY_PARAM_RSA_N,           OSSL_PKEY_PARAM_RSA_E,
+        OSSL_PKEY_PARAM_RSA_D,           OSSL_PKEY_PARAM_RSA_FACTOR1,
+        OSSL_PKEY_PARAM_RSA_FACTOR2,     OSSL_PKEY_PARAM_RSA_FACTOR3,
+        OSSL_PKEY_PARAM_RSA_EXPONENT1,   OSSL_PKEY_PARAM_RSA_EXPONENT2,
+        OSSL_PKEY_PARAM_RSA_EXPONENT3,   OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+        OSSL_PKEY_PARAM_RSA_COEFFICIENT2};
+    fc_kat *k = fc_kat_open("rsa_three_primes_oaep.txt");
+    EVP_PKEY *kd = NULL;
+    char name[32] = "", hash[16] = "", mgf[16] = "";
+    size_t valid = 0, invalid = 0;
+
+    (void)state;
+    while (fc_kat_next(k)) {
+        uint8_t out[MAXB], out2[MAXB];
+        const uint8_t *ct, *msg, *label;
+        size_t clen, mlen, llen, got, got2;
+        int ok_expected;
+
+        fc_kat_check_fields(k, fields);
+        if (fc_kat_has(k, "Name")) {
+            OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+            BIGNUM *bn[11];
+            OSSL_PARAM *params;
+            EVP_PKEY_CTX *ctx;
+
+            EVP_PKEY_free(kd);
+            kd = NULL;
+            snprintf(name, sizeof(name), "%s", fc_kat_str(k, "Name"));
+            snprintf(hash, sizeof(hash), "%s", fc_kat_str(k, "Hash"));
+            snprintf(mgf, sizeof(mgf), "%s", fc_kat_str(k, "MgfHash"));
+            for (size_t i = 0; i < 11; i++) {
+                size_t len;
+                const uint8_t *b = fc_kat_bytes(k, comp[i], &len);
+
+                bn[i] = BN_bin2bn(b, (int)len, NULL);
+                CHECK(bn[i] != NULL &&
+                          OSSL_PARAM_BLD_push_BN(bld, param[i], bn[i]),
+                      "%s: %s", name, comp[i]);
+            }
+            params = OSSL_PARAM_BLD_to_param(bld);
+            ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", DF_PROPQ);
+            CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) > 0 &&
+                      EVP_PKEY_fromdata(ctx, &kd, EVP_PKEY_KEYPAIR, params) > 0,
+                  "%s: default refused the key", name);
+            EVP_PKEY_CTX_free(ctx);
+            OSSL_PARAM_free(params);
+            OSSL_PARAM_BLD_free(bld);
+            for (size_t i = 0; i < 11; i++)
+                BN_clear_free(bn[i]);
+            CHECK(num_primes(kd) == 3, "%s: %d primes", name, num_primes(kd));
+            continue;
+        }
+        CHECK(strcmp(fc_kat_str(k, "Key"), name) == 0, "key %s",
+              fc_kat_str(k, "Key"));
+        ct = fc_kat_bytes(k, "Ct", &clen);
+        msg = fc_kat_bytes(k, "Msg", &mlen);
+        label = fc_kat_bytes(k, "Label", &llen);
+        ok_expected = strcmp(fc_kat_str(k, "Valid"), "yes") == 0;
+        /* the key is default's: libcrypto exports it to fastcrypto */
+        got = crypt_op(kd, FC_PROPQ, 0, hash, mgf, label, llen, ct, clen, out);
+        got2 =
+            crypt_op(kd, DF_PROPQ, 0, hash, mgf, label, llen, ct, clen, out2);
+        if (ok_expected) {
+            CHECK(got == mlen && (mlen == 0 || memcmp(out, msg, mlen) == 0),
+                  "%s tcId %s: wrong message (%zu bytes)", name,
+                  fc_kat_str(k, "Id"), got);
+            valid++;
+        } else {
+            CHECK(got == (size_t)-1,
+                  "%s tcId %s: an invalid ciphertext "
+                  "decrypted",
+                  name, fc_kat_str(k, "Id"));
+            invalid++;
+        }
+        CHECK(got == got2 && (got == (size_t)-1 || memcmp(out, out2, got) == 0),
+              "%s tcId %s: fastcrypto and default differ", name,
+              fc_kat_str(k, "Id"));
+    }
+    fc_kat_close(k);
+    EVP_PKEY_free(kd);
+    print_message("[%s] Wycheproof three-prime OAEP: %zu valid, %zu invalid "
+                  "vectors as expected on fastcrypto\n",
+                  g_group, valid, invalid);
+}
+
+/* Keys of 3 primes (and 4, 5 outside FC_TEST_QUICK) made by default. */
+static void test_mp_default(void **state)
+{
+    static const struct {
+        size_t bits, np;
+        int slow;
+    } shapes[] = {
+        {1024, 3, 0}, {2048, 3, 0}, {3072, 3, 0}, {4096, 4, 1}, {8192, 5, 1}};
+    const int quick = fc_test_quick();
+
+    (void)state;
+    fc_test_rand_start("mp_default");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        char what[64];
+        EVP_PKEY *kd;
+
+        if (shapes[i].slow && quick)
+            continue;
+        kd = gen_mp(DF_PROPQ, shapes[i].bits, shapes[i].np);
+        snprintf(what, sizeof(what), "default's %zu-prime RSA-%zu",
+                 shapes[i].np, shapes[i].bits);
+        CHECK(kd != NULL && num_primes(kd) == (int)shapes[i].np, "%s", what);
+        mp_check(kd, what);
+        EVP_PKEY_free(kd);
+    }
+}
+
+/* Keys of 3 (and 4) primes made by fastcrypto, moved to default: accepted
+ * by its checks, and used as above; a prime count the size does not allow
+ * is refused by both with the same reason. */
+static void test_mp_keygen(void **state)
+{
+    static const struct {
+        size_t bits, np;
+    } shapes[] = {{2048, 3}, {3072, 3}, {4096, 4}};
+    const int quick = fc_test_quick();
+
+    (void)state;
+    fc_test_rand_start("mp_keygen");
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        EVP_PKEY *kf, *kd;
+        EVP_PKEY_CTX *ctx;
+        char what[64];
+
+        if (quick && shapes[i].bits > 2048)
+            continue;
+        snprintf(what, sizeof(what), "fastcrypto's %zu-prime RSA-%zu",
+                 shapes[i].np, shapes[i].bits);
+        kf = gen_mp(FC_PROPQ, shapes[i].bits, shapes[i].np);
+        CHECK(kf != NULL, "%s: keygen failed", what);
+        CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
+              "%s: made by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+        CHECK(EVP_PKEY_get_bits(kf) == (int)shapes[i].bits &&
+                  num_primes(kf) == (int)shapes[i].np,
+              "%s: %d bits, %d primes", what, EVP_PKEY_get_bits(kf),
+              num_primes(kf));
+        kd = fc_test_move_key(g_lib, kf, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
+        CHECK(kd != NULL, "%s: default refused it", what);
+        ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, kd, DF_PROPQ);
+        CHECK(ctx != NULL, "%s: no context", what);
+        CHECK((EVP_PKEY_check(ctx) == 1 && EVP_PKEY_pairwise_check(ctx) == 1) ||
+                  !fc_test_default_checks_own(g_lib, DF_PROPQ, shapes[i].bits,
+                                              shapes[i].np),
+              "%s: default's checks fail", what);
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(ctx);
+        mp_check(kd, what);
+        EVP_PKEY_free(kd);
+        EVP_PKEY_free(kf);
+    }
+    /* 4 primes need 4096 bits, 3 need 1024: refused by both, one reason */
+    {
+        static const struct {
+            size_t bits, np;
+        } bad[] = {{2048, 4}, {1000, 3}, {4096, 5}, {2048, 1}};
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+            unsigned long ef, ed;
+
+            ERR_clear_error();
+            CHECK(gen_mp(FC_PROPQ, bad[i].bits, bad[i].np) == NULL,
+                  "fastcrypto made a %zu-prime RSA-%zu key", bad[i].np,
+                  bad[i].bits);
+            ef = ERR_peek_last_error();
+            ERR_clear_error();
+            CHECK(gen_mp(DF_PROPQ, bad[i].bits, bad[i].np) == NULL,
+                  "default made a %zu-prime RSA-%zu key", bad[i].np,
+                  bad[i].bits);
+            ed = ERR_peek_last_error();
+            ERR_clear_error();
+            CHECK(ef != 0 && ed != 0 && ERR_reason_error_string(ef) != NULL &&
+                      ERR_reason_error_string(ed) != NULL &&
+                      strcmp(ERR_reason_error_string(ef),
+                             ERR_reason_error_string(ed)) == 0,
+                  "%zu primes, %zu bits: reasons \"%s\" and \"%s\"", bad[i].np,
+                  bad[i].bits, ef ? ERR_reason_error_string(ef) : "(none)",
+                  ed ? ERR_reason_error_string(ed) : "(none)");
+        }
+    }
+}
+
+/* ---- RSA-PSS keys
+ * ------------------------------------------------------------- */
+
+/* An RSA-PSS key of |bits| bits made by the provider |propq| selects, with
+ * the restrictions |md|, |mgf1|, |saltlen| (NULL / -1: not given). */
+static EVP_PKEY *gen_pss(const char *propq, size_t bits, const char *md,
+                         const char *mgf1, int saltlen)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA-PSS", propq);
+    OSSL_PARAM params[5];
+    size_t n = 0;
+    EVP_PKEY *pkey = NULL;
+
+    if (md != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_PKEY_PARAM_RSA_DIGEST, (char *)md, 0);
+    if (mgf1 != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_PKEY_PARAM_RSA_MGF1_DIGEST, (char *)mgf1, 0);
+    if (saltlen >= 0)
+        params[n++] =
+            OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &saltlen);
+    params[n] = OSSL_PARAM_construct_end();
+    if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits) <= 0 ||
+        EVP_PKEY_CTX_set_params(ctx, params) <= 0 ||
+        EVP_PKEY_keygen(ctx, &pkey) <= 0)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+/* What a key says about itself: its default digest query (the result and
+ * the name), and its restrictions as parameters. */
+typedef struct pss_view {
+    int dd_ret;
+    char dd[32], md[32], mgf1[32];
+    int saltlen, has_saltlen;
+} pss_view;
+
+static pss_view view_of(EVP_PKEY *pkey)
+{
+    pss_view v;
+    size_t len;
+
+    memset(&v, 0, sizeof(v));
+    v.dd_ret = EVP_PKEY_get_default_digest_name(pkey, v.dd, sizeof(v.dd));
+    if (!EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_RSA_DIGEST, v.md,
+                                        sizeof(v.md), &len))
+        strcpy(v.md, "-");
+    if (!EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                        v.mgf1, sizeof(v.mgf1), &len))
+        strcpy(v.mgf1, "-");
+    v.has_saltlen = EVP_PKEY_get_int_param(
+        pkey, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN, &v.saltlen);
+    ERR_clear_error();
+    return v;
+}
+
+static void same_view(EVP_PKEY *a, EVP_PKEY *b, const char *what)
+{
+    pss_view x = view_of(a), y = view_of(b);
+
+    CHECK(x.dd_ret == y.dd_ret && strcmp(x.dd, y.dd) == 0 &&
+              strcmp(x.md, y.md) == 0 && strcmp(x.mgf1, y.mgf1) == 0 &&
+              x.has_saltlen == y.has_saltlen &&
+              (!x.has_saltlen || x.saltlen == y.saltlen),
+          "%s: (%d %s, %s, %s, %d:%d) against (%d %s, %s, %s, %d:%d)", what,
+          x.dd_ret, x.dd, x.md, x.mgf1, x.has_saltlen, x.saltlen, y.dd_ret,
+          y.dd, y.md, y.mgf1, y.has_saltlen, y.saltlen);
+}
+
+/* RSA-PSS keys made by either provider, restricted or not, report the same
+ * and move both ways with their restrictions. */
+static void test_pss_keys(void **state)
+{
+    static const struct {
+        const char *md, *mgf1;
+        int saltlen;
+    } shapes[] = {
+        {NULL, NULL, -1},         /* unrestricted */
+        {"SHA256", "SHA256", 32}, /* TLS-like */
+        {"SHA384", NULL, -1},     /* mgf1 and saltlen take the defaults */
+        {NULL, NULL, 20},         /* every value a default: still restricted */
+        {"SHA512", "SHA1", 64},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+        EVP_PKEY *kf = gen_pss(FC_PROPQ, 2048, shapes[i].md, shapes[i].mgf1,
+                               shapes[i].saltlen);
+        EVP_PKEY *kd = gen_pss(DF_PROPQ, 1024, shapes[i].md, shapes[i].mgf1,
+                               shapes[i].saltlen);
+        EVP_PKEY *kf2d, *kd2f, *back;
+        char what[96];
+
+        snprintf(what, sizeof(what), "RSA-PSS key %s/%s/%d",
+                 shapes[i].md ? shapes[i].md : "-",
+                 shapes[i].mgf1 ? shapes[i].mgf1 : "-", shapes[i].saltlen);
+        CHECK(kf != NULL && kd != NULL, "%s: keygen", what);
+        CHECK(
+            strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0 &&
+                EVP_PKEY_is_a(kf, "RSA-PSS") && EVP_PKEY_is_a(kf, "RSASSA-PSS"),
+            "%s: %s key", what, prov_name(EVP_PKEY_get0_provider(kf)));
+        /* ours moved to default, default's moved to ours */
+        kf2d = fc_test_move_key(g_lib, kf, "RSA-PSS",
+                                EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                DF_PROPQ);
+        kd2f = fc_test_move_key(g_lib, kd, "RSA-PSS",
+                                EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                FC_PROPQ);
+        CHECK(kf2d != NULL && kd2f != NULL, "%s: moving", what);
+        CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd2f)), "fastcrypto") ==
+                  0,
+              "%s: default's key held by %s", what,
+              prov_name(EVP_PKEY_get0_provider(kd2f)));
+        same_view(kf, kf2d, what);
+        same_view(kd, kd2f, what);
+        /* and back again */
+        back = fc_test_move_key(g_lib, kd2f, "RSA-PSS",
+                                EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                DF_PROPQ);
+        CHECK(back != NULL, "%s: back to default", what);
+        same_view(kd, back, what);
+        same_export(kd, back, what);
+        EVP_PKEY_free(back);
+        EVP_PKEY_free(kf2d);
+        EVP_PKEY_free(kd2f);
+        EVP_PKEY_free(kf);
+        EVP_PKEY_free(kd);
+    }
+    /* restrictions on a plain RSA key: refused by both */
+    {
+        EVP_PKEY *kd = gen_mp(DF_PROPQ, 1024, 2);
+        OSSL_PARAM *params = NULL, *all;
+        OSSL_PARAM extra[2];
+        size_t n = 0;
+
+        CHECK(kd != NULL && EVP_PKEY_todata(kd, EVP_PKEY_KEYPAIR, &params) > 0,
+              "plain key");
+        for (; params[n].key != NULL; n++)
+            ;
+        all = OPENSSL_zalloc((n + 2) * sizeof(*all));
+        memcpy(all, params, n * sizeof(*all));
+        extra[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_RSA_DIGEST,
+                                                    "SHA256", 0);
+        all[n] = extra[0];
+        all[n + 1] = OSSL_PARAM_construct_end();
+        for (int p = 0; p < 2; p++) {
+            EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(
+                g_lib, "RSA", p ? DF_PROPQ : FC_PROPQ);
+            EVP_PKEY *k = NULL;
+
+            CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) > 0, "fromdata");
+            CHECK(EVP_PKEY_fromdata(ctx, &k,
+                                    EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                    all) <= 0,
+                  "%s took PSS restrictions on a plain RSA key",
+                  p ? "default" : "fastcrypto");
+            EVP_PKEY_free(k);
+            EVP_PKEY_CTX_free(ctx);
+        }
+        ERR_clear_error();
+        OPENSSL_free(all);
+        OSSL_PARAM_free(params);
+        EVP_PKEY_free(kd);
+    }
+}
+
+/* One signing or verifying setup: the digest (NULL: the key's default or
+ * mandatory one), MGF1 digest, salt length ("saltlen" string, NULL: unset)
+ * and padding ("pad-mode" string, NULL: unset). */
+typedef struct pss_case {
+    const char *md, *mgf1, *saltlen, *pad;
+} pss_case;
+
+/* Signs (|sig| NULL) or verifies |sig| of |msg| with |pkey| on |propq|
+ * under |c|; returns 1 (and the signature length in |*slen|) or 0, and the
+ * reason of the last error in |reason|. */
+static int pss_run(EVP_PKEY *pkey, const char *propq, const pss_case *c,
+                   const uint8_t *msg, size_t mlen, uint8_t *out, size_t *slen,
+                   const uint8_t *sig, char *reason, size_t rcap)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    OSSL_PARAM params[4];
+    size_t n = 0;
+    unsigned long e;
+    int ok;
+
+    if (c->pad != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PAD_MODE, (char *)c->pad, 0);
+    if (c->mgf1 != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_MGF1_DIGEST, (char *)c->mgf1, 0);
+    if (c->saltlen != NULL)
+        params[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PSS_SALTLEN, (char *)c->saltlen, 0);
+    params[n] = OSSL_PARAM_construct_end();
+    ERR_clear_error();
+    if (sig == NULL)
+        ok = EVP_DigestSignInit_ex(m, &pctx, c->md, g_lib, propq, pkey,
+                                   params) > 0 &&
+             EVP_DigestSign(m, out, slen, msg, mlen) > 0;
+    else
+        ok = EVP_DigestVerifyInit_ex(m, &pctx, c->md, g_lib, propq, pkey,
+                                     params) > 0 &&
+             EVP_DigestVerify(m, sig, *slen, msg, mlen) == 1;
+    if (ok && strstr(propq, "fastcrypto") != NULL)
+        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
+                     "fastcrypto") == 0,
+              "ran on %s", prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    e = ERR_peek_last_error();
+    snprintf(reason, rcap, "%s",
+             e != 0 && ERR_reason_error_string(e) != NULL
+                 ? ERR_reason_error_string(e)
+                 : "-");
+    ERR_clear_error();
+    EVP_MD_CTX_free(m);
+    return ok;
+}
+
+/* Every case on both providers: same outcome, same reason; a signature
+ * made by one verifies on the other under the same case. */
+static void pss_matrix(EVP_PKEY *kd, const char *what)
+{
+    static const char *const mds[] = {NULL, "SHA256", "SHA384", "SHA1"};
+    static const char *const mgf1s[] = {NULL, "SHA256", "SHA1"};
+    static const char *const salts[] = {NULL,     "32",  "40",  "16",
+                                        "digest", "max", "auto"};
+    static const char *const pads[] = {NULL, "pss", "pkcs1", "none"};
+    EVP_PKEY *kf =
+        fc_test_move_key(g_lib, kd, "RSA-PSS",
+                         EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
+    uint8_t msg[64], sf[MAXB], sd[MAXB];
+    size_t cases = 0, accepted = 0;
+    const int quick = fc_test_quick();
+
+    CHECK(kf != NULL, "%s: fastcrypto refused the key", what);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 3; b++)
+            for (size_t c = 0; c < 7; c++)
+                for (size_t d = 0; d < 4; d++) {
+                    pss_case pc = {mds[a], mgf1s[b], salts[c], pads[d]};
+                    char rf[128], rd[128];
+                    size_t lf = MAXB, ld = MAXB;
+                    int of, od;
+
+                    if (quick && (a + b + c + d) % 3 != 0)
+                        continue;
+                    cases++;
+                    of = pss_run(kf, FC_PROPQ, &pc, msg, sizeof(msg), sf, &lf,
+                                 NULL, rf, sizeof(rf));
+                    od = pss_run(kd, DF_PROPQ, &pc, msg, sizeof(msg), sd, &ld,
+                                 NULL, rd, sizeof(rd));
+                    CHECK(of == od && (of || strcmp(rf, rd) == 0),
+                          "%s: sign md=%s mgf1=%s saltlen=%s pad=%s: "
+                          "fastcrypto %d (%s), default %d (%s)",
+                          what, pc.md ? pc.md : "-", pc.mgf1 ? pc.mgf1 : "-",
+                          pc.saltlen ? pc.saltlen : "-", pc.pad ? pc.pad : "-",
+                          of, rf, od, rd);
+                    if (of) {
+                        /* verified with the salt length the signature has:
+                         * "auto" signs with the maximum, and a restricted
+                         * key may not verify with "auto" */
+                        pss_case vc = pc;
+
+                        if (vc.saltlen != NULL &&
+                            strcmp(vc.saltlen, "auto") == 0)
+                            vc.saltlen = "max";
+                        accepted++;
+                        CHECK(pss_run(kd, DF_PROPQ, &vc, msg, sizeof(msg), NULL,
+                                      &lf, sf, rd, sizeof(rd)),
+                              "%s: default refuses our signature (%s)", what,
+                              rd);
+                        CHECK(pss_run(kf, FC_PROPQ, &vc, msg, sizeof(msg), NULL,
+                                      &ld, sd, rf, sizeof(rf)),
+                              "%s: we refuse default's signature (%s)", what,
+                              rf);
+                    } else {
+                        /* verification refused alike too */
+                        lf = (size_t)EVP_PKEY_get_size(kd);
+                        memset(sf, 1, lf);
+                        of = pss_run(kf, FC_PROPQ, &pc, msg, sizeof(msg), NULL,
+                                     &lf, sf, rf, sizeof(rf));
+                        od = pss_run(kd, DF_PROPQ, &pc, msg, sizeof(msg), NULL,
+                                     &lf, sf, rd, sizeof(rd));
+                        CHECK(!of && !od, "%s: a junk signature verified",
+                              what);
+                    }
+                }
+    /* encryption with an RSA-PSS key: refused by both */
+    CHECK(crypt_op(kf, FC_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16, sf) ==
+                  (size_t)-1 &&
+              crypt_op(kd, DF_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16,
+                       sd) == (size_t)-1,
+          "%s: encryption with an RSA-PSS key", what);
+    print_message("[%s] %s: %zu signing setups, %zu accepted, all as default\n",
+                  g_group, what, cases, accepted);
+    EVP_PKEY_free(kf);
+}
+
+static void test_pss_rules(void **state)
+{
+    EVP_PKEY *k;
+
+    (void)state;
+    fc_test_rand_start("pss_rules");
+    k = gen_pss(DF_PROPQ, 2048, "SHA256", "SHA256", 32);
+    CHECK(k != NULL, "keygen");
+    pss_matrix(k, "restricted SHA256/MGF1-SHA256/32");
+    EVP_PKEY_free(k);
+    /* a minimum above the digest size: "digest" salt refused */
+    k = gen_pss(DF_PROPQ, 2048, "SHA256", NULL, 40);
+    CHECK(k != NULL, "keygen");
+    pss_matrix(k, "restricted SHA256/MGF1-SHA1/40");
+    EVP_PKEY_free(k);
+    k = gen_pss(DF_PROPQ, 2048, NULL, NULL, -1);
+    CHECK(k != NULL, "keygen");
+    pss_matrix(k, "unrestricted");
+    EVP_PKEY_free(k);
+}
+
+/* A key of ours through default's PEM encoder and decoder, and an X.509
+ * certificate signed with it by fastcrypto that default verifies. */
+static void test_pss_encoding(void **state)
+{
+    EVP_PKEY *kf = gen_pss(FC_PROPQ, 2048, "SHA256", "SHA256", 32), *kd = NULL;
+    BIO *bio = BIO_new(BIO_s_mem());
+    X509 *x = X509_new_ex(g_lib, NULL);
+    X509_NAME *name = X509_NAME_new();
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    const X509_ALGOR *alg;
+    const ASN1_OBJECT *oid;
+    EVP_PKEY_CTX *pctx = NULL;
+    char buf[64];
+
+    (void)state;
+    CHECK(kf != NULL && bio != NULL && x != NULL && name != NULL && m != NULL,
+          "setup");
+    CHECK(PEM_write_bio_PrivateKey_ex(bio, kf, NULL, NULL, 0, NULL, NULL, g_lib,
+                                      DF_PROPQ) > 0,
+          "PEM encoding of our key");
+    kd = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, g_lib, DF_PROPQ);
+    CHECK(kd != NULL && EVP_PKEY_is_a(kd, "RSA-PSS"),
+          "PEM decoding by default");
+    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd)), "default") == 0,
+          "decoded by %s", prov_name(EVP_PKEY_get0_provider(kd)));
+    same_view(kf, kd, "PEM round trip");
+    same_export(kf, kd, "PEM round trip");
+
+    /* a self-signed certificate, signed by fastcrypto (mandatory digest) */
+    CHECK(X509_set_version(x, X509_VERSION_3) &&
+              ASN1_INTEGER_set(X509_get_serialNumber(x), 1) &&
+              X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+                                         (const unsigned char *)"pss", -1, -1,
+                                         0) &&
+              X509_set_subject_name(x, name) && X509_set_issuer_name(x, name) &&
+              X509_gmtime_adj(X509_getm_notBefore(x), 0) &&
+              X509_gmtime_adj(X509_getm_notAfter(x), 3600) &&
+              X509_set_pubkey(x, kd),
+          "certificate fields");
+    CHECK(EVP_DigestSignInit_ex(m, &pctx, NULL, g_lib, FC_PROPQ, kd, NULL) > 0,
+          "DigestSignInit with the key's mandatory digest");
+    CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)), "fastcrypto") ==
+              0,
+          "certificate signed by %s",
+          prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    CHECK(X509_sign_ctx(x, m) > 0, "X509_sign_ctx");
+    X509_get0_signature(NULL, &alg, x);
+    X509_ALGOR_get0(&oid, NULL, NULL, alg);
+    OBJ_obj2txt(buf, sizeof(buf), oid, 1);
+    CHECK(strcmp(buf, "1.2.840.113549.1.1.10") == 0, "signature algorithm %s",
+          buf);
+    {
+        /* the parameters (SHA-256, MGF1 with SHA-256, salt 32) encoded as
+         * default encodes them for the same key */
+        X509 *y = X509_dup(x);
+        EVP_MD_CTX *m2 = EVP_MD_CTX_new();
+        const X509_ALGOR *alg2;
+
+        CHECK(y != NULL && m2 != NULL &&
+                  EVP_DigestSignInit_ex(m2, NULL, NULL, g_lib, DF_PROPQ, kd,
+                                        NULL) > 0 &&
+                  X509_sign_ctx(y, m2) > 0,
+              "default's signature");
+        X509_get0_signature(NULL, &alg2, y);
+        CHECK(X509_ALGOR_cmp(alg, alg2) == 0,
+              "the rsassaPss parameters differ from default's");
+        X509_free(y);
+        EVP_MD_CTX_free(m2);
+    }
+    /* default verifies it, with the public key only */
+    {
+        EVP_PKEY *pub = fc_test_move_key(
+            g_lib, kd, "RSA-PSS", EVP_PKEY_PUBLIC_KEY | EVP_PKEY_KEY_PARAMETERS,
+            DF_PROPQ);
+
+        CHECK(pub != NULL && X509_verify(x, pub) == 1,
+              "default does not verify the certificate");
+        EVP_PKEY_free(pub);
+    }
+    ERR_clear_error();
+    X509_free(x);
+    X509_NAME_free(name);
+    EVP_MD_CTX_free(m);
+    BIO_free(bio);
+    EVP_PKEY_free(kd);
+    EVP_PKEY_free(kf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mp_wycheproof),
+        cmocka_unit_test(test_mp_default),
+        cmocka_unit_test(test_mp_keygen),
+        cmocka_unit_test(test_pss_keys),
+        cmocka_unit_test(test_pss_rules),
+        cmocka_unit_test(test_pss_encoding),
+    };
+    int fails = 0;
+
+    fails += cmocka_run_group_tests_name("rsa_keys (native engines)", tests,
+                                         setup_native, env_teardown);
+    fails += cmocka_run_group_tests_name("rsa_keys (mask=ifma)", tests,
+                                         setup_ifma, env_teardown);
+    fails += cmocka_run_group_tests_name("rsa_keys (mask=all)", tests,
+                                         setup_all, env_teardown);
+    return fails != 0;
+}
