@@ -1294,10 +1294,11 @@ static int usable(const fc_rsa_engine *e, uint32_t c, size_t n)
            fc_rsa_engine_takes(e, n, n);
 }
 
-/* The selection rule of fc/rsa_engine.h spelled out for the x86-64
- * engines: IFMA where it runs and takes the size; then AVX2 and MULX in the
- * row's order (MULX first when the row says nothing), each only where it
- * runs and takes the size; else the portable engine. */
+/* The selection rule of fc/rsa_engine.h spelled out: IFMA where it runs
+ * and takes the size; then AVX2 and MULX in the row's order (MULX first
+ * when the row says nothing), each only where it runs and takes the size;
+ * then the arm64 kernels (on arm64 the only ones before the portable
+ * engine); else the portable engine. */
 static const fc_rsa_engine *expected_engine(uint32_t c, const char *order,
                                             size_t n)
 {
@@ -1316,6 +1317,8 @@ static const fc_rsa_engine *expected_engine(uint32_t c, const char *order,
         return mulx;
     if (usable(avx2, c, n))
         return avx2;
+    if (usable(engine_named("arm64"), c, n))
+        return engine_named("arm64");
     return engine_named("generic");
 }
 
