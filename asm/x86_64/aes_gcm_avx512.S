@@ -709,20 +709,36 @@ FC_RODATA
 
 /*
  * void fc_gcm_init_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+ * void fc_gcm_init_part_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+ * void fc_gcm_grow_vaes_avx512(uint8_t *htable, size_t have, size_t want);
  *
- * Fills the 512-byte |htable| from the hash key h = E(K, 0^128) with
- * R(H^i * x^-1) for i = 32 down to 1, 16 bytes each, highest power first:
- * the zmm at byte 16*(32-n) + 64j holds H^(n-4j) .. H^(n-4j-3) for any n.
- * Reads h[0..16), writes htable[0..512). Every new key runs this once:
- * five multiply levels ([H^2], [H^4, H^3], then four lanes at a time by
- * broadcast H^4, H^8, H^16), nine vector multiplies in all, bound by
- * their 72 uops on the multiply port (~90 c).
- * CT: nothing about h leaks.
+ * The table: R(H^i * x^-1) for i = 32 down to 1, 16 bytes each, highest
+ * power first, H^i at byte 16*(32-i): the zmm at byte 16*(32-n) + 64j
+ * holds H^(n-4j) .. H^(n-4j-3) for any n, and a call of n <= 32 blocks
+ * reads only H^n..H^1, the last 16n bytes.
+ *
+ * fc_gcm_init_vaes_avx512 fills all 512 bytes from the hash key h =
+ * E(K, 0^128): five multiply levels ([H^2], [H^4, H^3], then four lanes
+ * at a time by broadcast H^4, H^8, H^16), nine vector multiplies in all,
+ * bound by their 72 uops on the multiply port (~90 c). Reads h[0..16),
+ * writes htable[0..512).
+ *
+ * fc_gcm_init_part_vaes_avx512 runs the first three levels only: H^8..H^1
+ * in htable[384..512), enough for calls of up to 8 blocks, nothing else
+ * written (fc_gcm_set_key: a new key's short messages never need more).
+ * fc_gcm_grow_vaes_avx512 then adds the rest from H^8..H^1: |have| (8 or
+ * 16) powers are there, |want| (16 or 32, above |have|) are made: level
+ * 4 writes H^16..H^9 (htable[256..384)), level 5 H^32..H^17
+ * (htable[0..256)); it reads the powers it builds on and writes nothing
+ * else.
+ * CT: nothing about h leaks; branches depend on |have| and |want| only.
  */
 
-/* Register table (init). */
+/* Register table (init, init_part, grow). */
 .set	HTAB,	%rdi		// out: the table
-.set	HPTR,	%rsi		// in: h
+.set	HPTR,	%rsi		// in: h (init, init_part)
+.set	HAVE,	%rsi		// grow: powers present, 8 or 16
+.set	WANT,	%rdx		// grow: powers wanted, 16 or 32
 .set	Z1,	%zmm0		// [H^4, H^3, H^2, H^1] (lane 0 first)
 .set	Z2,	%zmm1		// [H^8 .. H^5]; first %xmm1: the x^-1 mask
 .set	Z3,	%zmm2		// [H^12 .. H^9]; first %xmm2: the shift carry
@@ -757,7 +773,11 @@ FC_RODATA
 .endr
 .endm
 
-FC_FUNC_START(fc_gcm_init_vaes_avx512)
+/*
+ * _init_part: levels 1-3 from h: H^8..H^1 stored at 384(HTAB).
+ * In: HTAB, HPTR. Out: GFP, Z1, Z2. Clobbers: %zmm0-7, G0-G2.
+ */
+.macro	_init_part
 	vbroadcasti32x4	.Lgfpoly(%rip), GFP
 	vmovdqu	(HPTR), H1x
 	vpshufb	.Lbswap_mask(%rip), H1x, H1x	// R(H)
@@ -779,14 +799,24 @@ FC_FUNC_START(fc_gcm_init_vaes_avx512)
 	vshufi64x2	$0x00, Z1, Z1, B	// H^4 everywhere
 	vmovdqu64	Z1, 448(HTAB)
 	_gmul	z, Z1, B, Z2			// level 3: [H^8 .. H^5]
-	vshufi64x2	$0x00, Z2, Z2, B	// H^8 everywhere
 	vmovdqu64	Z2, 384(HTAB)
-	_gmul	z, Z1, B, Z3			// level 4
+.endm
+
+/* _level4: H^16..H^9 from Z1, Z2, stored at 256(HTAB).
+ * In: GFP, Z1, Z2. Out: Z3, Z4. Clobbers: B, G0-G2. */
+.macro	_level4
+	vshufi64x2	$0x00, Z2, Z2, B	// H^8 everywhere
+	_gmul	z, Z1, B, Z3
 	_gmul	z, Z2, B, Z4
-	vshufi64x2	$0x00, Z4, Z4, B	// H^16 everywhere
 	vmovdqu64	Z3, 320(HTAB)
 	vmovdqu64	Z4, 256(HTAB)
-	_gmul	z, Z1, B, ZR			// level 5
+.endm
+
+/* _level5: H^32..H^17 from Z1-Z4, stored at 0(HTAB).
+ * In: GFP, Z1-Z4. Clobbers: ZR, B, G0-G2. */
+.macro	_level5
+	vshufi64x2	$0x00, Z4, Z4, B	// H^16 everywhere
+	_gmul	z, Z1, B, ZR
 	vmovdqu64	ZR, 192(HTAB)
 	_gmul	z, Z2, B, ZR
 	vmovdqu64	ZR, 128(HTAB)
@@ -794,9 +824,41 @@ FC_FUNC_START(fc_gcm_init_vaes_avx512)
 	vmovdqu64	ZR, 64(HTAB)
 	_gmul	z, Z4, B, ZR
 	vmovdqu64	ZR, 0(HTAB)
+.endm
+
+FC_FUNC_START(fc_gcm_init_vaes_avx512)
+	_init_part
+	_level4
+	_level5
 	_exit
 	ret
 FC_FUNC_END(fc_gcm_init_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_init_part_vaes_avx512)
+	_init_part
+	_exit
+	ret
+FC_FUNC_END(fc_gcm_init_part_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_grow_vaes_avx512)
+	vbroadcasti32x4	.Lgfpoly(%rip), GFP
+	vmovdqu64	448(HTAB), Z1
+	vmovdqu64	384(HTAB), Z2
+	cmp	$16, HAVE
+	jae	1f
+	_level4
+	cmp	$16, WANT
+	jbe	2f
+	jmp	3f
+1:
+	vmovdqu64	320(HTAB), Z3
+	vmovdqu64	256(HTAB), Z4
+3:
+	_level5
+2:
+	_exit
+	ret
+FC_FUNC_END(fc_gcm_grow_vaes_avx512)
 
 /*
  * void fc_ghash_vaes_avx512(const uint8_t *htable, uint8_t xi[16],
