@@ -585,9 +585,9 @@ FC_RODATA
 \lbl\()_end:
 .endm
 
-/* _ld last, mem, reg / _st last, reg, mem: a 64-byte load or store; with
- * last=1 only the qwords in %k2 (a load zeroes the others), so nothing
- * past the blocks is touched. */
+/* _ld last, mem, reg: a 64-byte load; with last=1 only the qwords in
+ * %k2 (the others zeroed), so nothing past the blocks is read. The
+ * powers of H. */
 .macro	_ld last, mem, reg
 .if	\last
 	vmovdqu64	\mem, \reg{%k2}{z}
@@ -596,9 +596,20 @@ FC_RODATA
 .endif
 .endm
 
-.macro	_st last, reg, mem
+/* _ldb last, mem, reg / _stb last, reg, mem: a 64-byte load or store of
+ * data; with last=1 only the bytes in %k6 (a load zeroes the others), so
+ * nothing past the data is touched, a partial last block included. */
+.macro	_ldb last, mem, reg
 .if	\last
-	vmovdqu64	\reg, \mem{%k2}
+	vmovdqu8	\mem, \reg{%k6}{z}
+.else
+	vmovdqu64	\mem, \reg
+.endif
+.endm
+
+.macro	_stb last, reg, mem
+.if	\last
+	vmovdqu8	\reg, \mem{%k6}
 .else
 	vmovdqu64	\reg, \mem
 .endif
@@ -609,21 +620,24 @@ FC_RODATA
  * 1 XORs the keystream in %zmm j into it, stores the ciphertext at OUT and
  * hashes it; mode 2 hashes it and stores the plaintext; mode 0 only
  * hashes. last=1: the final register, only its blocks in %k2 (1..4 of
- * them) loaded, stored and hashed (the powers past the table's end are
- * not read either). Products against 64j(HP), summed into LO, MI, HI.
- * In: IN, OUT, HP, %zmm j, BSWAP, XI (j = 0), %k2 (last), %k3-%k5 and
- * BLOCKS (mode 0).
+ * them) hashed (the powers past the table's end are not read either),
+ * and in modes 1 and 2 only its bytes in %k6 loaded and stored, a
+ * partial last block hashed zero-padded. Products against 64j(HP),
+ * summed into LO, MI, HI.
+ * In: IN, OUT, HP, %zmm j, BSWAP, XI (j = 0), %k2 and %k6 (last),
+ * %k3-%k5 and BLOCKS (mode 0).
  * Out: LO, MI, HI. Clobbers: %zmm j, D, HPW, P0-P3.
  */
 .macro	_tail_reg mode, j, last
 .if	\mode == 1
 .if	\last
-	_ld	1, 64*\j(IN), D
-	vpxorq	D, %zmm\j, %zmm\j{%k2}{z}	// ciphertext, 0 past the end
+	_ldb	1, 64*\j(IN), D
+	vpxorq	D, %zmm\j, %zmm\j
+	vmovdqu8	%zmm\j, %zmm\j{%k6}{z}	// ciphertext, 0 past the end
 .else
 	vpxorq	64*\j(IN), %zmm\j, %zmm\j
 .endif
-	_st	\last, %zmm\j, 64*\j(OUT)
+	_stb	\last, %zmm\j, 64*\j(OUT)
 	vpshufb	BSWAP, %zmm\j, D
 .elseif	\mode == 0
 	// The buffered blocks C has just written, 16 bytes a store: four
@@ -641,9 +655,9 @@ FC_RODATA
 1:
 	vpshufb	BSWAP, D, D
 .else
-	_ld	\last, 64*\j(IN), D
+	_ldb	\last, 64*\j(IN), D		// 0 past the end
 	vpxorq	D, %zmm\j, %zmm\j
-	_st	\last, %zmm\j, 64*\j(OUT)
+	_stb	\last, %zmm\j, 64*\j(OUT)
 	vpshufb	BSWAP, D, D
 .endif
 .if	\j == 0
@@ -664,12 +678,13 @@ FC_RODATA
  * registers of four, the last one (1..4 blocks) under a mask: mode 1
  * encrypts to OUT and hashes the ciphertext, mode 2 hashes and decrypts,
  * mode 0 only hashes (modes 1 and 2 take the keystream from
- * _tail_keystream in %zmm0..). The hash uses H^BLOCKS..H^1 from the
+ * _tail_keystream in %zmm0.., and the last register's bytes from %k6:
+ * the last block may be partial). The hash uses H^BLOCKS..H^1 from the
  * table at hoff(hbase), xi folded into the first block; one reduction.
  * Straight-line code per register: register j is the last one when
  * BLOCKS <= 4j + 4.
- * In: IN, OUT, BLOCKS, XI, BSWAP, GFP, keystream (modes 1, 2), %k3-%k5
- * (mode 0). Out: XI.
+ * In: IN, OUT, BLOCKS, XI, BSWAP, GFP, keystream and %k6 (modes 1, 2),
+ * %k3-%k5 (mode 0). Out: XI.
  * Clobbers: HP, MSK, %eax, %zmm0-7, LO, MI, HI, D, HPW, P0-P3, %k2,
  * flags.
  */
@@ -920,6 +935,10 @@ FC_FUNC_END(fc_ghash_vaes_avx512)
  * void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
  *                             uint8_t *out, size_t blocks,
  *                             const uint8_t ctr[16], uint8_t xi[16]);
+ * void fc_gcm_enc_bytes_vaes_avx512(const fc_gcm_key *key,
+ *                                   const uint8_t *in, uint8_t *out,
+ *                                   size_t len, const uint8_t ctr[16],
+ *                                   uint8_t xi[16]);
  *
  * CTR-encrypts |blocks| 16-byte blocks: out[i] = in[i] ^ E(K,
  * inc32^i(ctr)) (bytes 12..15, big-endian, + i mod 2^32; bytes 0..11
@@ -930,17 +949,25 @@ FC_FUNC_END(fc_ghash_vaes_avx512)
  * written back. in == out allowed, no other overlap; no alignment needed
  * (64-byte aligned data and table are fastest); blocks == 0 touches
  * nothing.
- * CT: timing depends only on |blocks| and the number of rounds; the
- * counter, like key, xi and data, reaches no branch or address.
+ * The _bytes entry takes a length in bytes: ceil(len/16) blocks, the
+ * last one partial when len is not a multiple of 16: only its len % 16
+ * bytes are read and written, it is hashed zero-padded (the ciphertext
+ * bytes, zeros after them), and its keystream is not kept. It runs the
+ * same code: the block entry starts it with len = 16 * blocks, and only
+ * the tail's byte mask (%k6) tells the two apart.
+ * CT: timing depends only on |blocks| (|len|) and the number of rounds;
+ * the counter, like key, xi and data, reaches no branch or address.
  */
 
 /* Register table (encrypt and decrypt). */
 .set	KEY,	%rdi		// fc_gcm_key: round keys at 0, table at 256
 .set	IN,	%rsi		// input, advanced
 .set	OUT,	%rdx		// output, advanced with IN
-.set	BLOCKS,	%rcx		// blocks left
+.set	LEN,	%rcx		// bytes left (loops)
+.set	BLOCKS,	%rcx		// tail: blocks left, the last maybe partial
 .set	CTRP,	%r8		// the counter block (read at setup only)
 .set	MSK,	%r8d		// tail: block mask (CTRP is dead by then)
+.set	MSKq,	%r8		// tail: byte mask of the last register
 .set	XIP,	%r9		// xi in/out
 .set	RKLAST,	%rax		// setup: &rk[Nr]; tail: mask index (%eax)
 .set	HP,	%r10		// tail: the powers for its length
@@ -975,36 +1002,60 @@ FC_FUNC_END(fc_ghash_vaes_avx512)
 	vbroadcasti32x4	(RKLAST), RKL
 .endm
 
+/*
+ * _tail_len: from LEN (1..512 bytes left) the byte mask of the last
+ * register, ((LEN - 1) mod 64) + 1 bytes, in %k6, and BLOCKS =
+ * ceil(LEN / 16). Clobbers: %eax, MSKq.
+ */
+.macro	_tail_len
+	lea	-1(LEN), %eax
+	and	$63, %eax
+	inc	%eax
+	mov	$-1, MSKq
+	bzhi	%rax, MSKq, MSKq
+	kmovq	MSKq, %k6
+	add	$15, LEN
+	shr	$4, LEN
+.endm
+
 FC_FUNC_START(fc_gcm_enc_vaes_avx512)
-	test	BLOCKS, BLOCKS
+	shl	$4, LEN			// blocks -> bytes
+	jmp	.Lenc_bytes
+FC_FUNC_END(fc_gcm_enc_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_enc_bytes_vaes_avx512)
+.Lenc_bytes:
+	test	LEN, LEN
 	jz	.Lenc_ret
 	_crypt_setup
 	xor	PEND, PEND
 	// Up to 32 blocks go to the tail code: with no group pending its
 	// hash overlaps its AES, where one unstitched group would be
 	// followed by its whole hash.
-	cmp	$32, BLOCKS
+	cmp	$512, LEN
 	jbe	.Lenc_tail
 	// The first group has no ciphertext to hash yet.
 	_crypt_32	0, IN, 0, .Lenc_x0
 	add	$512, IN
 	add	$512, OUT
-	sub	$32, BLOCKS
+	sub	$512, LEN
 	// Stitched groups while more than 32 blocks remain: the last 1..32
-	// go to the tail, whose AES overlaps the hash of the group before.
-	cmp	$32, BLOCKS
+	// (a partial one among them) go to the tail, whose AES overlaps
+	// the hash of the group before.
+	cmp	$512, LEN
 	jbe	.Lenc_last
 	.balign	32
 .Lenc_loop:
 	_crypt_32	1, OUT, -512, .Lenc_x1
 	add	$512, IN
 	add	$512, OUT
-	sub	$32, BLOCKS
-	cmp	$32, BLOCKS
+	sub	$512, LEN
+	cmp	$512, LEN
 	ja	.Lenc_loop
 .Lenc_last:
 	mov	$1, PEND		// the previous group is still to be hashed
 .Lenc_tail:
+	_tail_len
 	_tail_keystream	.Lenc_k, 1
 	test	PEND, PEND
 	jz	1f
@@ -1020,38 +1071,52 @@ FC_FUNC_START(fc_gcm_enc_vaes_avx512)
 .Lenc_ret:
 	vzeroupper			// blocks == 0: nothing was touched
 	ret
-FC_FUNC_END(fc_gcm_enc_vaes_avx512)
+FC_FUNC_END(fc_gcm_enc_bytes_vaes_avx512)
 
 /*
  * void fc_gcm_dec_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
  *                             uint8_t *out, size_t blocks,
  *                             const uint8_t ctr[16], uint8_t xi[16]);
+ * void fc_gcm_dec_bytes_vaes_avx512(const fc_gcm_key *key,
+ *                                   const uint8_t *in, uint8_t *out,
+ *                                   size_t len, const uint8_t ctr[16],
+ *                                   uint8_t xi[16]);
  *
  * The inverse of fc_gcm_enc_vaes_avx512: absorbs every ciphertext block
  * of |in| into xi and writes out[i] = in[i] ^ E(K, inc32^i(ctr)). Same
  * contract: in == out allowed, no other overlap, nothing read or written
- * past the data, ctr not written back, blocks == 0 touches nothing. The
- * tag check is the caller's.
- * CT: timing depends only on |blocks| and the number of rounds; the
- * counter reaches no branch or address.
+ * past the data, ctr not written back, blocks == 0 touches nothing; the
+ * _bytes entry as for encryption (a partial last block hashed
+ * zero-padded, its keystream not kept). The tag check is the caller's.
+ * CT: timing depends only on |blocks| (|len|) and the number of rounds;
+ * the counter reaches no branch or address.
  */
 FC_FUNC_START(fc_gcm_dec_vaes_avx512)
-	test	BLOCKS, BLOCKS
+	shl	$4, LEN			// blocks -> bytes
+	jmp	.Ldec_bytes
+FC_FUNC_END(fc_gcm_dec_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_dec_bytes_vaes_avx512)
+.Ldec_bytes:
+	test	LEN, LEN
 	jz	.Ldec_ret
 	_crypt_setup
-	cmp	$32, BLOCKS
+	// Whole groups while 32 whole blocks remain (a partial last block
+	// always goes to the tail).
+	cmp	$512, LEN
 	jb	.Ldec_tail
 	.balign	32
 .Ldec_loop:
 	_crypt_32	1, IN, 0, .Ldec_x1
 	add	$512, IN
 	add	$512, OUT
-	sub	$32, BLOCKS
-	cmp	$32, BLOCKS
+	sub	$512, LEN
+	cmp	$512, LEN
 	jae	.Ldec_loop
-	test	BLOCKS, BLOCKS
+	test	LEN, LEN
 	jz	.Ldec_done
 .Ldec_tail:
+	_tail_len
 	_tail_keystream	.Ldec_k
 	_tail	2, .Ldec_t, KEY, FC_OFF_GCM_HTABLE
 .Ldec_done:
@@ -1062,6 +1127,6 @@ FC_FUNC_START(fc_gcm_dec_vaes_avx512)
 .Ldec_ret:
 	vzeroupper			// blocks == 0: nothing was touched
 	ret
-FC_FUNC_END(fc_gcm_dec_vaes_avx512)
+FC_FUNC_END(fc_gcm_dec_bytes_vaes_avx512)
 
 #endif /* __x86_64__ */

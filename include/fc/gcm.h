@@ -3,8 +3,9 @@
  * fc/gcm.h - AES-GCM (NIST SP 800-38D): the key with its GHASH table, the
  * kernel tables, and the kernels' contract.
  *
- * Division of work: kernels consume whole 16-byte blocks;
- * C (provider/core/gcm.c) handles IVs, lengths, partial blocks, counter
+ * Division of work: kernels consume whole 16-byte blocks (a _bytes kernel
+ * also a partial last block, which it hashes zero-padded); C
+ * (provider/core/gcm.c) handles IVs, lengths, partial blocks, counter
  * write-back and the tag.
  *
  * Representation. GHASH state |xi| and the hash key |h| are 16-byte strings
@@ -65,6 +66,13 @@ typedef void fc_ghash_fn(const uint8_t *htable, uint8_t xi[16],
 typedef void fc_gcm_crypt_fn(const fc_gcm_key *key, const uint8_t *in,
                              uint8_t *out, size_t blocks, const uint8_t ctr[16],
                              uint8_t xi[16]);
+/* fc_gcm_crypt_fn over |len| bytes: ceil(len/16) blocks, the last one
+ * partial when len % 16 != 0. Of that block only its len % 16 bytes are
+ * read and written, xi absorbs it zero-padded (its ciphertext bytes, then
+ * zeros), and its keystream is not kept. Otherwise the same contract. */
+typedef void fc_gcm_crypt_bytes_fn(const fc_gcm_key *key, const uint8_t *in,
+                                   uint8_t *out, size_t len,
+                                   const uint8_t ctr[16], uint8_t xi[16]);
 
 struct fc_gcm_ops {
     const char *name;       /* "vaes-avx512", "vaes-avx2", "ce-pmull", ... */
@@ -86,6 +94,10 @@ struct fc_gcm_ops {
     fc_gcm_init_fn *init_part;
     fc_gcm_grow_fn *grow;
     uint32_t part_pow, max_pow;
+    /* Byte-length kernels (NULL: a partial last block is C's): a data
+     * call that ends in a partial block takes it in the same call. */
+    fc_gcm_crypt_bytes_fn *enc_bytes;
+    fc_gcm_crypt_bytes_fn *dec_bytes;
 };
 
 /*
@@ -112,6 +124,12 @@ void fc_gcm_enc_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
                         size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
 void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
                         size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_enc_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                              uint8_t *out, size_t len, const uint8_t ctr[16],
+                              uint8_t xi[16]);
+void fc_gcm_dec_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                              uint8_t *out, size_t len, const uint8_t ctr[16],
+                              uint8_t xi[16]);
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /* VAES + VPCLMULQDQ on zmm (four blocks per register), 32 blocks per
@@ -119,7 +137,8 @@ void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
  * F/BW/DQ/VL and BMI2 besides (fc_gcm_vaes_avx512_capable). Uses AES-NI
  * round keys; the table holds H^32..H^1 (all 512 bytes of htable), a call
  * of n <= 32 blocks reads H^n..H^1 only; it is made in parts
- * (init_part: H^8..H^1; grow: to 16 and 32 powers).
+ * (init_part: H^8..H^1; grow: to 16 and 32 powers). The _bytes kernels
+ * take a partial last block under a byte mask.
  * CT: VAES, VPCLMULQDQ and the vector ALU are data-independent in time;
  * branches, addresses and opmasks depend only on the block count and the
  * number of rounds. Valgrind cannot run these (no AVX-512 support), so the
@@ -135,6 +154,12 @@ void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
 void fc_gcm_dec_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
                             uint8_t *out, size_t blocks, const uint8_t ctr[16],
                             uint8_t xi[16]);
+void fc_gcm_enc_bytes_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
+                                  uint8_t *out, size_t len,
+                                  const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_dec_bytes_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
+                                  uint8_t *out, size_t len,
+                                  const uint8_t ctr[16], uint8_t xi[16]);
 /* AES-NI + PCLMULQDQ, AVX (VEX.128) encoding, 8 blocks per iteration
  * (asm/x86_64/aes_gcm_aesni.S). Uses AES-NI round keys (fc_aes_ops aesni). */
 void fc_gcm_init_aesni_avx(uint8_t *htable, const uint8_t h[16]);
@@ -246,6 +271,9 @@ typedef struct fc_gcm_state {
     uint32_t mres;     /* data bytes in it (|ks| used so far), 0..15 */
     uint32_t npend;    /* whole blocks in |pend| */
     uint32_t ks_ready; /* |ks| is the first data block's keystream */
+    /* The unfinished data block is in xi already, zero-padded (a _bytes
+     * kernel's last block), not in |pend|; |ks| is not kept. */
+    uint32_t mdone;
 } fc_gcm_state;
 
 /*
