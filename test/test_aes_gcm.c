@@ -824,6 +824,74 @@ static void test_diff_kernels_bytes(void **state)
 }
 
 /*
+ * A table's one-call key setup (ops->set_key, where it has one) against
+ * its parts: the ops->aes schedule, H by ops->aes ECB, init_part. On
+ * dirty memory: the round keys and |rounds| equal, the table's first part
+ * equal, every other byte of the key untouched; all key sizes, under the
+ * ABI checker where there is one.
+ */
+static void test_set_key_one_call(void **state)
+{
+    size_t n, ran = 0;
+    const fc_gcm_ops *const *tab = impls(&n);
+    const fc_gcm_ops *ops;
+
+    FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
+    {
+        if (ops->set_key == NULL)
+            continue;
+        ran++;
+        for (int r = 0; r < 12; r++) {
+            const size_t kb = key_sizes[r % 3];
+            const size_t part = 16 * ops->part_pow;
+            const size_t rkb = 16 * (kb / 4 + 7);
+            fc_gcm_key *a = alloc_key(), *b = alloc_key(), *dirty = alloc_key();
+            uint8_t key[32], h[16] = {0};
+            char what[120];
+
+            fc_test_rand_bytes(key, sizeof(key));
+            memcpy(dirty, a, sizeof(*a));
+            snprintf(what, sizeof(what), "%s set_key AES-%zu", ops->name,
+                     kb * 8);
+            if (FC_ABI_CHECK_AVAILABLE)
+                FC_ABI_CALL(what, ops->set_key, FC_ABI_ARG(a), FC_ABI_ARG(key),
+                            kb);
+            else
+                ops->set_key(a, key, kb);
+            ops->aes->set_enc_key(&b->aes, key, kb);
+            ops->aes->ecb_enc(&b->aes, h, h, 1);
+            ops->init_part(b->htable, h);
+            assert_int_equal(a->aes.rounds, kb / 4 + 6);
+            assert_int_equal(a->aes.rounds, b->aes.rounds);
+            fc_test_expect_equal(what, "round keys", a->aes.rk[0], b->aes.rk[0],
+                                 rkb);
+            fc_test_expect_equal(what, "the table's first part",
+                                 a->htable + FC_GCM_HTABLE_BYTES - part,
+                                 b->htable + FC_GCM_HTABLE_BYTES - part, part);
+            /* Nothing else: the rest of the round-key array, the table
+             * before its part, the fields after it. */
+            fc_test_expect_equal(what, "round keys past Nr (untouched)",
+                                 a->aes.rk[0] + rkb, dirty->aes.rk[0] + rkb,
+                                 sizeof(a->aes.rk) - rkb);
+            fc_test_expect_equal(what, "table before its part (untouched)",
+                                 a->htable, dirty->htable,
+                                 FC_GCM_HTABLE_BYTES - part);
+            fc_test_expect_equal(what, "fields after the table (untouched)",
+                                 (uint8_t *)&a->ops, (uint8_t *)&dirty->ops,
+                                 sizeof(*a) - offsetof(fc_gcm_key, ops));
+            free_key(a);
+            free_key(b);
+            free_key(dirty);
+        }
+    }
+    if (ran == 0) {
+        print_message("[  SKIPPED ] no table with a one-call key setup runs "
+                      "here\n");
+        skip();
+    }
+}
+
+/*
  * Across the 32-bit wrap: in two calls (the first ends at counter
  * 0xffffffff, the second starts at 0, bytes 0..11 unchanged) and in one
  * call crossing it. Every table must match the reference, whose inc32 wraps
@@ -1764,6 +1832,7 @@ int main(void)
         cmocka_unit_test(test_diff_kernels),
         cmocka_unit_test(test_diff_kernels_wrap),
         cmocka_unit_test(test_diff_kernels_bytes),
+        cmocka_unit_test(test_set_key_one_call),
         cmocka_unit_test(test_diff_core),
         cmocka_unit_test(test_diff_core_records),
         cmocka_unit_test(test_diff_core_wrap),

@@ -52,6 +52,12 @@ typedef void fc_gcm_init_fn(uint8_t *htable, const uint8_t h[16]);
 /* Adds powers of H to a table that has the first |have| of them, up to
  * |want| (powers as counted by fc_gcm_ops.part_pow, both public). */
 typedef void fc_gcm_grow_fn(uint8_t *htable, size_t have, size_t want);
+/* fc_gcm_set_key's work on |key| up to init_part's table part, in one
+ * call: the ops->aes schedule of |user_key| (|key_bytes| = 16, 24 or 32)
+ * and, from H = E(K, 0^128), the first part_pow powers; nothing else of
+ * |key| written. CT: nothing about the key or H leaks. */
+typedef void fc_gcm_set_key_fn(fc_gcm_key *key, const uint8_t *user_key,
+                               size_t key_bytes);
 /* For each of |blocks| 16-byte blocks b of |in|: xi = (xi ^ b) * H. */
 typedef void fc_ghash_fn(const uint8_t *htable, uint8_t xi[16],
                          const uint8_t *in, size_t blocks);
@@ -94,6 +100,9 @@ struct fc_gcm_ops {
     fc_gcm_init_fn *init_part;
     fc_gcm_grow_fn *grow;
     uint32_t part_pow, max_pow;
+    /* Optional (NULL: ops->aes key schedule and ECB, then init_part):
+     * the same in one kernel call. */
+    fc_gcm_set_key_fn *set_key;
     /* Byte-length kernels (NULL: a partial last block is C's): a data
      * call that ends in a partial block takes it in the same call. */
     fc_gcm_crypt_bytes_fn *enc_bytes;
@@ -146,6 +155,8 @@ void fc_gcm_dec_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
 void fc_gcm_init_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
 void fc_gcm_init_part_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
 void fc_gcm_grow_vaes_avx512(uint8_t *htable, size_t have, size_t want);
+void fc_gcm_set_key_vaes_avx512(fc_gcm_key *key, const uint8_t *user_key,
+                                size_t key_bytes);
 void fc_ghash_vaes_avx512(const uint8_t *htable, uint8_t xi[16],
                           const uint8_t *in, size_t blocks);
 void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
