@@ -64,11 +64,12 @@
  * alone flatters the latter; rsa-import-sign (import + the first signature
  * with the new key) is the fair comparison of what a fresh key costs.
  *
- * The floor: with --floor, the gcm-rec and gcm-speed rows also run on
- * "fcfloor" (bench/fc_floor_prov.c, built beside this program), a provider
- * whose AES-GCM does nothing: what is left is libcrypto's own EVP cost for
- * the same call sequence. Those rows then print each provider's cost above
- * that floor, i.e. what the provider itself spends per record.
+ * The floor: with --floor, the gcm-rec, gcm-speed and cbc-small rows also
+ * run on "fcfloor" (bench/fc_floor_prov.c, built beside this program), a
+ * provider whose AES-GCM and AES-256-CBC do nothing: what is left is
+ * libcrypto's own EVP cost for the same call sequence. Those rows then
+ * print each provider's cost above that floor, i.e. what the provider
+ * itself spends per record or message.
  *
  * Usage: fc_bench [--module PATH | --provider-path DIR] [--rounds N] [--csv]
  *                 [--messages N] [--target-ms MS] [--seed S]
@@ -270,8 +271,8 @@ static size_t calibrate(const bench_env *env, void *st, once_fn *once,
 #define SMALL_POOL    (1u << 20) /* plaintexts are windows into this pool */
 
 typedef struct small_state {
-    EVP_CIPHER *cipher[NPROV];
-    EVP_CIPHER_CTX *ctx[NPROV]; /* one each: no state crosses providers */
+    EVP_CIPHER *cipher[NPROV_MAX];
+    EVP_CIPHER_CTX *ctx[NPROV_MAX]; /* one each: no state crosses providers */
     size_t n;
     size_t keylen;
     unsigned char *keys; /* n * (keylen + 16): key then IV per message */
@@ -287,15 +288,17 @@ static int small_setup(const bench_env *env, const workload *w, void **st)
     uint64_t rng = env->seed;
     size_t kiv;
 
+    const int np = w->floor && env->has_floor ? NPROV_MAX : NPROV;
+
     memset(s, 0, sizeof(*s));
-    for (int p = 0; p < NPROV; p++)
+    for (int p = 0; p < np; p++)
         s->cipher[p] = fetch_cipher(env, w->cipher, p);
     s->keylen = (size_t)EVP_CIPHER_get_key_length(s->cipher[BASE]);
     if (EVP_CIPHER_get_iv_length(s->cipher[BASE]) != 16 || s->keylen > 32) {
         fprintf(stderr, "fc_bench: %s: unexpected key/IV size\n", w->name);
         return 0;
     }
-    for (int p = 0; p < NPROV; p++)
+    for (int p = 0; p < np; p++)
         if ((s->ctx[p] = EVP_CIPHER_CTX_new()) == NULL)
             die_openssl("EVP_CIPHER_CTX_new");
     s->n = env->messages;
@@ -359,7 +362,7 @@ static void small_teardown(void *st)
 {
     small_state *s = st;
 
-    for (int p = 0; p < NPROV; p++) {
+    for (int p = 0; p < NPROV_MAX; p++) {
         EVP_CIPHER_free(s->cipher[p]);
         EVP_CIPHER_CTX_free(s->ctx[p]);
     }
@@ -1168,6 +1171,7 @@ static const workload workloads[] = {
      .lower_is_better = 1,
      .cipher = "AES-256-CBC",
      .enc = 1,
+     .floor = 1,
      .setup = small_setup,
      .run = small_run,
      .teardown = small_teardown},
@@ -1474,9 +1478,9 @@ static void usage(FILE *f)
         "                      OpenSSL's MODULESDIR)\n"
         "  --candidate NAME    provider compared with default (fastcrypto);\n"
         "                      'default' measures the noise floor\n"
-        "  --floor PATH        the do-nothing provider (fcfloor.so): gcm-rec\n"
-        "                      and gcm-speed rows also report the cost above\n"
-        "                      libcrypto's own floor\n"
+        "  --floor PATH        the do-nothing provider (fcfloor.so): gcm-rec,\n"
+        "                      gcm-speed and cbc-small rows also report the\n"
+        "                      cost above libcrypto's own floor\n"
         "  --rounds N          timed rounds per workload (5)\n"
         "  --messages N        cbc-small messages per sample (100000)\n"
         "  --target-ms MS      time per sample of throughput workloads (200)\n"
