@@ -157,9 +157,35 @@
  *  against this tier's 0.20 and 0.245: 1.3x would need 0.167 and 0.20 c/B
  *  with EVP's own share included, at or below the AES floor (0.156 and
  *  0.219): no kernel reaches 1.3x there on this core. Re-keyed short
- *  messages (speed, 16-64 B) pay for the 32 powers at key setup (the
+ *  messages (speed, 16-64 B) paid for the 32 powers at key setup (the
  *  whole fc_gcm_set_key: 191 c, the ymm tier's 169 c), where OpenSSL
- *  derives only H and makes the powers later, in its per-context state.
+ *  derives only H and makes the powers later, in its per-context state:
+ *  at 64 B they lost to 3.6 (0.89-0.94x).
+ *
+ *  Per message, second revision: the table made in parts (init_part,
+ *  grow), the key schedule, H and H^8..H^1 in one call (set_key), a
+ *  partial last block in the tail (_bytes). fc_bench, both providers in
+ *  one process, 7 interleaved rounds on a quiet machine, median
+ *  ns per message and fastcrypto/default, OpenSSL 3.6.3, AES-128 unless
+ *  marked; "speed" is openssl speed -evp's loop from 3.2 on ("ivlen",
+ *  init with key and IV, data, final; no AAD), "rec" keeps the key:
+ *                        before            after
+ *    speed enc   16 B   118.0  1.08x     94.7  1.37x
+ *    speed enc   64 B   126.6  1.06x    104.8  1.21x
+ *    speed enc  256 B   129.1  1.10x    109.6  1.26x
+ *    speed enc 1350 B   197.5  1.16x    180.1  1.24x
+ *    speed dec   64 B   172.5  1.05x    153.6  1.17x
+ *    AES-256 enc 64 B   130.6  1.04x    110.6  1.23x
+ *    AES-256 dec 64 B   180.6  1.03x    158.8  1.17x
+ *    rec seal    16 B    86.3  1.21x     74.9  1.36x
+ *    rec seal  1350 B   181.2  1.06x    158.7  1.19x
+ *  openssl speed -evp itself (scripts/bench.sh, 3 rounds), 64 B: AES-128
+ *  enc/dec 0.97/0.98x -> 1.26/1.24x, AES-256 1.04/1.09x -> 1.14/1.21x.
+ *  What a re-key costs now, through the core API (TSC ticks per message,
+ *  AES-128, 16/64/256 B, no AAD): 117-122/154-160/164 re-keyed against
+ *  55/81/94 with the key kept; the chain is key schedule (~55 ticks) ->
+ *  H and three levels of powers (~55) -> the final GHASH. A 256-byte
+ *  message grows the table to 16 powers (one more level, ~16 ticks).
  *
  * CT: VAES, VPCLMULQDQ and the vector ALU instructions are
  * data-independent in time; branches, addresses and opmasks depend only on
