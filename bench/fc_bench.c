@@ -34,9 +34,14 @@
  *                sealing, set before the data when opening): the per-record
  *                cost of an AEAD user (TLS 1.2/1.3 record layers, QUIC,
  *                application AEAD APIs), in ns per record.
- *   gcm-speed-*  AES-GCM as `openssl speed -evp -aead` drives it: "ivlen"
- *                set, init with key and IV (a re-key every iteration), 13 B
- *                AAD, data, final.
+ *   gcm-speed-*  AES-GCM as `openssl speed -evp` drives it from OpenSSL 3.2
+ *                on (apps/speed.c, EVP_Update_loop_aead_enc/_dec): per
+ *                message "ivlen" set and an init with key and IV (a re-key
+ *                every message), then data and final; decrypting, the IV
+ *                set again and the tag set before the data. No AAD, unless
+ *                -aead (the gcm-speed-aead-* rows: 13 B of AAD first).
+ *                OpenSSL 3.0/3.1 speed runs plain updates instead; these
+ *                rows are the same sequence on every version.
  *   mte-*        TLS 1.2 MAC-then-encrypt records (AES-*-CBC-HMAC-SHA*, the
  *                ciphers libssl uses without encrypt-then-MAC), driven as
  *                libssl drives them: contexts set up once (key, IV,
@@ -62,11 +67,12 @@
  * alone flatters the latter; rsa-import-sign (import + the first signature
  * with the new key) is the fair comparison of what a fresh key costs.
  *
- * The floor: with --floor, the gcm-rec and gcm-speed rows also run on
- * "fcfloor" (bench/fc_floor_prov.c, built beside this program), a provider
- * whose AES-GCM does nothing: what is left is libcrypto's own EVP cost for
- * the same call sequence. Those rows then print each provider's cost above
- * that floor, i.e. what the provider itself spends per record.
+ * The floor: with --floor, the gcm-rec, gcm-speed and cbc-small rows also
+ * run on "fcfloor" (bench/fc_floor_prov.c, built beside this program), a
+ * provider whose AES-GCM and AES-256-CBC do nothing: what is left is
+ * libcrypto's own EVP cost for the same call sequence. Those rows then
+ * print each provider's cost above that floor, i.e. what the provider
+ * itself spends per record or message.
  *
  * Usage: fc_bench [--module PATH | --provider-path DIR] [--rounds N] [--csv]
  *                 [--messages N] [--target-ms MS] [--seed S]
@@ -120,6 +126,7 @@ typedef struct workload {
     int enc;             /* 1 encrypt/seal, 0 decrypt/open; rsa: rsa_kind */
     size_t size;         /* gcm-*: record bytes; rsa: modulus bits */
     size_t aad;          /* gcm-*: AAD bytes (0: the 13 of TLS 1.2) */
+    int no_aad;          /* gcm-speed-*: no AAD (speed without -aead) */
     int floor;           /* also runs on the floor provider (--floor) */
     int (*setup)(const bench_env *env, const struct workload *w, void **st);
     int (*run)(void *st, int p, double *value, uint64_t *check);
@@ -267,8 +274,8 @@ static size_t calibrate(const bench_env *env, void *st, once_fn *once,
 #define SMALL_POOL    (1u << 20) /* plaintexts are windows into this pool */
 
 typedef struct small_state {
-    EVP_CIPHER *cipher[NPROV];
-    EVP_CIPHER_CTX *ctx[NPROV]; /* one each: no state crosses providers */
+    EVP_CIPHER *cipher[NPROV_MAX];
+    EVP_CIPHER_CTX *ctx[NPROV_MAX]; /* one each: no state crosses providers */
     size_t n;
     size_t keylen;
     unsigned char *keys; /* n * (keylen + 16): key then IV per message */
@@ -284,15 +291,17 @@ static int small_setup(const bench_env *env, const workload *w, void **st)
     uint64_t rng = env->seed;
     size_t kiv;
 
+    const int np = w->floor && env->has_floor ? NPROV_MAX : NPROV;
+
     memset(s, 0, sizeof(*s));
-    for (int p = 0; p < NPROV; p++)
+    for (int p = 0; p < np; p++)
         s->cipher[p] = fetch_cipher(env, w->cipher, p);
     s->keylen = (size_t)EVP_CIPHER_get_key_length(s->cipher[BASE]);
     if (EVP_CIPHER_get_iv_length(s->cipher[BASE]) != 16 || s->keylen > 32) {
         fprintf(stderr, "fc_bench: %s: unexpected key/IV size\n", w->name);
         return 0;
     }
-    for (int p = 0; p < NPROV; p++)
+    for (int p = 0; p < np; p++)
         if ((s->ctx[p] = EVP_CIPHER_CTX_new()) == NULL)
             die_openssl("EVP_CIPHER_CTX_new");
     s->n = env->messages;
@@ -356,7 +365,7 @@ static void small_teardown(void *st)
 {
     small_state *s = st;
 
-    for (int p = 0; p < NPROV; p++) {
+    for (int p = 0; p < NPROV_MAX; p++) {
         EVP_CIPHER_free(s->cipher[p]);
         EVP_CIPHER_CTX_free(s->ctx[p]);
     }
@@ -460,7 +469,7 @@ static void bulk_teardown(void *st)
 #define REC_TAG   16
 #define REC_POOL  8 /* open: sealed records cycled through */
 
-enum { REC_SEAL, REC_OPEN, REC_SPEED };
+enum { REC_SEAL, REC_OPEN, REC_SPEED, REC_SPEED_DEC };
 
 typedef struct rec_state {
     EVP_CIPHER *cipher[NPROV_MAX];
@@ -468,7 +477,7 @@ typedef struct rec_state {
     int np;         /* providers this workload runs on */
     int kind;       /* REC_* */
     size_t len;     /* record (plaintext) bytes */
-    size_t aad_len; /* 13 (TLS 1.2 header) or 5 (TLS 1.3 header) */
+    size_t aad_len; /* 13 (TLS 1.2 header), 5 (TLS 1.3 header) or 0 */
     int per_rec;    /* metric: ns per record (else MB/s) */
     size_t iters;
     unsigned char key[32];
@@ -497,7 +506,8 @@ static void rec_seal(rec_state *s, int p, uint64_t seq, const unsigned char *in,
 
     rec_nonce(s, seq, nonce);
     if (!EVP_EncryptInit_ex(ctx, NULL, NULL, NULL, nonce) ||
-        !EVP_EncryptUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len) ||
+        (s->aad_len != 0 &&
+         !EVP_EncryptUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len)) ||
         !EVP_EncryptUpdate(ctx, s->out, &l1, in, (int)s->len) ||
         !EVP_EncryptFinal_ex(ctx, s->out + l1, &l2) ||
         (size_t)(l1 + l2) != s->len ||
@@ -520,12 +530,13 @@ static uint64_t rec_once(void *st, int p, size_t iters, uint64_t *ns)
     uint64_t h = 0, t0;
     int l1, l2, la;
 
-    if (s->kind != REC_SPEED &&
+    if (s->kind < REC_SPEED &&
         !EVP_CipherInit_ex(ctx, s->cipher[p], NULL, s->key, NULL,
                            s->kind == REC_SEAL))
         die_openssl("gcm-rec: EVP_CipherInit_ex (key)");
-    if (s->kind == REC_SPEED &&
-        (!EVP_CipherInit_ex(ctx, s->cipher[p], NULL, NULL, NULL, 1) ||
+    if (s->kind >= REC_SPEED &&
+        (!EVP_CipherInit_ex(ctx, s->cipher[p], NULL, NULL, NULL,
+                            s->kind == REC_SPEED) ||
          !EVP_CIPHER_CTX_set_padding(ctx, 0)))
         die_openssl("gcm-speed: EVP_CipherInit_ex (cipher)");
     t0 = now_ns();
@@ -553,15 +564,33 @@ static uint64_t rec_once(void *st, int p, size_t iters, uint64_t *ns)
             h = rec_fold(p, h, s->out + s->len - 16);
         }
         break;
-    default: /* REC_SPEED: apps/speed.c's EVP_Update_loop_aead_enc */
+    case REC_SPEED: /* apps/speed.c's EVP_Update_loop_aead_enc */
         for (size_t i = 0; i < iters; i++) {
             if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, REC_NONCE,
                                     NULL) <= 0 ||
                 !EVP_CipherInit_ex(ctx, NULL, NULL, s->key, s->iv, -1) ||
-                !EVP_CipherUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len) ||
+                (s->aad_len != 0 &&
+                 !EVP_CipherUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len)) ||
                 !EVP_CipherUpdate(ctx, s->out, &l1, s->in, (int)s->len) ||
                 !EVP_CipherFinal_ex(ctx, s->out + l1, &l2))
                 die_openssl("gcm-speed");
+        }
+        h = rec_fold(p, h, s->out + s->len - 16);
+        break;
+    default: /* REC_SPEED_DEC: apps/speed.c's EVP_Update_loop_aead_dec */
+        for (size_t i = 0; i < iters; i++) {
+            memcpy(tag, s->tag[0], REC_TAG);
+            if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, REC_NONCE,
+                                    NULL) <= 0 ||
+                !EVP_CipherInit_ex(ctx, NULL, NULL, s->key, s->iv, -1) ||
+                !EVP_DecryptInit_ex(ctx, NULL, NULL, NULL, s->iv) ||
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, REC_TAG, tag) <=
+                    0 ||
+                (s->aad_len != 0 &&
+                 !EVP_DecryptUpdate(ctx, NULL, &la, s->aad, (int)s->aad_len)) ||
+                !EVP_DecryptUpdate(ctx, s->out, &l1, s->in, (int)s->len) ||
+                !EVP_DecryptFinal_ex(ctx, s->out + l1, &l2))
+                die_openssl("gcm-speed (decrypt, tag check)");
         }
         h = rec_fold(p, h, s->out + s->len - 16);
         break;
@@ -596,7 +625,10 @@ static int rec_setup(const bench_env *env, const workload *w, void **st)
     rng_fill(&rng, s->key, sizeof(s->key));
     rng_fill(&rng, s->iv, sizeof(s->iv));
     rng_fill(&rng, s->in, REC_POOL * s->len);
-    if (w->aad == 5) {
+    if (w->no_aad) {
+        /* openssl speed without -aead: no AAD. */
+        s->aad_len = 0;
+    } else if (w->aad == 5) {
         /* TLS 1.3: type, legacy version, ciphertext length. */
         size_t clen = s->len + REC_TAG;
 
@@ -616,8 +648,9 @@ static int rec_setup(const bench_env *env, const workload *w, void **st)
         s->aad[11] = (unsigned char)(s->len >> 8);
         s->aad[12] = (unsigned char)s->len;
     }
-    if (s->kind == REC_OPEN) {
-        /* The records to open, sealed in place by the baseline. */
+    if (s->kind == REC_OPEN || s->kind == REC_SPEED_DEC) {
+        /* The records to open, sealed in place by the baseline (the
+         * speed loop opens the first, whose nonce is the IV itself). */
         if (!EVP_CipherInit_ex(s->ctx[BASE], s->cipher[BASE], NULL, s->key,
                                NULL, 1))
             die_openssl("gcm-rec: EVP_CipherInit_ex (key)");
@@ -1189,6 +1222,7 @@ static const workload workloads[] = {
      .lower_is_better = 1,
      .cipher = "AES-256-CBC",
      .enc = 1,
+     .floor = 1,
      .setup = small_setup,
      .run = small_run,
      .teardown = small_teardown},
@@ -1257,10 +1291,34 @@ static const workload workloads[] = {
         "AES-256-GCM", REC_SEAL, 16384),
     REC("gcm-rec-open-256-16k", "AES-256-GCM record, 16 KiB, open",
         "AES-256-GCM", REC_OPEN, 16384),
-    REC("gcm-speed-128-16", "openssl speed -aead loop, AES-128-GCM, 16 B",
+    REC("gcm-speed-aead-128-16", "openssl speed -evp -aead, AES-128-GCM, 16 B",
         "AES-128-GCM", REC_SPEED, 16),
-    REC("gcm-speed-128-1350", "openssl speed -aead loop, AES-128-GCM, 1350 B",
-        "AES-128-GCM", REC_SPEED, 1350),
+    REC("gcm-speed-aead-128-1350",
+        "openssl speed -evp -aead, AES-128-GCM, 1350 B", "AES-128-GCM",
+        REC_SPEED, 1350),
+#define SPEED(bits, e, len)                                                    \
+    {                                                                          \
+        .name = "gcm-speed-" e "-" #bits "-" #len,                             \
+        .help =                                                                \
+            "openssl speed -evp (3.2+), AES-" #bits "-GCM " e ", " #len " B",  \
+        .unit = "ns/rec", .lower_is_better = 1, .cipher = "AES-" #bits "-GCM", \
+        .enc = e[0] == 'e' ? REC_SPEED : REC_SPEED_DEC, .size = len,           \
+        .no_aad = 1, .floor = 1, .setup = rec_setup, .run = rec_run,           \
+        .teardown = rec_teardown                                               \
+    }
+    SPEED(128, "enc", 16),
+    SPEED(128, "enc", 64),
+    SPEED(128, "enc", 256),
+    SPEED(128, "enc", 1350),
+    SPEED(128, "dec", 16),
+    SPEED(128, "dec", 64),
+    SPEED(128, "dec", 1350),
+    SPEED(256, "enc", 16),
+    SPEED(256, "enc", 64),
+    SPEED(256, "enc", 256),
+    SPEED(256, "enc", 1350),
+    SPEED(256, "dec", 64),
+#undef SPEED
 #undef REC
 #define MTE(n, h, c, kind, len)                                                \
     {                                                                          \
@@ -1477,9 +1535,9 @@ static void usage(FILE *f)
         "                      OpenSSL's MODULESDIR)\n"
         "  --candidate NAME    provider compared with default (fastcrypto);\n"
         "                      'default' measures the noise floor\n"
-        "  --floor PATH        the do-nothing provider (fcfloor.so): gcm-rec\n"
-        "                      and gcm-speed rows also report the cost above\n"
-        "                      libcrypto's own floor\n"
+        "  --floor PATH        the do-nothing provider (fcfloor.so): gcm-rec,\n"
+        "                      gcm-speed and cbc-small rows also report the\n"
+        "                      cost above libcrypto's own floor\n"
         "  --rounds N          timed rounds per workload (5)\n"
         "  --messages N        cbc-small messages per sample (100000)\n"
         "  --target-ms MS      time per sample of throughput workloads (200)\n"

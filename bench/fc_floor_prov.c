@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * fc_floor_prov.c - "fcfloor", a test-only provider whose AES-GCM does no
- * cryptography at all: libcrypto's own cost per call, the floor under any
- * provider's AEAD.
+ * fc_floor_prov.c - "fcfloor", a test-only provider whose AES-GCM and
+ * AES-256-CBC do no cryptography at all: libcrypto's own cost per call,
+ * the floor under any provider's AEAD or block cipher.
  *
  * It registers AES-128-GCM and AES-256-GCM under the default provider's
  * names, with the parameters EVP and libssl read (mode, aead, custom-iv,
@@ -11,7 +11,10 @@
  * is not touched (update reports |inl| bytes out and writes nothing), the tag
  * is zeros, a decrypt final always succeeds. fc_bench times the same EVP
  * sequence on it, on default and on fastcrypto: the difference to the floor
- * is what a provider itself spends per record.
+ * is what a provider itself spends per record. Its AES-256-CBC reports
+ * the output lengths of CBC with PKCS#7 padding (whole blocks from
+ * update, one block from an encrypting final) and writes nothing; its
+ * parameters: mode, keylen, ivlen, blocksize, "padding".
  *
  * Built beside fc_bench, never installed, never loaded by a configuration.
  */
@@ -26,6 +29,7 @@
 
 typedef struct floor_ctx {
     size_t keylen, ivlen, taglen;
+    size_t buffered; /* CBC: bytes of a partial block held back */
     int enc;
 } floor_ctx;
 
@@ -213,6 +217,160 @@ static const OSSL_PARAM *floor_settable_ctx_params(void *cctx, void *provctx)
     return t;
 }
 
+/* ---- AES-256-CBC ------------------------------------------------------- */
+
+static void *floor_cbc_newctx(void *provctx)
+{
+    floor_ctx *c = floor_newctx(32);
+
+    if (c != NULL)
+        c->ivlen = 16;
+    return c;
+}
+
+static int floor_cbc_init(void *vctx, const unsigned char *key, size_t keylen,
+                          const unsigned char *iv, size_t ivlen,
+                          const OSSL_PARAM params[], int enc)
+{
+    floor_ctx *c = vctx;
+
+    c->enc = enc;
+    c->buffered = 0;
+    /* "padding" is the one parameter EVP may pass; accepted, unused. */
+    return 1;
+}
+
+static int floor_cbc_einit(void *vctx, const unsigned char *key, size_t keylen,
+                           const unsigned char *iv, size_t ivlen,
+                           const OSSL_PARAM params[])
+{
+    return floor_cbc_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int floor_cbc_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                           const unsigned char *iv, size_t ivlen,
+                           const OSSL_PARAM params[])
+{
+    return floor_cbc_init(vctx, key, keylen, iv, ivlen, params, 0);
+}
+
+/* Whole blocks out, the rest held back (encryption's lengths). */
+static int floor_cbc_update(void *vctx, unsigned char *out, size_t *outl,
+                            size_t outsize, const unsigned char *in, size_t inl)
+{
+    floor_ctx *c = vctx;
+    size_t total = c->buffered + inl, n = total & ~(size_t)15;
+
+    if (n != 0 && (out == NULL || outsize < n))
+        return 0;
+    c->buffered = total - n;
+    *outl = n;
+    return 1;
+}
+
+static int floor_cbc_final(void *vctx, unsigned char *out, size_t *outl,
+                           size_t outsize)
+{
+    floor_ctx *c = vctx;
+
+    c->buffered = 0;
+    if (!c->enc) {
+        *outl = 0;
+        return 1;
+    }
+    if (out == NULL || outsize < 16)
+        return 0;
+    *outl = 16;
+    return 1;
+}
+
+static int floor_cbc_get_ctx_params(void *vctx, OSSL_PARAM params[])
+{
+    floor_ctx *c = vctx;
+    OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, 16))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->keylen))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, 1))
+        return 0;
+    return 1;
+}
+
+static int floor_cbc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+{
+    return 1;
+}
+
+static int floor_cbc_get_params(OSSL_PARAM params[])
+{
+    OSSL_PARAM *p;
+
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE);
+    if (p != NULL && !OSSL_PARAM_set_uint(p, EVP_CIPH_CBC_MODE))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, 32))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, 16))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE);
+    if (p != NULL && !OSSL_PARAM_set_size_t(p, 16))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CUSTOM_IV);
+    if (p != NULL && !OSSL_PARAM_set_int(p, 0))
+        return 0;
+    return 1;
+}
+
+static const OSSL_PARAM *floor_cbc_gettable_ctx_params(void *cctx,
+                                                       void *provctx)
+{
+    static const OSSL_PARAM t[] = {
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
+        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+        OSSL_PARAM_END,
+    };
+    return t;
+}
+
+static const OSSL_PARAM *floor_cbc_settable_ctx_params(void *cctx,
+                                                       void *provctx)
+{
+    static const OSSL_PARAM t[] = {
+        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
+        OSSL_PARAM_END,
+    };
+    return t;
+}
+
+static const OSSL_DISPATCH floor_cbc256[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))floor_cbc_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))floor_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))floor_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))floor_cbc_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))floor_cbc_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))floor_cbc_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))floor_cbc_final},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))floor_cbc_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, (void (*)(void))floor_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))floor_cbc_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))floor_cbc_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))floor_cbc_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))floor_cbc_settable_ctx_params},
+    {0, NULL}};
+
 #define FLOOR_FUNCS(bits)                                                      \
     static const OSSL_DISPATCH floor_gcm##bits[] = {                           \
         {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))floor_newctx##bits},         \
@@ -243,6 +401,8 @@ static const OSSL_ALGORITHM floor_ciphers[] = {
      floor_gcm128, "do-nothing AES-128-GCM (benchmark floor)"},
     {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", "provider=fcfloor",
      floor_gcm256, "do-nothing AES-256-GCM (benchmark floor)"},
+    {"AES-256-CBC:AES256:2.16.840.1.101.3.4.1.42", "provider=fcfloor",
+     floor_cbc256, "do-nothing AES-256-CBC (benchmark floor)"},
     {NULL, NULL, NULL, NULL},
 };
 

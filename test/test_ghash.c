@@ -521,6 +521,103 @@ static void test_init_deterministic(void **state)
     free(b);
 }
 
+/*
+ * Tables made in parts (ops->init_part, ops->grow): init_part writes the
+ * last 16 * part_pow bytes (the powers a call of up to part_pow blocks
+ * reads) and nothing else, each grow the powers up to |want| below them
+ * and nothing else, and every byte written is the one ops->init writes.
+ * With each part in place, ghash of up to that many blocks is right.
+ * Every path: part, then 2x part, 4x part .. max_pow; part straight to
+ * max_pow; both under the ABI checker where there is one.
+ */
+static void check_parts_ghash(const char *what, const fc_gcm_ops *ops,
+                              const uint8_t *t, const uint8_t h[16],
+                              size_t blocks)
+{
+    uint8_t in[16 * 32], xi[16], want[16];
+    char ctx[400];
+
+    fc_test_rand_bytes(in, 16 * blocks);
+    fc_test_rand_bytes(xi, 16);
+    memcpy(want, xi, 16);
+    fc_test_ghash(h, want, in, 16 * blocks);
+    ops->ghash(t, xi, in, blocks);
+    snprintf(ctx, sizeof(ctx), "%s %s, ghash of %zu blocks", ops->name, what,
+             blocks);
+    fc_test_expect_equal(ctx, "xi", xi, want, 16);
+}
+
+static void test_table_parts(void **state)
+{
+    size_t n, checked = 0;
+    const fc_gcm_ops *const *tab = impls(&n);
+    const fc_gcm_ops *ops;
+    htab *full = malloc(sizeof(*full)), *t = malloc(sizeof(*t));
+    uint8_t dirty[FC_GCM_HTABLE_BYTES], guard[GUARD];
+    char what[160];
+
+    assert_non_null(full);
+    assert_non_null(t);
+    FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
+    {
+        const size_t part = ops->part_pow, max = ops->max_pow;
+
+        if (ops->init_part == NULL)
+            continue;
+        checked++;
+        assert_non_null(ops->grow);
+        assert_true(part >= 1 && part < max);
+        assert_true(16 * max <= FC_GCM_HTABLE_BYTES);
+        for (int direct = 0; direct < 2; direct++) {
+            uint8_t h[16];
+            size_t have = part;
+
+            fc_test_rand_bytes(h, 16);
+            init_table(ops, full, h);
+            fc_test_rand_bytes(t, sizeof(*t));
+            memcpy(dirty, t->t, FC_GCM_HTABLE_BYTES);
+            memcpy(guard, t->guard, GUARD);
+            snprintf(what, sizeof(what), "%s init_part", ops->name);
+            if (FC_ABI_CHECK_AVAILABLE)
+                FC_ABI_CALL(what, ops->init_part, FC_ABI_ARG(t->t),
+                            FC_ABI_ARG(h));
+            else
+                ops->init_part(t->t, h);
+            while (1) {
+                const size_t off = FC_GCM_HTABLE_BYTES - 16 * have;
+                const size_t blocks[3] = {1, have / 2 + 1, have};
+                size_t want;
+
+                snprintf(what, sizeof(what), "%zu powers made", have);
+                fc_test_expect_equal(ops->name, what, t->t + off, full->t + off,
+                                     16 * have);
+                fc_test_expect_equal(ops->name, "bytes before them (untouched)",
+                                     t->t, dirty, off);
+                for (int b = 0; b < 3; b++)
+                    check_parts_ghash(what, ops, t->t, h, blocks[b]);
+                if (have == max)
+                    break;
+                want = direct ? max : 2 * have;
+                snprintf(what, sizeof(what), "%s grow %zu -> %zu", ops->name,
+                         have, want);
+                if (FC_ABI_CHECK_AVAILABLE)
+                    FC_ABI_CALL(what, ops->grow, FC_ABI_ARG(t->t), have, want);
+                else
+                    ops->grow(t->t, have, want);
+                have = want;
+            }
+            fc_test_expect_equal(ops->name, "bytes past the htable", t->guard,
+                                 guard, GUARD);
+        }
+    }
+    free(full);
+    free(t);
+    if (checked == 0) {
+        print_message("[  SKIPPED ] no GCM table made in parts runs here\n");
+        skip();
+    }
+}
+
 /* H and data marked secret (FC_CT_SECRET) through init and ghash: in a
  * FASTCRYPTO_CT_VALGRIND build under valgrind, any secret-dependent branch
  * or index is reported; elsewhere one more reference check. */
@@ -575,6 +672,7 @@ int main(void)
     const struct CMUnitTest edge[] = {
         cmocka_unit_test(test_zero_blocks),
         cmocka_unit_test(test_init_deterministic),
+        cmocka_unit_test(test_table_parts),
         cmocka_unit_test(test_guard_pages),
         cmocka_unit_test(test_ct_marked),
     };

@@ -157,9 +157,35 @@
  *  against this tier's 0.20 and 0.245: 1.3x would need 0.167 and 0.20 c/B
  *  with EVP's own share included, at or below the AES floor (0.156 and
  *  0.219): no kernel reaches 1.3x there on this core. Re-keyed short
- *  messages (speed, 16-64 B) pay for the 32 powers at key setup (the
+ *  messages (speed, 16-64 B) paid for the 32 powers at key setup (the
  *  whole fc_gcm_set_key: 191 c, the ymm tier's 169 c), where OpenSSL
- *  derives only H and makes the powers later, in its per-context state.
+ *  derives only H and makes the powers later, in its per-context state:
+ *  at 64 B they lost to 3.6 (0.89-0.94x).
+ *
+ *  Per message, second revision: the table made in parts (init_part,
+ *  grow), the key schedule, H and H^8..H^1 in one call (set_key), a
+ *  partial last block in the tail (_bytes). fc_bench, both providers in
+ *  one process, 7 interleaved rounds on a quiet machine, median
+ *  ns per message and fastcrypto/default, OpenSSL 3.6.3, AES-128 unless
+ *  marked; "speed" is openssl speed -evp's loop from 3.2 on ("ivlen",
+ *  init with key and IV, data, final; no AAD), "rec" keeps the key:
+ *                        before            after
+ *    speed enc   16 B   118.0  1.08x     94.7  1.37x
+ *    speed enc   64 B   126.6  1.06x    104.8  1.21x
+ *    speed enc  256 B   129.1  1.10x    109.6  1.26x
+ *    speed enc 1350 B   197.5  1.16x    180.1  1.24x
+ *    speed dec   64 B   172.5  1.05x    153.6  1.17x
+ *    AES-256 enc 64 B   130.6  1.04x    110.6  1.23x
+ *    AES-256 dec 64 B   180.6  1.03x    158.8  1.17x
+ *    rec seal    16 B    86.3  1.21x     74.9  1.36x
+ *    rec seal  1350 B   181.2  1.06x    158.7  1.19x
+ *  openssl speed -evp itself (scripts/bench.sh, 3 rounds), 64 B: AES-128
+ *  enc/dec 0.97/0.98x -> 1.26/1.24x, AES-256 1.04/1.09x -> 1.14/1.21x.
+ *  What a re-key costs now, through the core API (TSC ticks per message,
+ *  AES-128, 16/64/256 B, no AAD): 117-122/154-160/164 re-keyed against
+ *  55/81/94 with the key kept; the chain is key schedule (~55 ticks) ->
+ *  H and three levels of powers (~55) -> the final GHASH. A 256-byte
+ *  message grows the table to 16 powers (one more level, ~16 ticks).
  *
  * CT: VAES, VPCLMULQDQ and the vector ALU instructions are
  * data-independent in time; branches, addresses and opmasks depend only on
@@ -199,6 +225,15 @@ FC_RODATA
 /* R(x^-1) = R(x^127 + x^6 + x + 1), for H * x^-1. */
 .Lgfpoly_xinv:
 	.quad	1, 0xc200000000000000
+/* Key schedule (fc_gcm_set_key_vaes_avx512): RotWord of word 3 in every
+ * word (PSHUFB), and Rcon in each word's low byte (01, doubled by VPSLLD
+ * up to 80, then 1b, 36). */
+.Lrot3_bcast:
+	.long	0x0c0f0e0d, 0x0c0f0e0d, 0x0c0f0e0d, 0x0c0f0e0d
+.Lrcon_01:
+	.long	0x01, 0x01, 0x01, 0x01
+.Lrcon_1b:
+	.long	0x1b, 0x1b, 0x1b, 0x1b
 /* Counter steps (VPADDD with a {1to16} broadcast). */
 .Lsixteen:
 	.long	16
@@ -585,9 +620,9 @@ FC_RODATA
 \lbl\()_end:
 .endm
 
-/* _ld last, mem, reg / _st last, reg, mem: a 64-byte load or store; with
- * last=1 only the qwords in %k2 (a load zeroes the others), so nothing
- * past the blocks is touched. */
+/* _ld last, mem, reg: a 64-byte load; with last=1 only the qwords in
+ * %k2 (the others zeroed), so nothing past the blocks is read. The
+ * powers of H. */
 .macro	_ld last, mem, reg
 .if	\last
 	vmovdqu64	\mem, \reg{%k2}{z}
@@ -596,9 +631,20 @@ FC_RODATA
 .endif
 .endm
 
-.macro	_st last, reg, mem
+/* _ldb last, mem, reg / _stb last, reg, mem: a 64-byte load or store of
+ * data; with last=1 only the bytes in %k6 (a load zeroes the others), so
+ * nothing past the data is touched, a partial last block included. */
+.macro	_ldb last, mem, reg
 .if	\last
-	vmovdqu64	\reg, \mem{%k2}
+	vmovdqu8	\mem, \reg{%k6}{z}
+.else
+	vmovdqu64	\mem, \reg
+.endif
+.endm
+
+.macro	_stb last, reg, mem
+.if	\last
+	vmovdqu8	\reg, \mem{%k6}
 .else
 	vmovdqu64	\reg, \mem
 .endif
@@ -609,21 +655,24 @@ FC_RODATA
  * 1 XORs the keystream in %zmm j into it, stores the ciphertext at OUT and
  * hashes it; mode 2 hashes it and stores the plaintext; mode 0 only
  * hashes. last=1: the final register, only its blocks in %k2 (1..4 of
- * them) loaded, stored and hashed (the powers past the table's end are
- * not read either). Products against 64j(HP), summed into LO, MI, HI.
- * In: IN, OUT, HP, %zmm j, BSWAP, XI (j = 0), %k2 (last), %k3-%k5 and
- * BLOCKS (mode 0).
+ * them) hashed (the powers past the table's end are not read either),
+ * and in modes 1 and 2 only its bytes in %k6 loaded and stored, a
+ * partial last block hashed zero-padded. Products against 64j(HP),
+ * summed into LO, MI, HI.
+ * In: IN, OUT, HP, %zmm j, BSWAP, XI (j = 0), %k2 and %k6 (last),
+ * %k3-%k5 and BLOCKS (mode 0).
  * Out: LO, MI, HI. Clobbers: %zmm j, D, HPW, P0-P3.
  */
 .macro	_tail_reg mode, j, last
 .if	\mode == 1
 .if	\last
-	_ld	1, 64*\j(IN), D
-	vpxorq	D, %zmm\j, %zmm\j{%k2}{z}	// ciphertext, 0 past the end
+	_ldb	1, 64*\j(IN), D
+	vpxorq	D, %zmm\j, %zmm\j
+	vmovdqu8	%zmm\j, %zmm\j{%k6}{z}	// ciphertext, 0 past the end
 .else
 	vpxorq	64*\j(IN), %zmm\j, %zmm\j
 .endif
-	_st	\last, %zmm\j, 64*\j(OUT)
+	_stb	\last, %zmm\j, 64*\j(OUT)
 	vpshufb	BSWAP, %zmm\j, D
 .elseif	\mode == 0
 	// The buffered blocks C has just written, 16 bytes a store: four
@@ -641,9 +690,9 @@ FC_RODATA
 1:
 	vpshufb	BSWAP, D, D
 .else
-	_ld	\last, 64*\j(IN), D
+	_ldb	\last, 64*\j(IN), D		// 0 past the end
 	vpxorq	D, %zmm\j, %zmm\j
-	_st	\last, %zmm\j, 64*\j(OUT)
+	_stb	\last, %zmm\j, 64*\j(OUT)
 	vpshufb	BSWAP, D, D
 .endif
 .if	\j == 0
@@ -664,12 +713,13 @@ FC_RODATA
  * registers of four, the last one (1..4 blocks) under a mask: mode 1
  * encrypts to OUT and hashes the ciphertext, mode 2 hashes and decrypts,
  * mode 0 only hashes (modes 1 and 2 take the keystream from
- * _tail_keystream in %zmm0..). The hash uses H^BLOCKS..H^1 from the
+ * _tail_keystream in %zmm0.., and the last register's bytes from %k6:
+ * the last block may be partial). The hash uses H^BLOCKS..H^1 from the
  * table at hoff(hbase), xi folded into the first block; one reduction.
  * Straight-line code per register: register j is the last one when
  * BLOCKS <= 4j + 4.
- * In: IN, OUT, BLOCKS, XI, BSWAP, GFP, keystream (modes 1, 2), %k3-%k5
- * (mode 0). Out: XI.
+ * In: IN, OUT, BLOCKS, XI, BSWAP, GFP, keystream and %k6 (modes 1, 2),
+ * %k3-%k5 (mode 0). Out: XI.
  * Clobbers: HP, MSK, %eax, %zmm0-7, LO, MI, HI, D, HPW, P0-P3, %k2,
  * flags.
  */
@@ -709,20 +759,57 @@ FC_RODATA
 
 /*
  * void fc_gcm_init_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+ * void fc_gcm_init_part_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+ * void fc_gcm_grow_vaes_avx512(uint8_t *htable, size_t have, size_t want);
+ * void fc_gcm_set_key_vaes_avx512(fc_gcm_key *key, const uint8_t *user_key,
+ *                                 size_t key_bytes);
  *
- * Fills the 512-byte |htable| from the hash key h = E(K, 0^128) with
- * R(H^i * x^-1) for i = 32 down to 1, 16 bytes each, highest power first:
- * the zmm at byte 16*(32-n) + 64j holds H^(n-4j) .. H^(n-4j-3) for any n.
- * Reads h[0..16), writes htable[0..512). Every new key runs this once:
- * five multiply levels ([H^2], [H^4, H^3], then four lanes at a time by
- * broadcast H^4, H^8, H^16), nine vector multiplies in all, bound by
- * their 72 uops on the multiply port (~90 c).
- * CT: nothing about h leaks.
+ * The table: R(H^i * x^-1) for i = 32 down to 1, 16 bytes each, highest
+ * power first, H^i at byte 16*(32-i): the zmm at byte 16*(32-n) + 64j
+ * holds H^(n-4j) .. H^(n-4j-3) for any n, and a call of n <= 32 blocks
+ * reads only H^n..H^1, the last 16n bytes.
+ *
+ * fc_gcm_init_vaes_avx512 fills all 512 bytes from the hash key h =
+ * E(K, 0^128): five multiply levels ([H^2], [H^4, H^3], then four lanes
+ * at a time by broadcast H^4, H^8, H^16), nine vector multiplies in all,
+ * bound by their 72 uops on the multiply port (~90 c). Reads h[0..16),
+ * writes htable[0..512).
+ *
+ * fc_gcm_init_part_vaes_avx512 runs the first three levels only: H^8..H^1
+ * in htable[384..512), enough for calls of up to 8 blocks, nothing else
+ * written (fc_gcm_set_key: a new key's short messages never need more).
+ * fc_gcm_grow_vaes_avx512 then adds the rest from H^8..H^1: |have| (8 or
+ * 16) powers are there, |want| (16 or 32, above |have|) are made: level
+ * 4 writes H^16..H^9 (htable[256..384)), level 5 H^32..H^17
+ * (htable[0..256)); it reads the powers it builds on and writes nothing
+ * else.
+ *
+ * fc_gcm_set_key_vaes_avx512 is all of fc_gcm_set_key for this table:
+ * the AES-NI schedule (fc/aes.h's layout, rounds included), h = E(K,
+ * 0^128), never stored, and init_part's table part from it; nothing else
+ * of |key| written. AES-128 and AES-256 expand in VEX code, the
+ * AESENCLAST way of aes_aesni.S, with h's rounds applied as each round
+ * key comes out, so h is ready one round after the schedule instead of a
+ * whole encryption (and an ECB call) after it; AES-192 (rare) calls
+ * fc_aes_set_enc_key_aesni (it keeps %rdi and uses no stack), then
+ * encrypts with the stored round keys.
+ * Re-keyed 16/64/256-byte messages through the core API (key, IV,
+ * data, tag; median TSC ticks per message, interleaved A/B runs), with
+ * the key schedule, an ECB call for h and init_part: AES-128
+ * 125/165/170, AES-256 151/178/193; with this: 117/160/164 and
+ * 139/169/183. A message's chain runs key schedule -> h -> three levels
+ * of powers -> the final GHASH: skipping the schedule saved 55 ticks of
+ * 134 (AES-128, 16 B), skipping h and the levels 55, both 75.
+ * CT: nothing about the key or h leaks; branches depend on |have|,
+ * |want| and the key size only.
  */
 
-/* Register table (init). */
-.set	HTAB,	%rdi		// out: the table
-.set	HPTR,	%rsi		// in: h
+/* Register table (init, init_part, grow). */
+.set	HTAB,	%rdi		// out: the table (init_key: the key, then
+				//   its table)
+.set	HPTR,	%rsi		// in: h (init, init_part)
+.set	HAVE,	%rsi		// grow: powers present, 8 or 16
+.set	WANT,	%rdx		// grow: powers wanted, 16 or 32
 .set	Z1,	%zmm0		// [H^4, H^3, H^2, H^1] (lane 0 first)
 .set	Z2,	%zmm1		// [H^8 .. H^5]; first %xmm1: the x^-1 mask
 .set	Z3,	%zmm2		// [H^12 .. H^9]; first %xmm2: the shift carry
@@ -757,9 +844,18 @@ FC_RODATA
 .endr
 .endm
 
-FC_FUNC_START(fc_gcm_init_vaes_avx512)
-	vbroadcasti32x4	.Lgfpoly(%rip), GFP
+/*
+ * _init_part: levels 1-3 from h at HPTR: H^8..H^1 stored at 384(HTAB).
+ * In: HTAB, HPTR. Out: GFP, Z1, Z2. Clobbers: %zmm0-7, G0-G2.
+ * _init_part_h: the same from h in H1x.
+ */
+.macro	_init_part
 	vmovdqu	(HPTR), H1x
+	_init_part_h
+.endm
+
+.macro	_init_part_h
+	vbroadcasti32x4	.Lgfpoly(%rip), GFP
 	vpshufb	.Lbswap_mask(%rip), H1x, H1x	// R(H)
 	// H * x^-1: shift left by one across the qwords; if bit 127 (the
 	// x^0 coefficient) was set, add R(x^-1). Mask, no branch.
@@ -779,14 +875,24 @@ FC_FUNC_START(fc_gcm_init_vaes_avx512)
 	vshufi64x2	$0x00, Z1, Z1, B	// H^4 everywhere
 	vmovdqu64	Z1, 448(HTAB)
 	_gmul	z, Z1, B, Z2			// level 3: [H^8 .. H^5]
-	vshufi64x2	$0x00, Z2, Z2, B	// H^8 everywhere
 	vmovdqu64	Z2, 384(HTAB)
-	_gmul	z, Z1, B, Z3			// level 4
+.endm
+
+/* _level4: H^16..H^9 from Z1, Z2, stored at 256(HTAB).
+ * In: GFP, Z1, Z2. Out: Z3, Z4. Clobbers: B, G0-G2. */
+.macro	_level4
+	vshufi64x2	$0x00, Z2, Z2, B	// H^8 everywhere
+	_gmul	z, Z1, B, Z3
 	_gmul	z, Z2, B, Z4
-	vshufi64x2	$0x00, Z4, Z4, B	// H^16 everywhere
 	vmovdqu64	Z3, 320(HTAB)
 	vmovdqu64	Z4, 256(HTAB)
-	_gmul	z, Z1, B, ZR			// level 5
+.endm
+
+/* _level5: H^32..H^17 from Z1-Z4, stored at 0(HTAB).
+ * In: GFP, Z1-Z4. Clobbers: ZR, B, G0-G2. */
+.macro	_level5
+	vshufi64x2	$0x00, Z4, Z4, B	// H^16 everywhere
+	_gmul	z, Z1, B, ZR
 	vmovdqu64	ZR, 192(HTAB)
 	_gmul	z, Z2, B, ZR
 	vmovdqu64	ZR, 128(HTAB)
@@ -794,9 +900,142 @@ FC_FUNC_START(fc_gcm_init_vaes_avx512)
 	vmovdqu64	ZR, 64(HTAB)
 	_gmul	z, Z4, B, ZR
 	vmovdqu64	ZR, 0(HTAB)
+.endm
+
+FC_FUNC_START(fc_gcm_init_vaes_avx512)
+	_init_part
+	_level4
+	_level5
 	_exit
 	ret
 FC_FUNC_END(fc_gcm_init_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_init_part_vaes_avx512)
+	_init_part
+	_exit
+	ret
+FC_FUNC_END(fc_gcm_init_part_vaes_avx512)
+
+/* Register table (set_key). */
+.set	UKEY,	%rsi		// in: the user key
+.set	KBYTES,	%rdx		// 16, 24 or 32
+.set	KA,	%xmm0		// schedule words w[i..i+3]
+.set	KB,	%xmm1		// AES-256: the next four
+.set	KT,	%xmm2		// SubWord result, broadcast
+.set	KU,	%xmm3		// prefix-XOR temp
+.set	RCON,	%xmm4		// Rcon in each word's low byte
+.set	KMASK,	%xmm5		// RotWord + broadcast PSHUFB mask
+.set	KZERO,	%xmm7		// AES-256: zero round key (SubWord only)
+				// H1x (%xmm6): h's AES state
+
+/*
+ * _kstep v, t: v = prefix XOR of its words (w0, w0^w1, ..) ^ t, the next
+ * four words of the schedule, t being four copies of SubWord(RotWord(w))
+ * ^ Rcon: PSHUFB broadcasts the rotated word, and with four equal columns
+ * ShiftRows is the identity, so AESENCLAST with the Rcon register as
+ * round key is SubBytes then that XOR (with a zero key SubWord alone:
+ * AES-256's odd steps, PSHUFD broadcasting). Clobbers: KU.
+ */
+.macro	_kstep v, t
+	vpslldq	$4, \v, KU
+	vpxor	KU, \v, \v
+	vpslldq	$8, \v, KU
+	vpxor	KU, \v, \v
+	vpxor	\t, \v, \v
+.endm
+
+FC_FUNC_START(fc_gcm_set_key_vaes_avx512)
+	cmp	$24, KBYTES
+	jne	1f
+	call	fc_aes_set_enc_key_aesni	// keeps %rdi, no stack
+	vmovdqu	FC_OFF_AES_RK(HTAB), H1x	// E(K, 0): 0 ^ rk[0]
+.irp	r, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+	vaesenc	FC_OFF_AES_RK+16*\r(HTAB), H1x, H1x
+.endr
+	vaesenclast	FC_OFF_AES_RK+16*12(HTAB), H1x, H1x
+	jmp	.Lsk_h
+1:
+	vmovdqu	(UKEY), KA
+	vmovdqa	.Lrcon_01(%rip), RCON
+	vmovdqa	.Lrot3_bcast(%rip), KMASK
+	vmovdqu	KA, FC_OFF_AES_RK(HTAB)
+	vmovdqa	KA, H1x				// E(K, 0): 0 ^ rk[0]
+	cmp	$16, KBYTES
+	jne	.Lsk_256
+	movl	$10, FC_OFF_AES_ROUNDS(HTAB)
+.irp	i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+	vpshufb	KMASK, KA, KT
+	vaesenclast	RCON, KT, KT
+	_kstep	KA, KT
+	vmovdqu	KA, FC_OFF_AES_RK+16*\i(HTAB)
+.if	\i < 10
+	vaesenc	KA, H1x, H1x
+.else
+	vaesenclast	KA, H1x, H1x
+.endif
+.if	\i == 8
+	vmovdqa	.Lrcon_1b(%rip), RCON		// Rcon 80 doubles to 1b
+.else
+	vpslld	$1, RCON, RCON
+.endif
+.endr
+	jmp	.Lsk_h
+.Lsk_256:
+	vmovdqu	16(UKEY), KB
+	vpxor	KZERO, KZERO, KZERO
+	vmovdqu	KB, FC_OFF_AES_RK+16(HTAB)
+	movl	$14, FC_OFF_AES_ROUNDS(HTAB)
+	vaesenc	KB, H1x, H1x
+.irp	i, 1, 2, 3, 4, 5, 6, 7
+	// w[8i..8i+3]: SubWord(RotWord(w[8i-1])) ^ Rcon into the prefix XOR
+	vpshufb	KMASK, KB, KT
+	vaesenclast	RCON, KT, KT
+	_kstep	KA, KT
+	vmovdqu	KA, FC_OFF_AES_RK+32*\i(HTAB)
+.if	\i < 7
+	vaesenc	KA, H1x, H1x
+	// w[8i+4..8i+7]: SubWord(w[8i+3]), no rotation, no Rcon
+	vpshufd	$0xff, KA, KT
+	vaesenclast	KZERO, KT, KT
+	_kstep	KB, KT
+	vmovdqu	KB, FC_OFF_AES_RK+32*\i+16(HTAB)
+	vaesenc	KB, H1x, H1x
+	vpslld	$1, RCON, RCON
+.else
+	vaesenclast	KA, H1x, H1x
+.endif
+.endr
+.Lsk_h:
+	// The schedule's registers hold round keys: cleared below with
+	// the rest of %xmm0-7.
+	add	$FC_OFF_GCM_HTABLE, HTAB
+	_init_part_h
+.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	vpxor	%xmm\r, %xmm\r, %xmm\r
+.endr
+	_exit
+	ret
+FC_FUNC_END(fc_gcm_set_key_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_grow_vaes_avx512)
+	vbroadcasti32x4	.Lgfpoly(%rip), GFP
+	vmovdqu64	448(HTAB), Z1
+	vmovdqu64	384(HTAB), Z2
+	cmp	$16, HAVE
+	jae	1f
+	_level4
+	cmp	$16, WANT
+	jbe	2f
+	jmp	3f
+1:
+	vmovdqu64	320(HTAB), Z3
+	vmovdqu64	256(HTAB), Z4
+3:
+	_level5
+2:
+	_exit
+	ret
+FC_FUNC_END(fc_gcm_grow_vaes_avx512)
 
 /*
  * void fc_ghash_vaes_avx512(const uint8_t *htable, uint8_t xi[16],
@@ -858,6 +1097,10 @@ FC_FUNC_END(fc_ghash_vaes_avx512)
  * void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
  *                             uint8_t *out, size_t blocks,
  *                             const uint8_t ctr[16], uint8_t xi[16]);
+ * void fc_gcm_enc_bytes_vaes_avx512(const fc_gcm_key *key,
+ *                                   const uint8_t *in, uint8_t *out,
+ *                                   size_t len, const uint8_t ctr[16],
+ *                                   uint8_t xi[16]);
  *
  * CTR-encrypts |blocks| 16-byte blocks: out[i] = in[i] ^ E(K,
  * inc32^i(ctr)) (bytes 12..15, big-endian, + i mod 2^32; bytes 0..11
@@ -868,17 +1111,25 @@ FC_FUNC_END(fc_ghash_vaes_avx512)
  * written back. in == out allowed, no other overlap; no alignment needed
  * (64-byte aligned data and table are fastest); blocks == 0 touches
  * nothing.
- * CT: timing depends only on |blocks| and the number of rounds; the
- * counter, like key, xi and data, reaches no branch or address.
+ * The _bytes entry takes a length in bytes: ceil(len/16) blocks, the
+ * last one partial when len is not a multiple of 16: only its len % 16
+ * bytes are read and written, it is hashed zero-padded (the ciphertext
+ * bytes, zeros after them), and its keystream is not kept. It runs the
+ * same code: the block entry starts it with len = 16 * blocks, and only
+ * the tail's byte mask (%k6) tells the two apart.
+ * CT: timing depends only on |blocks| (|len|) and the number of rounds;
+ * the counter, like key, xi and data, reaches no branch or address.
  */
 
 /* Register table (encrypt and decrypt). */
 .set	KEY,	%rdi		// fc_gcm_key: round keys at 0, table at 256
 .set	IN,	%rsi		// input, advanced
 .set	OUT,	%rdx		// output, advanced with IN
-.set	BLOCKS,	%rcx		// blocks left
+.set	LEN,	%rcx		// bytes left (loops)
+.set	BLOCKS,	%rcx		// tail: blocks left, the last maybe partial
 .set	CTRP,	%r8		// the counter block (read at setup only)
 .set	MSK,	%r8d		// tail: block mask (CTRP is dead by then)
+.set	MSKq,	%r8		// tail: byte mask of the last register
 .set	XIP,	%r9		// xi in/out
 .set	RKLAST,	%rax		// setup: &rk[Nr]; tail: mask index (%eax)
 .set	HP,	%r10		// tail: the powers for its length
@@ -913,36 +1164,60 @@ FC_FUNC_END(fc_ghash_vaes_avx512)
 	vbroadcasti32x4	(RKLAST), RKL
 .endm
 
+/*
+ * _tail_len: from LEN (1..512 bytes left) the byte mask of the last
+ * register, ((LEN - 1) mod 64) + 1 bytes, in %k6, and BLOCKS =
+ * ceil(LEN / 16). Clobbers: %eax, MSKq.
+ */
+.macro	_tail_len
+	lea	-1(LEN), %eax
+	and	$63, %eax
+	inc	%eax
+	mov	$-1, MSKq
+	bzhi	%rax, MSKq, MSKq
+	kmovq	MSKq, %k6
+	add	$15, LEN
+	shr	$4, LEN
+.endm
+
 FC_FUNC_START(fc_gcm_enc_vaes_avx512)
-	test	BLOCKS, BLOCKS
+	shl	$4, LEN			// blocks -> bytes
+	jmp	.Lenc_bytes
+FC_FUNC_END(fc_gcm_enc_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_enc_bytes_vaes_avx512)
+.Lenc_bytes:
+	test	LEN, LEN
 	jz	.Lenc_ret
 	_crypt_setup
 	xor	PEND, PEND
 	// Up to 32 blocks go to the tail code: with no group pending its
 	// hash overlaps its AES, where one unstitched group would be
 	// followed by its whole hash.
-	cmp	$32, BLOCKS
+	cmp	$512, LEN
 	jbe	.Lenc_tail
 	// The first group has no ciphertext to hash yet.
 	_crypt_32	0, IN, 0, .Lenc_x0
 	add	$512, IN
 	add	$512, OUT
-	sub	$32, BLOCKS
+	sub	$512, LEN
 	// Stitched groups while more than 32 blocks remain: the last 1..32
-	// go to the tail, whose AES overlaps the hash of the group before.
-	cmp	$32, BLOCKS
+	// (a partial one among them) go to the tail, whose AES overlaps
+	// the hash of the group before.
+	cmp	$512, LEN
 	jbe	.Lenc_last
 	.balign	32
 .Lenc_loop:
 	_crypt_32	1, OUT, -512, .Lenc_x1
 	add	$512, IN
 	add	$512, OUT
-	sub	$32, BLOCKS
-	cmp	$32, BLOCKS
+	sub	$512, LEN
+	cmp	$512, LEN
 	ja	.Lenc_loop
 .Lenc_last:
 	mov	$1, PEND		// the previous group is still to be hashed
 .Lenc_tail:
+	_tail_len
 	_tail_keystream	.Lenc_k, 1
 	test	PEND, PEND
 	jz	1f
@@ -958,38 +1233,52 @@ FC_FUNC_START(fc_gcm_enc_vaes_avx512)
 .Lenc_ret:
 	vzeroupper			// blocks == 0: nothing was touched
 	ret
-FC_FUNC_END(fc_gcm_enc_vaes_avx512)
+FC_FUNC_END(fc_gcm_enc_bytes_vaes_avx512)
 
 /*
  * void fc_gcm_dec_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
  *                             uint8_t *out, size_t blocks,
  *                             const uint8_t ctr[16], uint8_t xi[16]);
+ * void fc_gcm_dec_bytes_vaes_avx512(const fc_gcm_key *key,
+ *                                   const uint8_t *in, uint8_t *out,
+ *                                   size_t len, const uint8_t ctr[16],
+ *                                   uint8_t xi[16]);
  *
  * The inverse of fc_gcm_enc_vaes_avx512: absorbs every ciphertext block
  * of |in| into xi and writes out[i] = in[i] ^ E(K, inc32^i(ctr)). Same
  * contract: in == out allowed, no other overlap, nothing read or written
- * past the data, ctr not written back, blocks == 0 touches nothing. The
- * tag check is the caller's.
- * CT: timing depends only on |blocks| and the number of rounds; the
- * counter reaches no branch or address.
+ * past the data, ctr not written back, blocks == 0 touches nothing; the
+ * _bytes entry as for encryption (a partial last block hashed
+ * zero-padded, its keystream not kept). The tag check is the caller's.
+ * CT: timing depends only on |blocks| (|len|) and the number of rounds;
+ * the counter reaches no branch or address.
  */
 FC_FUNC_START(fc_gcm_dec_vaes_avx512)
-	test	BLOCKS, BLOCKS
+	shl	$4, LEN			// blocks -> bytes
+	jmp	.Ldec_bytes
+FC_FUNC_END(fc_gcm_dec_vaes_avx512)
+
+FC_FUNC_START(fc_gcm_dec_bytes_vaes_avx512)
+.Ldec_bytes:
+	test	LEN, LEN
 	jz	.Ldec_ret
 	_crypt_setup
-	cmp	$32, BLOCKS
+	// Whole groups while 32 whole blocks remain (a partial last block
+	// always goes to the tail).
+	cmp	$512, LEN
 	jb	.Ldec_tail
 	.balign	32
 .Ldec_loop:
 	_crypt_32	1, IN, 0, .Ldec_x1
 	add	$512, IN
 	add	$512, OUT
-	sub	$32, BLOCKS
-	cmp	$32, BLOCKS
+	sub	$512, LEN
+	cmp	$512, LEN
 	jae	.Ldec_loop
-	test	BLOCKS, BLOCKS
+	test	LEN, LEN
 	jz	.Ldec_done
 .Ldec_tail:
+	_tail_len
 	_tail_keystream	.Ldec_k
 	_tail	2, .Ldec_t, KEY, FC_OFF_GCM_HTABLE
 .Ldec_done:
@@ -1000,6 +1289,6 @@ FC_FUNC_START(fc_gcm_dec_vaes_avx512)
 .Ldec_ret:
 	vzeroupper			// blocks == 0: nothing was touched
 	ret
-FC_FUNC_END(fc_gcm_dec_vaes_avx512)
+FC_FUNC_END(fc_gcm_dec_bytes_vaes_avx512)
 
 #endif /* __x86_64__ */

@@ -3,8 +3,9 @@
  * fc/gcm.h - AES-GCM (NIST SP 800-38D): the key with its GHASH table, the
  * kernel tables, and the kernels' contract.
  *
- * Division of work: kernels consume whole 16-byte blocks;
- * C (provider/core/gcm.c) handles IVs, lengths, partial blocks, counter
+ * Division of work: kernels consume whole 16-byte blocks (a _bytes kernel
+ * also a partial last block, which it hashes zero-padded); C
+ * (provider/core/gcm.c) handles IVs, lengths, partial blocks, counter
  * write-back and the tag.
  *
  * Representation. GHASH state |xi| and the hash key |h| are 16-byte strings
@@ -40,11 +41,23 @@ typedef struct fc_gcm_key {
     /* Implementation-specific powers of H; offset 256 (asm_offsets.h). */
     FC_ALIGN(32) uint8_t htable[FC_GCM_HTABLE_BYTES];
     const fc_gcm_ops *ops; /* the table that made this key */
+    /* The most blocks one kernel call may take with |htable| as it is:
+     * SIZE_MAX once the table is complete (ops->grow). */
+    size_t hmax;
 } fc_gcm_key;
 
 /* Fills |htable| (FC_GCM_HTABLE_BYTES) from the hash key h = E(K, 0^128).
  * CT: nothing about h leaks. */
 typedef void fc_gcm_init_fn(uint8_t *htable, const uint8_t h[16]);
+/* Adds powers of H to a table that has the first |have| of them, up to
+ * |want| (powers as counted by fc_gcm_ops.part_pow, both public). */
+typedef void fc_gcm_grow_fn(uint8_t *htable, size_t have, size_t want);
+/* fc_gcm_set_key's work on |key| up to init_part's table part, in one
+ * call: the ops->aes schedule of |user_key| (|key_bytes| = 16, 24 or 32)
+ * and, from H = E(K, 0^128), the first part_pow powers; nothing else of
+ * |key| written. CT: nothing about the key or H leaks. */
+typedef void fc_gcm_set_key_fn(fc_gcm_key *key, const uint8_t *user_key,
+                               size_t key_bytes);
 /* For each of |blocks| 16-byte blocks b of |in|: xi = (xi ^ b) * H. */
 typedef void fc_ghash_fn(const uint8_t *htable, uint8_t xi[16],
                          const uint8_t *in, size_t blocks);
@@ -59,6 +72,13 @@ typedef void fc_ghash_fn(const uint8_t *htable, uint8_t xi[16],
 typedef void fc_gcm_crypt_fn(const fc_gcm_key *key, const uint8_t *in,
                              uint8_t *out, size_t blocks, const uint8_t ctr[16],
                              uint8_t xi[16]);
+/* fc_gcm_crypt_fn over |len| bytes: ceil(len/16) blocks, the last one
+ * partial when len % 16 != 0. Of that block only its len % 16 bytes are
+ * read and written, xi absorbs it zero-padded (its ciphertext bytes, then
+ * zeros), and its keystream is not kept. Otherwise the same contract. */
+typedef void fc_gcm_crypt_bytes_fn(const fc_gcm_key *key, const uint8_t *in,
+                                   uint8_t *out, size_t len,
+                                   const uint8_t ctr[16], uint8_t xi[16]);
 
 struct fc_gcm_ops {
     const char *name;       /* "vaes-avx512", "vaes-avx2", "ce-pmull", ... */
@@ -67,10 +87,26 @@ struct fc_gcm_ops {
      * tuning row prefers zmm (fc_tuning.aes_zmm); tests run it anyway. */
     uint8_t zmm;
     const fc_aes_ops *aes; /* AES table for the key schedule and ECB */
-    fc_gcm_init_fn *init;
+    fc_gcm_init_fn *init;  /* the whole table */
     fc_ghash_fn *ghash;
     fc_gcm_crypt_fn *enc;
     fc_gcm_crypt_fn *dec;
+    /*
+     * A table made in parts (NULL where init is cheap): init_part makes
+     * what a call of up to |part_pow| blocks reads, grow doubles that
+     * (part_pow * 2^k powers, up to max_pow) on demand; a call of more
+     * than max_pow blocks reads the whole table, max_pow powers.
+     */
+    fc_gcm_init_fn *init_part;
+    fc_gcm_grow_fn *grow;
+    uint32_t part_pow, max_pow;
+    /* Optional (NULL: ops->aes key schedule and ECB, then init_part):
+     * the same in one kernel call. */
+    fc_gcm_set_key_fn *set_key;
+    /* Byte-length kernels (NULL: a partial last block is C's): a data
+     * call that ends in a partial block takes it in the same call. */
+    fc_gcm_crypt_bytes_fn *enc_bytes;
+    fc_gcm_crypt_bytes_fn *dec_bytes;
 };
 
 /*
@@ -97,17 +133,30 @@ void fc_gcm_enc_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
                         size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
 void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
                         size_t blocks, const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_enc_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                              uint8_t *out, size_t len, const uint8_t ctr[16],
+                              uint8_t xi[16]);
+void fc_gcm_dec_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                              uint8_t *out, size_t len, const uint8_t ctr[16],
+                              uint8_t xi[16]);
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 /* VAES + VPCLMULQDQ on zmm (four blocks per register), 32 blocks per
  * iteration, masked tails (asm/x86_64/aes_gcm_avx512.S). Needs AVX-512
  * F/BW/DQ/VL and BMI2 besides (fc_gcm_vaes_avx512_capable). Uses AES-NI
- * round keys; the table holds H^32..H^1 (all 512 bytes of htable).
+ * round keys; the table holds H^32..H^1 (all 512 bytes of htable), a call
+ * of n <= 32 blocks reads H^n..H^1 only; it is made in parts
+ * (init_part: H^8..H^1; grow: to 16 and 32 powers). The _bytes kernels
+ * take a partial last block under a byte mask.
  * CT: VAES, VPCLMULQDQ and the vector ALU are data-independent in time;
  * branches, addresses and opmasks depend only on the block count and the
  * number of rounds. Valgrind cannot run these (no AVX-512 support), so the
  * CT build's checks do not cover them. */
 void fc_gcm_init_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+void fc_gcm_init_part_vaes_avx512(uint8_t *htable, const uint8_t h[16]);
+void fc_gcm_grow_vaes_avx512(uint8_t *htable, size_t have, size_t want);
+void fc_gcm_set_key_vaes_avx512(fc_gcm_key *key, const uint8_t *user_key,
+                                size_t key_bytes);
 void fc_ghash_vaes_avx512(const uint8_t *htable, uint8_t xi[16],
                           const uint8_t *in, size_t blocks);
 void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
@@ -116,6 +165,12 @@ void fc_gcm_enc_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
 void fc_gcm_dec_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
                             uint8_t *out, size_t blocks, const uint8_t ctr[16],
                             uint8_t xi[16]);
+void fc_gcm_enc_bytes_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
+                                  uint8_t *out, size_t len,
+                                  const uint8_t ctr[16], uint8_t xi[16]);
+void fc_gcm_dec_bytes_vaes_avx512(const fc_gcm_key *key, const uint8_t *in,
+                                  uint8_t *out, size_t len,
+                                  const uint8_t ctr[16], uint8_t xi[16]);
 /* AES-NI + PCLMULQDQ, AVX (VEX.128) encoding, 8 blocks per iteration
  * (asm/x86_64/aes_gcm_aesni.S). Uses AES-NI round keys (fc_aes_ops aesni). */
 void fc_gcm_init_aesni_avx(uint8_t *htable, const uint8_t h[16]);
@@ -169,8 +224,13 @@ void fc_gcm_dec_ce_sha3(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
  * One message under one key: IV, AAD in any number of pieces, then data in
  * any number of pieces, then the tag. Whole blocks go to the key's kernels
  * (key->ops); partial blocks, lengths and the counter's write-back are
- * handled here. The key is read-only here, so one key may serve many
- * states at once.
+ * handled here. One key may serve many states at once. Its table of
+ * powers of H is completed by the first call that needs more of it than
+ * fc_gcm_set_key made (ops->grow; only powers are added, none changes,
+ * so states in the middle of a message are unaffected): until then the
+ * functions below write the key, and a key shared between threads must
+ * be completed first (fc_gcm_key_complete), after which they only read
+ * it.
  *
  * A TLS record costs two kernel calls where it fits a few blocks. GHASH
  * input (AAD, and ciphertext not hashed by a CTR+GHASH kernel) is held in
@@ -222,16 +282,29 @@ typedef struct fc_gcm_state {
     uint32_t mres;     /* data bytes in it (|ks| used so far), 0..15 */
     uint32_t npend;    /* whole blocks in |pend| */
     uint32_t ks_ready; /* |ks| is the first data block's keystream */
+    /* The unfinished data block is in xi already, zero-padded (a _bytes
+     * kernel's last block), not in |pend|; |ks| is not kept. */
+    uint32_t mdone;
 } fc_gcm_state;
 
 /*
  * fc_gcm_set_key expands |user_key| (|key_bytes| = 16, 24 or 32, checked by
  * the caller) with ops->aes, derives H = E(K, 0^128) and fills the table of
- * powers of H with ops->init; the key then remembers |ops|.
+ * powers of H with ops->init, or with ops->init_part where the table is
+ * made in parts: then only the powers a short message needs, the rest
+ * when a call first needs them (see above); the key remembers |ops|.
  * CT: nothing about the key leaks.
  */
 void fc_gcm_set_key(fc_gcm_key *key, const fc_gcm_ops *ops,
                     const uint8_t *user_key, size_t key_bytes);
+
+/*
+ * fc_gcm_key_complete makes the rest of |key|'s table of powers now (a
+ * no-op if it is complete): the kernels (fc_gcm_ops) may then be called
+ * with it directly, and the state functions below never write it again.
+ * CT: nothing about the key leaks.
+ */
+void fc_gcm_key_complete(fc_gcm_key *key);
 
 /*
  * fc_gcm_set_iv starts a new message in |st| with the |iv_len|-byte IV |iv|
@@ -243,7 +316,7 @@ void fc_gcm_set_key(fc_gcm_key *key, const fc_gcm_ops *ops,
  * (|st| untouched) if |iv_len| is out of range.
  * CT: only |iv_len| leaks.
  */
-int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
+int fc_gcm_set_iv(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
                   size_t iv_len);
 
 /*
@@ -253,7 +326,7 @@ int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
  * A zero |len| always succeeds.
  * CT: only lengths leak.
  */
-int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
+int fc_gcm_aad(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
                size_t len);
 
 /*
@@ -263,9 +336,9 @@ int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
  * or 0 (|st| untouched) if the message would exceed FC_GCM_MAX_MSG_BYTES.
  * CT: only lengths leak.
  */
-int fc_gcm_encrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+int fc_gcm_encrypt(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
                    uint8_t *out, size_t len);
-int fc_gcm_decrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+int fc_gcm_decrypt(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
                    uint8_t *out, size_t len);
 
 /*
@@ -273,7 +346,7 @@ int fc_gcm_decrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
  * length block and writes the 16-byte tag. |st| needs a new IV afterwards.
  * CT: nothing about the tag leaks.
  */
-void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
+void fc_gcm_finish(fc_gcm_key *key, fc_gcm_state *st,
                    uint8_t tag[FC_GCM_TAG_BYTES]);
 
 /*
@@ -282,7 +355,7 @@ void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
  * else 0. The whole tag is computed and compared without early exit.
  * CT: only |tag_len| and the final verdict leak.
  */
-int fc_gcm_verify(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
+int fc_gcm_verify(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
                   size_t tag_len);
 
 /*

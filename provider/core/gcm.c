@@ -38,6 +38,10 @@ static const fc_gcm_ops fc_gcm_ops_generic = {
     .ghash = fc_ghash_generic,
     .enc = fc_gcm_enc_generic,
     .dec = fc_gcm_dec_generic,
+    /* Not for speed: so that every machine (valgrind too) runs the state
+     * machine's path for a kernel's partial block. */
+    .enc_bytes = fc_gcm_enc_bytes_generic,
+    .dec_bytes = fc_gcm_dec_bytes_generic,
 };
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
@@ -53,6 +57,19 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx512 = {
     .ghash = fc_ghash_vaes_avx512,
     .enc = fc_gcm_enc_vaes_avx512,
     .dec = fc_gcm_dec_vaes_avx512,
+    /* 32 powers cost five dependent multiply levels (~90 c), most of a
+     * re-key; a short message reads eight of them (three levels). */
+    .init_part = fc_gcm_init_part_vaes_avx512,
+    .grow = fc_gcm_grow_vaes_avx512,
+    .part_pow = 8,
+    .max_pow = 32,
+    /* Key schedule, H and the first powers in one call, H's AES riding
+     * on the schedule (aes_gcm_avx512.S). */
+    .set_key = fc_gcm_set_key_vaes_avx512,
+    /* A record's partial last block in the kernel's masked tail: 1345
+     * bytes cost ~45 TSC ticks more than 1344 through C. */
+    .enc_bytes = fc_gcm_enc_bytes_vaes_avx512,
+    .dec_bytes = fc_gcm_dec_bytes_vaes_avx512,
 };
 
 /* required_caps spell out fc_gcm_aesni_avx_capable (fc/cpu.h). */
@@ -321,14 +338,55 @@ void fc_gcm_set_key(fc_gcm_key *key, const fc_gcm_ops *ops,
     uint8_t h[16] = {0};
 
     key->ops = ops;
+    if (ops->set_key != NULL) {
+        ops->set_key(key, user_key, key_bytes);
+        key->hmax = ops->part_pow;
+        return;
+    }
     ops->aes->set_enc_key(&key->aes, user_key, key_bytes);
     ops->aes->ecb_enc(&key->aes, h, h, 1);
-    ops->init(key->htable, h);
+    if (ops->init_part != NULL) {
+        ops->init_part(key->htable, h);
+        key->hmax = ops->part_pow;
+    } else {
+        ops->init(key->htable, h);
+        key->hmax = SIZE_MAX;
+    }
     fc_memzero(h, sizeof(h));
 }
 
+/*
+ * Grows the table for a call of |blocks| blocks: to the smallest doubling
+ * of the powers present that covers them, or to the whole table. Lengths
+ * are public, so is the branch.
+ */
+__attribute__((noinline)) static void fc_gcm_grow(fc_gcm_key *key,
+                                                  size_t blocks)
+{
+    const fc_gcm_ops *ops = key->ops;
+    size_t want = key->hmax;
+
+    while (want < blocks && want < ops->max_pow)
+        want *= 2;
+    ops->grow(key->htable, key->hmax, want);
+    key->hmax = want < ops->max_pow ? want : SIZE_MAX;
+}
+
+/* Makes sure a kernel call of |blocks| blocks finds its powers of H. */
+static inline void fc_gcm_need(fc_gcm_key *key, size_t blocks)
+{
+    if (FC_UNLIKELY(blocks > key->hmax))
+        fc_gcm_grow(key, blocks);
+}
+
 /* see fc/gcm.h */
-int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
+void fc_gcm_key_complete(fc_gcm_key *key)
+{
+    fc_gcm_need(key, SIZE_MAX);
+}
+
+/* see fc/gcm.h */
+int fc_gcm_set_iv(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
                   size_t iv_len)
 {
     fc_blk j0;
@@ -349,6 +407,7 @@ int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
 
         fc_blk_store(last, fc_blk_load_partial(iv + 16 * full, rem));
         fc_blk_store(last + 16, fc_blk_lengths(0, (uint64_t)iv_len));
+        fc_gcm_need(key, full > 2 ? full : 2);
         ops->ghash(key->htable, x, iv, full);
         if (rem != 0)
             ops->ghash(key->htable, x, last, 2);
@@ -380,15 +439,17 @@ int fc_gcm_set_iv(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *iv,
     st->mres = 0;
     st->npend = 0;
     st->ks_ready = 1;
+    st->mdone = 0;
     return 1;
 }
 
 /* Absorbs the whole blocks of |pend| into xi; an unfinished block moves to
  * the front. */
-static void fc_gcm_pend_flush(const fc_gcm_key *key, fc_gcm_state *st)
+static void fc_gcm_pend_flush(fc_gcm_key *key, fc_gcm_state *st)
 {
     if (st->npend == 0)
         return;
+    fc_gcm_need(key, st->npend);
     key->ops->ghash(key->htable, st->xi, st->pend[0], st->npend);
     if (st->ares != 0 || st->mres != 0)
         fc_blk_store(st->pend[0], fc_blk_load(st->pend[st->npend]));
@@ -398,7 +459,7 @@ static void fc_gcm_pend_flush(const fc_gcm_key *key, fc_gcm_state *st)
 /* The unfinished block is whole now (or closed, zero-padded): it joins the
  * whole blocks, which are absorbed if they leave no room for another
  * unfinished block and the length block. */
-static inline void fc_gcm_pend_close(const fc_gcm_key *key, fc_gcm_state *st)
+static inline void fc_gcm_pend_close(fc_gcm_key *key, fc_gcm_state *st)
 {
     st->ares = 0;
     st->mres = 0;
@@ -407,7 +468,7 @@ static inline void fc_gcm_pend_close(const fc_gcm_key *key, fc_gcm_state *st)
 }
 
 /* see fc/gcm.h */
-int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
+int fc_gcm_aad(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
                size_t len)
 {
     size_t full;
@@ -434,6 +495,7 @@ int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
     if (full > FC_GCM_PEND_BLOCKS - 2 - st->npend) {
         /* More than the buffer holds: straight from the input. */
         fc_gcm_pend_flush(key, st);
+        fc_gcm_need(key, full);
         key->ops->ghash(key->htable, st->xi, aad, full);
     } else {
         for (size_t i = 0; i < full; i++)
@@ -457,9 +519,8 @@ int fc_gcm_aad(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *aad,
  * block by block; the ciphertext blocks appended to |pend|, a partial last
  * one as the unfinished block.
  */
-static void fc_gcm_short(const fc_gcm_key *key, fc_gcm_state *st,
-                         const uint8_t *in, uint8_t *out, size_t full,
-                         size_t rem, int enc)
+static void fc_gcm_short(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                         uint8_t *out, size_t full, size_t rem, int enc)
 {
     FC_ALIGN(16) uint8_t cb[FC_GCM_SHORT_BLOCKS][16];
     const size_t nb = full + (rem != 0);
@@ -515,20 +576,78 @@ static void fc_gcm_short(const fc_gcm_key *key, fc_gcm_state *st,
  * function branches on the counter, which is secret for IVs other than 96
  * bits (J0 = GHASH_H(IV)). The write-back is the same inc32: a 32-bit add.
  */
-static void fc_gcm_blocks(const fc_gcm_key *key, fc_gcm_state *st,
-                          const uint8_t *in, uint8_t *out, size_t blocks,
-                          int enc)
+static void fc_gcm_blocks(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                          uint8_t *out, size_t blocks, int enc)
 {
     fc_gcm_crypt_fn *fn = enc ? key->ops->enc : key->ops->dec;
     fc_blk ctr = fc_blk_load(st->ctr);
 
+    fc_gcm_need(key, blocks);
     fn(key, in, out, blocks, st->ctr, st->xi);
     fc_blk_store(st->ctr,
                  fc_blk_with_ctr(ctr, fc_blk_ctr(ctr) + (uint32_t)blocks));
 }
 
-static int fc_gcm_crypt(const fc_gcm_key *key, fc_gcm_state *st,
-                        const uint8_t *in, uint8_t *out, size_t len, int enc)
+/*
+ * |len| bytes, whole blocks and a partial last one, through a _bytes
+ * kernel in one call: the partial block goes into xi zero-padded, and is
+ * the unfinished block from here on (mdone).
+ */
+static void fc_gcm_bytes(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                         uint8_t *out, size_t len, int enc)
+{
+    fc_gcm_crypt_bytes_fn *fn = enc ? key->ops->enc_bytes : key->ops->dec_bytes;
+    const size_t blocks = (len + 15) / 16;
+    fc_blk ctr = fc_blk_load(st->ctr);
+
+    fc_gcm_need(key, blocks);
+    fn(key, in, out, len, st->ctr, st->xi);
+    fc_blk_store(st->ctr,
+                 fc_blk_with_ctr(ctr, fc_blk_ctr(ctr) + (uint32_t)blocks));
+    st->mres = (uint32_t)(len % 16);
+    st->mdone = 1;
+}
+
+/*
+ * Goes on in the block a _bytes kernel left unfinished; it is in xi
+ * already, zero-padded. GHASH is linear, (xi' ^ p ^ b) H = (xi' ^ p) H ^
+ * b H, so the bytes added now are absorbed on their own: xi ^= b H, b
+ * being those bytes in their places and zeros elsewhere. Their keystream
+ * is made again from the block's counter, the one before |ctr| (inc32
+ * back by one: an addition, no branch on the counter). Returns the bytes
+ * taken; the block is done (mres = 0, mdone = 0) if it is whole.
+ */
+__attribute__((noinline)) static size_t
+fc_gcm_continue(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                uint8_t *out, size_t len, int enc)
+{
+    FC_ALIGN(16) uint8_t ks[16], b[16] = {0}, t[16] = {0};
+    const fc_blk ctr = fc_blk_load(st->ctr);
+    size_t n = 0;
+
+    fc_blk_store(ks, fc_blk_with_ctr(ctr, fc_blk_ctr(ctr) - 1));
+    key->ops->aes->ecb_enc(&key->aes, ks, ks, 1);
+    /* Each byte read before it is written: in == out works. */
+    for (; st->mres < 16 && n < len; n++) {
+        uint8_t x = in[n], y = (uint8_t)(x ^ ks[st->mres]);
+
+        out[n] = y;
+        b[st->mres++] = enc ? y : x;
+    }
+    key->ops->ghash(key->htable, t, b, 1);
+    fc_blk_store(st->xi, fc_blk_load(st->xi) ^ fc_blk_load(t));
+    if (st->mres == 16) {
+        st->mres = 0;
+        st->mdone = 0;
+    }
+    fc_memzero(ks, sizeof(ks));
+    fc_memzero(b, sizeof(b));
+    fc_memzero(t, sizeof(t));
+    return n;
+}
+
+static int fc_gcm_crypt(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+                        uint8_t *out, size_t len, int enc)
 {
     size_t full, rem;
 
@@ -544,8 +663,16 @@ static int fc_gcm_crypt(const fc_gcm_key *key, fc_gcm_state *st,
     /* Go on in the block a previous call started: keystream from |ks|,
      * the ciphertext byte (read when decrypting, computed when encrypting,
      * before |out| is written, so in == out works) into the unfinished
-     * block. */
-    if (st->mres != 0) {
+     * block; or, where a kernel hashed that block already, into xi. */
+    if (st->mres != 0 && st->mdone) {
+        size_t n = fc_gcm_continue(key, st, in, out, len, enc);
+
+        in += n;
+        out += n;
+        len -= n;
+        if (len == 0)
+            return 1;
+    } else if (st->mres != 0) {
         uint8_t *b = st->pend[st->npend];
 
         while (st->mres < 16 && len > 0) {
@@ -572,11 +699,17 @@ static int fc_gcm_crypt(const fc_gcm_key *key, fc_gcm_state *st,
     }
     /* The kernel hashes into xi: what is pending goes first. It makes its
      * own keystream from the counter; set_iv's first block is dropped. A
-     * partial last block's keystream is made before the kernel runs, so
-     * that its AES overlaps the kernel's instead of following it; the
-     * block itself then goes as a short message of one block. */
+     * partial last block goes into the same kernel call where the kernel
+     * takes one (ops->enc_bytes); otherwise its keystream is made before
+     * the kernel runs, so that its AES overlaps the kernel's instead of
+     * following it, and the block itself then goes as a short message of
+     * one block. */
     fc_gcm_pend_flush(key, st);
     st->ks_ready = 0;
+    if (rem != 0 && key->ops->enc_bytes != NULL) {
+        fc_gcm_bytes(key, st, in, out, len, enc);
+        return 1;
+    }
     if (rem != 0) {
         const fc_blk ctr = fc_blk_load(st->ctr);
         FC_ALIGN(16) uint8_t cb[16];
@@ -597,30 +730,31 @@ static int fc_gcm_crypt(const fc_gcm_key *key, fc_gcm_state *st,
 }
 
 /* see fc/gcm.h */
-int fc_gcm_encrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+int fc_gcm_encrypt(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
                    uint8_t *out, size_t len)
 {
     return fc_gcm_crypt(key, st, in, out, len, 1);
 }
 
 /* see fc/gcm.h */
-int fc_gcm_decrypt(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
+int fc_gcm_decrypt(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *in,
                    uint8_t *out, size_t len)
 {
     return fc_gcm_crypt(key, st, in, out, len, 0);
 }
 
 /* Ends the message (fc_gcm_finish) and returns the full tag. */
-static fc_blk fc_gcm_tag(const fc_gcm_key *key, fc_gcm_state *st)
+static fc_blk fc_gcm_tag(fc_gcm_key *key, fc_gcm_state *st)
 {
     fc_blk t;
 
     /* The unfinished block (zero-padded), then the length block: the
      * buffer always has room for both (fc/gcm.h). */
-    if (st->ares != 0 || st->mres != 0)
+    if (st->ares != 0 || (st->mres != 0 && !st->mdone))
         st->npend++;
     fc_blk_store(st->pend[st->npend++],
                  fc_blk_lengths(st->aad_len, st->msg_len));
+    fc_gcm_need(key, st->npend);
     key->ops->ghash(key->htable, st->xi, st->pend[0], st->npend);
     t = fc_blk_load(st->xi) ^ fc_blk_load(st->ek0);
     /* Nothing of the keystream outlives the message. */
@@ -630,18 +764,19 @@ static fc_blk fc_gcm_tag(const fc_gcm_key *key, fc_gcm_state *st)
     st->mres = 0;
     st->npend = 0;
     st->ks_ready = 0;
+    st->mdone = 0;
     return t;
 }
 
 /* see fc/gcm.h */
-void fc_gcm_finish(const fc_gcm_key *key, fc_gcm_state *st,
+void fc_gcm_finish(fc_gcm_key *key, fc_gcm_state *st,
                    uint8_t tag[FC_GCM_TAG_BYTES])
 {
     fc_blk_store(tag, fc_gcm_tag(key, st));
 }
 
 /* see fc/gcm.h */
-int fc_gcm_verify(const fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
+int fc_gcm_verify(fc_gcm_key *key, fc_gcm_state *st, const uint8_t *tag,
                   size_t tag_len)
 {
     fc_blk d;

@@ -219,3 +219,50 @@ void fc_gcm_dec_generic(const fc_gcm_key *key, const uint8_t *in, uint8_t *out,
 {
     fc_gcm_crypt_generic(key, in, out, blocks, ctr, xi, 0);
 }
+
+/* The _bytes form: the whole blocks as above, then a partial block's
+ * keystream from its counter (inc32 of |ctr| by the whole blocks, an
+ * addition, no branch), its bytes XORed, and the block hashed
+ * zero-padded. */
+static void fc_gcm_crypt_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                                       uint8_t *out, size_t len,
+                                       const uint8_t ctr[16], uint8_t xi[16],
+                                       int enc)
+{
+    const size_t full = len / 16, rem = len % 16;
+    uint8_t ks[16], b[16] = {0};
+
+    fc_gcm_crypt_generic(key, in, out, full, ctr, xi, enc);
+    if (rem == 0)
+        return;
+    memcpy(ks, ctr, 12);
+    fc_store_be32(ks + 12, fc_load_be32(ctr + 12) + (uint32_t)full);
+    fc_aes_ecb_enc_generic(&key->aes, ks, ks, 1);
+    in += 16 * full;
+    out += 16 * full;
+    for (size_t j = 0; j < rem; j++) {
+        uint8_t x = in[j], y = (uint8_t)(x ^ ks[j]);
+
+        b[j] = enc ? y : x;
+        out[j] = y;
+    }
+    fc_ghash_generic(key->htable, xi, b, 1);
+    fc_memzero(ks, sizeof(ks));
+    fc_memzero(b, sizeof(b));
+}
+
+/* see fc/gcm.h */
+void fc_gcm_enc_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                              uint8_t *out, size_t len, const uint8_t ctr[16],
+                              uint8_t xi[16])
+{
+    fc_gcm_crypt_bytes_generic(key, in, out, len, ctr, xi, 1);
+}
+
+/* see fc/gcm.h */
+void fc_gcm_dec_bytes_generic(const fc_gcm_key *key, const uint8_t *in,
+                              uint8_t *out, size_t len, const uint8_t ctr[16],
+                              uint8_t xi[16])
+{
+    fc_gcm_crypt_bytes_generic(key, in, out, len, ctr, xi, 0);
+}
