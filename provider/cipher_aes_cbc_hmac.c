@@ -18,7 +18,10 @@
  *   Decrypt: "tlsaadpad" is the MAC length (unused by libssl); the update
  *   decrypts, checks padding and MAC in constant time and returns the
  *   payload length (0 and an error on any failure; which one does not
- *   show), the payload following the explicit IV.
+ *   show), the payload following the explicit IV. The explicit-IV block
+ *   itself is left as it was by the SHA-1 ciphers and decrypted in place
+ *   by the SHA-256 ones, as the default's do (OpenSSL's evp_test checks
+ *   that block for SHA-256).
  * Without a "tlsaad" before it an update is plain CBC over whole blocks,
  * no padding, while the plaintext is hashed into a running state that is
  * never output, as OpenSSL's stitched ciphers do (so that `openssl speed`

@@ -142,7 +142,9 @@ void fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
  * fc_cbc_hmac_open decrypts the |len|-byte record at |in| to |out| (in ==
  * out or no overlap) and checks it: with |eiv| = 16 the first block is the
  * explicit IV (it becomes the chaining value; its plaintext is not part of
- * the record), else the chain continues from |iv|; |iv| is left holding
+ * the record: for SHA-1 |out|'s first block is left as it was, for SHA-256
+ * it receives that block decrypted from |iv|, as OpenSSL's ciphers do),
+ * else the chain continues from |iv|; |iv| is left holding
  * the last ciphertext block. The padding must be TLS padding that leaves
  * room for the MAC, and the MAC must equal HMAC(hdr || payload) with the
  * header's length field replaced by the payload length (|hdr|'s own bytes

@@ -281,11 +281,18 @@ uint64_t fc_cbc_hmac_open(const fc_cbc_hmac_key *k, uint8_t iv[16],
     size_t rlen, unpadded, d, d_min;
     uint64_t good;
 
-    /* An explicit IV is the chaining value of the rest, which is all we
-     * decrypt (|out|'s first block is left alone). */
-    if (eiv != 0)
+    /* An explicit IV is the chaining value of the rest. What becomes of
+     * |out|'s first block follows OpenSSL's stitched ciphers (3.0 to 3.6):
+     * the SHA-1 ones leave it alone, the SHA-256 ones decrypt it with the
+     * context's IV like any other block (its plaintext is meaningless and
+     * libssl drops it). The rest of the record decrypts the same either
+     * way. */
+    if (eiv != 0 && k->hash.alg == FC_SHA1) {
         memcpy(iv, in, 16);
-    k->aes->cbc_dec(&k->ks, in + eiv, out + eiv, (len - eiv) / 16, iv);
+        k->aes->cbc_dec(&k->ks, in + eiv, out + eiv, (len - eiv) / 16, iv);
+    } else {
+        k->aes->cbc_dec(&k->ks, in, out, len / 16, iv);
+    }
     rec = out + eiv;
     rlen = len - eiv;
     /* Padding: the last byte p and the p bytes before it all equal p, with
