@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/core_names.h>
 #include <openssl/obj_mac.h>
@@ -37,6 +38,15 @@
 
 static const uint8_t fc_oid_md5[] = {0x2a, 0x86, 0x48, 0x86,
                                      0xf7, 0x0d, 0x02, 0x05};
+static const uint8_t fc_oid_md2[] = {0x2a, 0x86, 0x48, 0x86,
+                                     0xf7, 0x0d, 0x02, 0x02};
+/* MD4 is 1.2.840.113549.2.4, but OpenSSL's DigestInfo for it (3.0 to 3.6,
+ * crypto/rsa/rsa_sign.c) ends in 3, and its verification re-encodes and
+ * compares: bit-identical signatures need the same bytes. */
+static const uint8_t fc_oid_md4_openssl[] = {0x2a, 0x86, 0x48, 0x86,
+                                             0xf7, 0x0d, 0x02, 0x03};
+/* MDC-2: 2.5.8.3.101 */
+static const uint8_t fc_oid_mdc2[] = {0x55, 0x08, 0x03, 0x65};
 static const uint8_t fc_oid_sha1[] = {0x2b, 0x0e, 0x03, 0x02, 0x1a};
 static const uint8_t fc_oid_ripemd160[] = {0x2b, 0x24, 0x03, 0x02, 0x01};
 static const uint8_t fc_oid_sha256[] = {FC_OID_NISTHASH(0x01)};
@@ -51,6 +61,10 @@ static const uint8_t fc_oid_sha3_384[] = {FC_OID_NISTHASH(0x09)};
 static const uint8_t fc_oid_sha3_512[] = {FC_OID_NISTHASH(0x0a)};
 
 static const uint8_t fc_sig_md5[] = {FC_OID_PKCS1(0x04)};
+static const uint8_t fc_sig_md2[] = {FC_OID_PKCS1(0x02)};
+static const uint8_t fc_sig_md4[] = {FC_OID_PKCS1(0x03)};
+/* mdc2WithRSASignature, 1.3.14.3.2.14 (OIW), as default names it */
+static const uint8_t fc_sig_mdc2[] = {0x2b, 0x0e, 0x03, 0x02, 0x0e};
 static const uint8_t fc_sig_sha1[] = {FC_OID_PKCS1(0x05)};
 static const uint8_t fc_sig_sha256[] = {FC_OID_PKCS1(0x0b)};
 static const uint8_t fc_sig_sha384[] = {FC_OID_PKCS1(0x0c)};
@@ -70,7 +84,7 @@ static const uint8_t fc_oid_rsassa_pss[] = {FC_OID_PKCS1(0x0a)};
 
 #define FC_MD(nid, size, oid, sig, pss)                                        \
     {                                                                          \
-        (nid), (size), (oid), sizeof(oid), (sig), sizeof(sig), (pss)           \
+        (nid), (size), (oid), sizeof(oid), (sig), sizeof(sig), (pss), 0        \
     }
 
 static const fc_rsa_md_desc fc_rsa_mds[] = {
@@ -87,8 +101,13 @@ static const fc_rsa_md_desc fc_rsa_mds[] = {
     FC_MD(NID_sha3_512, 64, fc_oid_sha3_512, fc_sig_sha3_512, 0),
     FC_MD(NID_md5, 16, fc_oid_md5, fc_sig_md5, 0),
     FC_MD(NID_ripemd160, 20, fc_oid_ripemd160, fc_sig_ripemd160, 0),
+    /* The legacy provider's digests, which default's signatures take. */
+    FC_MD(NID_md4, 16, fc_oid_md4_openssl, fc_sig_md4, 0),
+    FC_MD(NID_md2, 16, fc_oid_md2, fc_sig_md2, 0),
+    {NID_mdc2, 16, fc_oid_mdc2, sizeof(fc_oid_mdc2), fc_sig_mdc2,
+     sizeof(fc_sig_mdc2), 0, 1},
     /* TLS 1.0/1.1: the concatenated hashes are signed without DigestInfo. */
-    {NID_md5_sha1, 36, NULL, 0, NULL, 0, 0},
+    {NID_md5_sha1, 36, NULL, 0, NULL, 0, 0, 0},
 };
 
 /* see rsa_pad.h */
@@ -336,15 +355,25 @@ static void fc_ct_copy_out(uint8_t *out, const uint8_t *src, size_t n,
 /* ------------------------------------------------------------------------ */
 /* PKCS#1 v1.5                                                              */
 
-/* see rsa_pad.h */
-int fc_rsa_pad_pkcs1_sign(const fc_prov_ctx *prov, uint8_t *em, size_t k,
-                          const fc_rsa_md_desc *md, const uint8_t *in,
-                          size_t inlen)
+/* EM for PKCS#1 v1.5 signing; |digestinfo| selects the DigestInfo form
+ * for a digest that has an OID (else the bare OCTET STRING of md->octet). */
+static int fc_rsa_pad_pkcs1_t(const fc_prov_ctx *prov, uint8_t *em, size_t k,
+                              const fc_rsa_md_desc *md, const uint8_t *in,
+                              size_t inlen, int digestinfo)
 {
     uint8_t prefix[32];
     size_t plen = 0, tlen, ps;
 
-    if (md != NULL && md->oid != NULL) {
+    if (md != NULL && md->oid != NULL && !digestinfo) {
+        /* OCTET STRING { hash } */
+        if (inlen != md->size) {
+            FC_RAISE(prov, FC_R_INVALID_DIGEST_LENGTH);
+            return 0;
+        }
+        prefix[0] = 0x04;
+        prefix[1] = (uint8_t)md->size;
+        plen = 2;
+    } else if (md != NULL && md->oid != NULL) {
         /* DigestInfo ::= SEQUENCE { AlgorithmIdentifier, OCTET STRING }
          * (RFC 8017 9.2 step 2); the prefix is everything but the hash. */
         fc_der d = {prefix, sizeof(prefix), 0, 1};
@@ -384,6 +413,30 @@ int fc_rsa_pad_pkcs1_sign(const fc_prov_ctx *prov, uint8_t *em, size_t k,
     memcpy(em + 3 + ps, prefix, plen);
     memcpy(em + 3 + ps + plen, in, inlen);
     return 1;
+}
+
+/* see rsa_pad.h */
+int fc_rsa_pad_pkcs1_sign(const fc_prov_ctx *prov, uint8_t *em, size_t k,
+                          const fc_rsa_md_desc *md, const uint8_t *in,
+                          size_t inlen)
+{
+    return fc_rsa_pad_pkcs1_t(prov, em, k, md, in, inlen,
+                              md == NULL || !md->octet);
+}
+
+/* see rsa_pad.h */
+int fc_rsa_pad_pkcs1_sign_alt(const fc_prov_ctx *prov, uint8_t *em, size_t k,
+                              const fc_rsa_md_desc *md, const uint8_t *in,
+                              size_t inlen)
+{
+    int ok;
+
+    if (md == NULL || !md->octet)
+        return 0;
+    ERR_set_mark();
+    ok = fc_rsa_pad_pkcs1_t(prov, em, k, md, in, inlen, 1);
+    ERR_pop_to_mark();
+    return ok;
 }
 
 /* see rsa_pad.h */

@@ -46,13 +46,16 @@ typedef struct fc_rsa_md_desc {
     const uint8_t *sig_oid; /* <hash>WithRSAEncryption; NULL if none */
     size_t sig_oid_len;
     int pss_ok; /* may be named in RSASSA-PSS parameters (SHA-1/SHA-2) */
+    int octet;  /* PKCS#1 v1.5 signs a bare OCTET STRING, not DigestInfo
+                 * (MDC-2, as OpenSSL's RSA_sign_ASN1_OCTET_STRING) */
 } fc_rsa_md_desc;
 
 /*
  * fc_rsa_md_lookup returns the description of |md| (by NID), or NULL for a
  * digest RSA signatures do not allow here (which the caller reports as
  * FC_R_DIGEST_NOT_ALLOWED). Known: MD5, SHA-1, SHA-224/256/384/512,
- * SHA-512/224, SHA-512/256, SHA3-224/256/384/512, RIPEMD-160, MD5-SHA1.
+ * SHA-512/224, SHA-512/256, SHA3-224/256/384/512, RIPEMD-160, MD5-SHA1,
+ * and the legacy provider's MD2, MD4 and MDC-2 (default accepts them).
  */
 const fc_rsa_md_desc *fc_rsa_md_lookup(const EVP_MD *md);
 
@@ -77,13 +80,24 @@ size_t fc_rsa_pss_algid(uint8_t *out, size_t cap, const fc_rsa_md_desc *md,
 /*
  * fc_rsa_pad_pkcs1_sign writes EM = 00 01 FF..FF 00 T into |em| (k bytes),
  * where T is DigestInfo(md, |in|) when |md| is not NULL (|inlen| must be
- * md->size), or |in| itself when |md| is NULL (raw signing of |inlen|
- * bytes, e.g. MD5-SHA1 or the 36 bytes of `openssl speed`). Requires at
- * least 8 bytes of FF. Returns 1, or 0 with an error raised on |prov|.
+ * md->size; for md->octet the bare OCTET STRING of |in|), or |in| itself
+ * when |md| is NULL (raw signing of |inlen| bytes, e.g. MD5-SHA1 or the 36
+ * bytes of `openssl speed`). Requires at least 8 bytes of FF. Returns 1,
+ * or 0 with an error raised on |prov|.
  */
 int fc_rsa_pad_pkcs1_sign(const fc_prov_ctx *prov, uint8_t *em, size_t k,
                           const fc_rsa_md_desc *md, const uint8_t *in,
                           size_t inlen);
+
+/*
+ * fc_rsa_pad_pkcs1_sign_alt writes the other encoding a verifier accepts
+ * for |md|, if it has one: for MDC-2 (md->octet) the DigestInfo form,
+ * which OpenSSL's verification takes besides the OCTET STRING it signs.
+ * Returns 1 if it wrote one, else 0 (no error raised).
+ */
+int fc_rsa_pad_pkcs1_sign_alt(const fc_prov_ctx *prov, uint8_t *em, size_t k,
+                              const fc_rsa_md_desc *md, const uint8_t *in,
+                              size_t inlen);
 
 /*
  * fc_rsa_unpad_pkcs1_sign parses a type 1 block |em| (k bytes) and sets

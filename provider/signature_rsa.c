@@ -13,8 +13,10 @@
  * only, and a restricted one (RFC 4055 parameters) fixes the digest and the
  * MGF1 digest and sets the minimum salt length, enforced where default
  * enforces them and with its reasons (the autodetected salt lengths as the
- * running library's default treats them). Not supported: X9.31 padding and
- * MD2/MD4/MDC2.
+ * running library's default treats them). The legacy provider's MD2, MD4
+ * and MDC-2 are taken as default takes them (MD4's DigestInfo carries the
+ * OID byte OpenSSL writes; MDC-2 signs a bare OCTET STRING, PKCS#1 v1.5
+ * only, and verifies either form). Not supported: X9.31 padding.
  *
  * Digests are fetched from the provider's child library context: never the
  * application's, which may prefer fastcrypto and would loop back to us.
@@ -457,6 +459,12 @@ static int fc_rsa_sig_sign(void *vctx, unsigned char *sig, size_t *siglen,
                       "is %zu, should be %zu", tbslen, ctx->mdd->size);
         return 0;
     }
+    if (ctx->md != NULL && ctx->mdd->octet &&
+        ctx->pad_mode != RSA_PKCS1_PADDING) {
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+                      "only PKCS#1 padding supported with MDC2");
+        return 0;
+    }
     switch (ctx->pad_mode) {
     case RSA_PKCS1_PADDING:
         /* Without a digest |tbs| is signed as it is. */
@@ -555,7 +563,10 @@ static int fc_rsa_sig_verify(void *vctx, const unsigned char *sig,
                 !fc_rsa_pad_pkcs1_sign(ctx->prov, want, k, ctx->mdd, tbs,
                                        tbslen))
                 return 0;
-            if (memcmp(em, want, k) != 0)
+            if (memcmp(em, want, k) != 0 &&
+                !(fc_rsa_pad_pkcs1_sign_alt(ctx->prov, want, k, ctx->mdd, tbs,
+                                            tbslen) &&
+                  memcmp(em, want, k) == 0))
                 goto bad;
             return 1;
         }
@@ -607,6 +618,14 @@ static int fc_rsa_sig_verify_recover(void *vctx, unsigned char *rout,
         *routlen = k;
         return 1;
     }
+    /* With a digest the signature is exactly k bytes (RFC 8017 8.2.2 step
+     * 1), as default's verify-recover requires; without one a shorter
+     * input is a smaller number, as RSA_public_decrypt takes it. */
+    if (ctx->pad_mode == RSA_PKCS1_PADDING && ctx->md != NULL && siglen != k) {
+        FC_RAISE_DATA(ctx->prov, FC_R_BAD_SIGNATURE,
+                      "wrong signature length %zu", siglen);
+        return 0;
+    }
     if (!fc_rsa_sig_open(ctx, em, sig, siglen))
         return 0;
     switch (ctx->pad_mode) {
@@ -615,12 +634,20 @@ static int fc_rsa_sig_verify_recover(void *vctx, unsigned char *rout,
             goto bad;
         if (ctx->md != NULL) {
             /* The hash is the tail of T; the block must be exactly what
-             * signing that hash would have produced. */
-            if (tlen < ctx->mdd->size ||
-                !fc_rsa_pad_pkcs1_sign(ctx->prov, want, k, ctx->mdd,
-                                       t + tlen - ctx->mdd->size,
-                                       ctx->mdd->size) ||
-                memcmp(em, want, k) != 0)
+             * signing that hash would have produced (for MDC-2 either of
+             * its two forms). */
+            const uint8_t *h;
+
+            if (tlen < ctx->mdd->size)
+                goto bad;
+            h = t + tlen - ctx->mdd->size;
+            if (!fc_rsa_pad_pkcs1_sign(ctx->prov, want, k, ctx->mdd, h,
+                                       ctx->mdd->size))
+                goto bad;
+            if (memcmp(em, want, k) != 0 &&
+                !(fc_rsa_pad_pkcs1_sign_alt(ctx->prov, want, k, ctx->mdd, h,
+                                            ctx->mdd->size) &&
+                  memcmp(em, want, k) == 0))
                 goto bad;
             t += tlen - ctx->mdd->size;
             tlen = ctx->mdd->size;

@@ -404,6 +404,7 @@ static int setup_generic(void **state)
 typedef struct op_spec {
     int pad;             /* pad-mode (int) */
     const char *md;      /* signature digest (PKEY_sign) or OAEP digest */
+    const char *mdprops; /* the signature digest's properties */
     const char *mgf1;    /* mgf1-digest */
     const char *saltlen; /* saltlen (utf8) */
     const uint8_t *label;
@@ -428,6 +429,9 @@ static int op_params(OSSL_PARAM *p, const op_spec *s, int cipher, unsigned *tv,
             cipher ? OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST
                    : OSSL_SIGNATURE_PARAM_DIGEST,
             (char *)s->md, 0);
+    if (s->mdprops != NULL)
+        p[n++] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PROPERTIES, (char *)s->mdprops, 0);
     if (s->mgf1 != NULL)
         p[n++] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_MGF1_DIGEST,
                                                   (char *)s->mgf1, 0);
@@ -455,7 +459,7 @@ static int op_params(OSSL_PARAM *p, const op_spec *s, int cipher, unsigned *tv,
     return n;
 }
 
-enum { OP_SIGN, OP_VERIFY, OP_ENCRYPT, OP_DECRYPT };
+enum { OP_SIGN, OP_VERIFY, OP_RECOVER, OP_ENCRYPT, OP_DECRYPT };
 
 /*
  * Runs one EVP_PKEY operation on |pkey| with the provider that |propq|
@@ -478,6 +482,9 @@ static int pkey_op(env *e, int op, EVP_PKEY *pkey, const char *propq,
         break;
     case OP_VERIFY:
         ret = EVP_PKEY_verify_init(ctx);
+        break;
+    case OP_RECOVER:
+        ret = EVP_PKEY_verify_recover_init(ctx);
         break;
     case OP_ENCRYPT:
         ret = EVP_PKEY_encrypt_init(ctx);
@@ -505,6 +512,9 @@ static int pkey_op(env *e, int op, EVP_PKEY *pkey, const char *propq,
         break;
     case OP_VERIFY:
         ret = EVP_PKEY_verify(ctx, out, *outlen, in, inlen);
+        break;
+    case OP_RECOVER: /* |in| is the signature */
+        ret = EVP_PKEY_verify_recover(ctx, out, outlen, in, inlen);
         break;
     case OP_ENCRYPT:
         ret = EVP_PKEY_encrypt(ctx, out, outlen, in, inlen);
@@ -1033,6 +1043,148 @@ static void test_pkcs1_signatures(void **state)
                   "default verifies ours");
         }
     }
+}
+
+/*
+ * The legacy provider's digests (MD4 in Debian's; MD2 and MDC-2 where a
+ * build has them): signatures bit-identical to default's (MD4's DigestInfo
+ * as OpenSSL writes it, MDC-2's bare OCTET STRING), verified both ways and
+ * recovered; MDC-2 refused with PSS as default refuses it.
+ */
+static void test_legacy_digests(void **state)
+{
+    env *e = *state;
+    static const char *const mds[] = {"MD4", "MD2", "MDC2"};
+    const test_key *t = find_key(e, 1024);
+    OSSL_PROVIDER *legacy = OSSL_PROVIDER_load(e->lib, "legacy");
+    uint8_t msg[64];
+    size_t ran = 0;
+
+    rng_start("legacy_digests");
+    rnd_bytes(msg, sizeof(msg));
+    if (legacy == NULL) {
+        ERR_clear_error();
+        print_message("[legacy digests] no legacy provider here: skipped\n");
+        return;
+    }
+    for (size_t i = 0; i < FC_ARRAY_LEN(mds); i++) {
+        /* The digest comes from legacy while the operation is pinned to
+         * one provider: EVP_PKEY_sign of the hash, digest properties set. */
+        const op_spec pk = OP(.pad = RSA_PKCS1_PADDING, .md = mds[i],
+                              .mdprops = "provider=legacy");
+        const op_spec pss = OP(.pad = RSA_PKCS1_PSS_PADDING, .md = mds[i],
+                               .mdprops = "provider=legacy");
+        EVP_MD *md = EVP_MD_fetch(e->lib, mds[i], "provider=legacy");
+        uint8_t s1[MAXB], s2[MAXB], h[16], r1[MAXB], r2[MAXB];
+        size_t l1 = sizeof(s1), l2 = sizeof(s2), rl1 = sizeof(r1),
+               rl2 = sizeof(r2);
+        unsigned int hl = 0;
+        int f, d;
+
+        if (md == NULL) {
+            ERR_clear_error();
+            continue;
+        }
+        ran++;
+        WHERE("%s, %s", t->name, mds[i]);
+        CHECK(EVP_Digest(msg, sizeof(msg), h, &hl, md, NULL) == 1 && hl == 16,
+              "digest");
+        EVP_MD_free(md);
+        f = pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &pk, h, hl, s1, &l1);
+        d = pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &pk, h, hl, s2, &l2);
+        CHECK(f == 1 && d == 1, "sign: fastcrypto %d, default %d", f, d);
+        CHECK_BYTES(s1, l1, s2, l2, "signature");
+        CHECK(pkey_op(e, OP_VERIFY, t->df, FC_PROPQ, &pk, h, hl, s2, &l2) ==
+                      1 &&
+                  pkey_op(e, OP_VERIFY, t->fc, DF_PROPQ, &pk, h, hl, s1, &l1) ==
+                      1,
+              "verify both ways");
+        CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &pk, s2, l2, r1, &rl1) ==
+                      1 &&
+                  pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &pk, s2, l2, r2,
+                          &rl2) == 1,
+              "verify-recover");
+        CHECK_BYTES(r1, rl1, r2, rl2, "recovered hash");
+        CHECK_BYTES(r1, rl1, h, hl, "recovered hash vs the digest");
+        s1[l1 / 2] ^= 1;
+        CHECK(pkey_op(e, OP_VERIFY, t->df, FC_PROPQ, &pk, h, hl, s1, &l1) != 1,
+              "a bad signature verified");
+        ERR_clear_error();
+        l1 = sizeof(s1), l2 = sizeof(s2);
+        f = pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &pss, h, hl, s1, &l1);
+        ERR_set_mark();
+        d = pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &pss, h, hl, s2, &l2);
+        ERR_pop_to_mark();
+        CHECK((f == 1) == (d == 1), "PSS: fastcrypto %d, default %d", f, d);
+        if (f == 1)
+            CHECK(pkey_op(e, OP_VERIFY, t->fc, DF_PROPQ, &pss, h, hl, s1,
+                          &l1) == 1,
+                  "default verifies our PSS signature");
+        else
+            expect_error("MDC2 with PSS", FC_NAME, "invalid padding mode");
+        ERR_clear_error();
+    }
+    print_message("[legacy digests] %zu of %zu available here, checked\n", ran,
+                  FC_ARRAY_LEN(mds));
+    OSSL_PROVIDER_unload(legacy);
+}
+
+/*
+ * Verify-recover with a digest takes a signature of exactly k bytes, as
+ * default does (RFC 8017 8.2.2 step 1): a valid signature whose first byte
+ * is 0, given without it, is refused by both; without a digest both read
+ * the shorter input as the same number.
+ */
+static void test_recover_length(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key(e, 2048);
+    const op_spec sh = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
+    const op_spec raw = OP(.pad = RSA_PKCS1_PADDING);
+    uint8_t h[32], sig[MAXB], r1[MAXB], r2[MAXB];
+    size_t sl = 0, rl1, rl2;
+    int tries;
+
+    rng_start("recover_length");
+    for (tries = 0; tries < 4000; tries++) {
+        rnd_bytes(h, sizeof(h));
+        sl = sizeof(sig);
+        CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &sh, h, 32, sig, &sl) == 1,
+              "sign");
+        if (sig[0] == 0)
+            break;
+    }
+    CHECK(tries < 4000, "no signature with a leading zero byte");
+    WHERE("%s, signature of %zu bytes less its leading 0", t->name, sl);
+    rl1 = sizeof(r1), rl2 = sizeof(r2);
+    CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &sh, sig, sl, r1, &rl1) ==
+                  1 &&
+              pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &sh, sig, sl, r2, &rl2) ==
+                  1,
+          "the whole signature recovers");
+    CHECK_BYTES(r1, rl1, h, 32, "recovered hash");
+    CHECK_BYTES(r2, rl2, h, 32, "default's recovered hash");
+    rl1 = sizeof(r1), rl2 = sizeof(r2);
+    CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &sh, sig + 1, sl - 1, r1,
+                  &rl1) != 1,
+          "a short signature recovered with a digest set");
+    expect_error("short signature", FC_NAME, "bad signature");
+    CHECK(pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &sh, sig + 1, sl - 1, r2,
+                  &rl2) != 1,
+          "default recovered a short signature (the test's premise)");
+    ERR_clear_error();
+    rl1 = sizeof(sig), rl2 = sizeof(sig);
+    CHECK(pkey_op(e, OP_VERIFY, t->fc, FC_PROPQ, &sh, h, 32, sig + 1, &rl1) !=
+              1,
+          "a short signature verified");
+    ERR_clear_error();
+    rl1 = sizeof(r1), rl2 = sizeof(r2);
+    CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &raw, sig + 1, sl - 1, r1,
+                  &rl1) == 1 &&
+              pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &raw, sig + 1, sl - 1, r2,
+                      &rl2) == 1,
+          "without a digest both take the shorter input");
+    CHECK_BYTES(r1, rl1, r2, rl2, "recovered DigestInfo");
 }
 
 static void test_pss(void **state)
@@ -1741,6 +1893,8 @@ int main(void)
         cmocka_unit_test(test_keygen_too_small),
         cmocka_unit_test(test_keygen_too_big),
         cmocka_unit_test(test_pkcs1_signatures),
+        cmocka_unit_test(test_legacy_digests),
+        cmocka_unit_test(test_recover_length),
         cmocka_unit_test(test_pss),
         cmocka_unit_test(test_oaep),
         cmocka_unit_test(test_pkcs1_encryption),
