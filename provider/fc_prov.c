@@ -3,7 +3,8 @@
  * fc_prov.c - the provider entry point, its parameters and reason strings,
  * and the algorithm tables. Algorithms live in one file per family.
  */
-#define _GNU_SOURCE /* secure_getenv */
+#define _GNU_SOURCE /* secure_getenv, dladdr */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -560,6 +561,36 @@ static int fc_prov_config(fc_prov_ctx *prov,
     return 1;
 }
 
+/*
+ * A program linked statically against libcrypto that loads fastcrypto.so
+ * runs two libcryptos: its own, which is the core, and the shared one this
+ * module links. The shared copy registers its exit-time cleanup when first
+ * used (by us, below), so at exit it runs before the program's cleanup,
+ * which then tears this provider down and frees our child library context
+ * into an already dead library (a crash, seen with OpenSSL's statically
+ * linked test programs). So when the core is not the libcrypto we run on,
+ * ours is told before its first use not to clean up at exit: the
+ * program's cleanup frees what we hold while the library still works, and
+ * the process ends right after. With one shared libcrypto (the usual case)
+ * nothing changes.
+ */
+static void fc_prov_second_libcrypto(const OSSL_DISPATCH *in)
+{
+    Dl_info core, ours;
+    void (*core_fn)(void) = NULL;
+
+    for (; in->function_id != 0; in++)
+        if (in->function_id == OSSL_FUNC_CORE_GET_PARAMS) {
+            core_fn = in->function;
+            break;
+        }
+    if (core_fn == NULL || dladdr((const void *)core_fn, &core) == 0 ||
+        dladdr((const void *)&OPENSSL_init_crypto, &ours) == 0)
+        return;
+    if (core.dli_fbase != ours.dli_fbase)
+        OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+}
+
 /* Declared in <openssl/core.h>; the one symbol fastcrypto.so exports. */
 __attribute__((visibility("default"))) int
 OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
@@ -573,6 +604,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     char why[160] = "out of memory";
     const OSSL_DISPATCH *f;
 
+    fc_prov_second_libcrypto(in);
     prov = OPENSSL_zalloc(sizeof(*prov));
     if (prov == NULL)
         goto err;
