@@ -61,6 +61,13 @@
  * rsa-import-pub (+ -verify) does the same with the public half only, as a
  * TLS client takes each server's key (and verifies one signature with it).
  *
+ * drbg-*      CTR-DRBG (AES-256, derivation function) generate calls of
+ *              16 B to 64 KiB, each provider's generator instantiated
+ *              from the same fixed entropy (default's TEST-RAND as the
+ *              parent, the same personalization string) and count-based
+ *              reseeding off, so both produce the same bytes: what
+ *              RAND_bytes costs between reseeds.
+ *
  * rsa-import times EVP_PKEY_fromdata alone. A provider may do its per-key
  * precomputation there (fastcrypto: the Montgomery contexts of n, p, q) or
  * defer it to the first private-key operation (default), so rsa-import
@@ -1213,6 +1220,118 @@ static void rsa_teardown(void *st)
 }
 
 /* ------------------------------------------------------------------------ */
+/* drbg-*: CTR-DRBG generate calls. */
+
+typedef struct drbg_state {
+    EVP_RAND_CTX *parent[NPROV];
+    EVP_RAND_CTX *drbg[NPROV];
+    size_t len;   /* bytes per generate call */
+    size_t iters; /* calls per sample, fixed after calibration */
+    unsigned char *out;
+} drbg_state;
+
+static uint64_t drbg_once(void *st, int p, size_t iters, uint64_t *ns)
+{
+    drbg_state *s = st;
+    uint64_t t0 = now_ns();
+
+    for (size_t i = 0; i < iters; i++)
+        if (!EVP_RAND_generate(s->drbg[p], s->out, s->len, 256, 0, NULL, 0))
+            die_openssl("EVP_RAND_generate");
+    *ns = now_ns() - t0;
+    return fold16(0, s->out + s->len - 16);
+}
+
+/* Both generators restart from the same state before every sample, so
+ * the two providers' outputs (and the checks) are the same bytes. */
+static void drbg_restart(const drbg_state *s, int p)
+{
+    static const unsigned char ent[48] = "fc_bench drbg: fixed entropy input";
+    static const unsigned char nonce[16] = "fc_bench nonce";
+    /* Explicit: each provider has its own default personalization. */
+    static const unsigned char pers[] = "fc_bench drbg";
+    unsigned int never = 0;
+    OSSL_PARAM tp[3], dp[2];
+
+    tp[0] = OSSL_PARAM_construct_octet_string(OSSL_RAND_PARAM_TEST_ENTROPY,
+                                              (void *)ent, sizeof(ent));
+    tp[1] = OSSL_PARAM_construct_octet_string(OSSL_RAND_PARAM_TEST_NONCE,
+                                              (void *)nonce, sizeof(nonce));
+    tp[2] = OSSL_PARAM_construct_end();
+    dp[0] = OSSL_PARAM_construct_uint(OSSL_DRBG_PARAM_RESEED_REQUESTS, &never);
+    dp[1] = OSSL_PARAM_construct_end();
+    EVP_RAND_uninstantiate(s->drbg[p]);
+    EVP_RAND_uninstantiate(s->parent[p]);
+    if (!EVP_RAND_instantiate(s->parent[p], 256, 0, NULL, 0, tp) ||
+        !EVP_RAND_CTX_set_params(s->drbg[p], dp) ||
+        !EVP_RAND_instantiate(s->drbg[p], 256, 0, pers, sizeof(pers), NULL))
+        die_openssl("DRBG instantiate");
+}
+
+static int drbg_setup(const bench_env *env, const workload *w, void **st)
+{
+    drbg_state *s = xmalloc(sizeof(*s));
+
+    memset(s, 0, sizeof(*s));
+    s->len = w->size;
+    s->out = xmalloc(s->len);
+    for (int p = 0; p < NPROV; p++) {
+        EVP_RAND *tr =
+            EVP_RAND_fetch(env->libctx, "TEST-RAND", "provider=default");
+        EVP_RAND *dr = EVP_RAND_fetch(env->libctx, "CTR-DRBG", env->propq[p]);
+        unsigned int strength = 256;
+        int df = 1;
+        OSSL_PARAM tp[2], dp[3];
+
+        if (tr == NULL || dr == NULL) {
+            fprintf(stderr, "fc_bench: %s: no TEST-RAND or CTR-DRBG in %s\n",
+                    w->name, env->name[p]);
+            die_openssl("EVP_RAND_fetch");
+        }
+        s->parent[p] = EVP_RAND_CTX_new(tr, NULL);
+        s->drbg[p] = s->parent[p] ? EVP_RAND_CTX_new(dr, s->parent[p]) : NULL;
+        EVP_RAND_free(tr);
+        EVP_RAND_free(dr);
+        tp[0] = OSSL_PARAM_construct_uint(OSSL_RAND_PARAM_STRENGTH, &strength);
+        tp[1] = OSSL_PARAM_construct_end();
+        dp[0] = OSSL_PARAM_construct_utf8_string(OSSL_DRBG_PARAM_CIPHER,
+                                                 "AES-256-CTR", 0);
+        dp[1] = OSSL_PARAM_construct_int(OSSL_DRBG_PARAM_USE_DF, &df);
+        dp[2] = OSSL_PARAM_construct_end();
+        if (s->drbg[p] == NULL || !EVP_RAND_CTX_set_params(s->parent[p], tp) ||
+            !EVP_RAND_CTX_set_params(s->drbg[p], dp))
+            die_openssl("DRBG setup");
+        drbg_restart(s, p);
+    }
+    s->iters = calibrate(env, s, drbg_once, 16, 16);
+    *st = s;
+    return 1;
+}
+
+static int drbg_run(void *st, int p, double *value, uint64_t *check)
+{
+    drbg_state *s = st;
+    uint64_t ns;
+
+    drbg_restart(s, p);
+    *check = drbg_once(s, p, s->iters, &ns);
+    *value = (double)ns / (double)s->iters;
+    return 1;
+}
+
+static void drbg_teardown(void *st)
+{
+    drbg_state *s = st;
+
+    for (int p = 0; p < NPROV; p++) {
+        EVP_RAND_CTX_free(s->drbg[p]);
+        EVP_RAND_CTX_free(s->parent[p]);
+    }
+    free(s->out);
+    free(s);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The table. Add a row (and its three functions) to add a workload. */
 
 static const workload workloads[] = {
@@ -1369,6 +1488,18 @@ static const workload workloads[] = {
          "RSA-2048 public key import + first PSS verify, as a TLS client",
          RSA_IMPORT_PUB_VERIFY),
 #undef RSAW
+#define DRBGW(n, h, len)                                                       \
+    {                                                                          \
+        .name = n, .help = h, .unit = "ns/call", .lower_is_better = 1,         \
+        .size = len, .setup = drbg_setup, .run = drbg_run,                     \
+        .teardown = drbg_teardown                                              \
+    }
+    DRBGW("drbg-16", "CTR-DRBG (AES-256, df) generate, 16 B per call", 16),
+    DRBGW("drbg-256", "CTR-DRBG (AES-256, df) generate, 256 B per call", 256),
+    DRBGW("drbg-4k", "CTR-DRBG (AES-256, df) generate, 4 KiB per call", 4096),
+    DRBGW("drbg-64k", "CTR-DRBG (AES-256, df) generate, 64 KiB per call",
+          65536),
+#undef DRBGW
 };
 
 /* ------------------------------------------------------------------------ */
