@@ -8,15 +8,16 @@
  *
  * Behaviour follows OpenSSL's default provider (3.0 semantics, plus the
  * 3.1+ "auto-digestmax" salt length and its use as the default when running
- * under 3.1 or later), so that PKCS#1 v1.5 signatures are bit-identical and
- * PSS verifies both ways. RSA-PSS keys (keymgmt_rsa.c) take PSS padding
- * only, and a restricted one (RFC 4055 parameters) fixes the digest and the
- * MGF1 digest and sets the minimum salt length, enforced where default
- * enforces them and with its reasons (the autodetected salt lengths as the
- * running library's default treats them). The legacy provider's MD2, MD4
- * and MDC-2 are taken as default takes them (MD4's DigestInfo carries the
- * OID byte OpenSSL writes; MDC-2 signs a bare OCTET STRING, PKCS#1 v1.5
- * only, and verifies either form). Not supported: X9.31 padding.
+ * under 3.1 or later; refused under 3.0, as there), so that PKCS#1 v1.5
+ * signatures are bit-identical and PSS verifies both ways. RSA-PSS keys
+ * (keymgmt_rsa.c) take PSS padding only, and a restricted one (RFC 4055
+ * parameters) fixes the digest and the MGF1 digest and sets the minimum salt
+ * length, enforced where default enforces them and with its reasons (the
+ * autodetected salt lengths as the running library's default treats them). The
+ * legacy provider's MD2, MD4 and MDC-2 are taken as default takes them (MD4's
+ * DigestInfo carries the OID byte OpenSSL writes; MDC-2 signs a bare OCTET
+ * STRING, PKCS#1 v1.5 only, and verifies either form). Not supported: X9.31
+ * padding.
  *
  * Digests are fetched from the provider's child library context: never the
  * application's, which may prefer fastcrypto and would loop back to us.
@@ -1027,7 +1028,11 @@ static int fc_rsa_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
         } else {
             return 0;
         }
-        if (saltlen < FC_PSS_SALTLEN_AUTO_DIGESTMAX) {
+        /* "auto-digestmax" (-4) exists from 3.1 on; the default provider of
+         * 3.0 refuses -4 (and reads the name as 0: refused here). */
+        if (saltlen < FC_PSS_SALTLEN_AUTO_DIGESTMAX ||
+            (saltlen == FC_PSS_SALTLEN_AUTO_DIGESTMAX &&
+             OpenSSL_version_num() < 0x30100000L)) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_SALT_LENGTH, "%d", saltlen);
             return 0;
         }
