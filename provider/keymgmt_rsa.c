@@ -825,7 +825,9 @@ static void *fc_rsa_km_dup(const void *keydata_from, int selection)
     const fc_rsa_obj *from = keydata_from;
     fc_rsa_obj *obj;
 
-    if (from == NULL)
+    /* No empty keys by duplication, as default's rsa_dup: so
+     * EVP_PKEY_copy_parameters() fails for RSA keys, as there. */
+    if (from == NULL || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return NULL;
     obj = fc_rsa_obj_new(from->prov);
     if (obj == NULL)
