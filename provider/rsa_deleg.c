@@ -78,11 +78,13 @@ static int fc_rsa_deleg_same_bn(EVP_PKEY *a, EVP_PKEY *b, const char *name)
 {
     BIGNUM *x = NULL, *y = NULL;
     unsigned char *bx = NULL, *by = NULL;
-    int hx = EVP_PKEY_get_bn_param(a, name, &x) > 0;
-    int hy = EVP_PKEY_get_bn_param(b, name, &y) > 0;
-    int same = 0, len;
+    int hx, hy, same = 0, len = 0;
 
-    ERR_clear_error(); /* an absent parameter is an answer here */
+    /* an absent parameter is an answer here, not an error */
+    ERR_set_mark();
+    hx = EVP_PKEY_get_bn_param(a, name, &x) > 0;
+    hy = EVP_PKEY_get_bn_param(b, name, &y) > 0;
+    ERR_pop_to_mark();
     if (hx != hy)
         goto done;
     if (!hx) {
@@ -97,8 +99,8 @@ static int fc_rsa_deleg_same_bn(EVP_PKEY *a, EVP_PKEY *b, const char *name)
         goto done;
     same = CRYPTO_memcmp(bx, by, len) == 0;
 done:
-    OPENSSL_clear_free(bx, bx != NULL ? (size_t)len + 1 : 0);
-    OPENSSL_clear_free(by, by != NULL ? (size_t)len + 1 : 0);
+    OPENSSL_clear_free(bx, (size_t)len + 1);
+    OPENSSL_clear_free(by, (size_t)len + 1);
     BN_clear_free(x);
     BN_clear_free(y);
     return same;
