@@ -716,8 +716,11 @@ static int fc_rsa_sig_digest_init(fc_rsa_sig_ctx *ctx, const char *mdname,
                                   void *provkey, const OSSL_PARAM params[],
                                   int operation)
 {
-    fc_rsa_obj *obj = provkey != NULL ? provkey : ctx->rsa;
+    fc_rsa_obj *obj;
 
+    if (ctx == NULL)
+        return 0;
+    obj = provkey != NULL ? provkey : ctx->rsa;
     /* A delegated key: default digests and signs. */
     if (obj != NULL && obj->deleg != NULL)
         return fc_rsa_sig_set_key(ctx, provkey) &&
