@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 
+#include <openssl/types.h>
+
 #include "fc/rsa.h"
 #include "fc_prov.h"
 
@@ -27,10 +29,14 @@ typedef struct fc_rsa_pss_params {
 } fc_rsa_pss_params;
 
 /* The keydata handed to libcrypto by our RSA keymgmt. Reference counted:
- * signature and cipher contexts hold a reference while they use it. */
+ * signature and cipher contexts hold a reference while they use it. A key
+ * our core does not take but default does is held by default instead
+ * (|deleg|, rsa_deleg.h) and |key| is NULL. */
 typedef struct fc_rsa_obj {
     fc_prov_ctx *prov;
-    fc_rsa_key *key; /* NULL until imported or generated */
+    fc_rsa_key *key; /* NULL until imported or generated, or if delegated */
+    EVP_PKEY *deleg; /* a delegated key: default's, in the child libctx */
+    int deleg_priv;  /* it has d */
     int refcnt;      /* atomic; see fc_rsa_obj_up_ref */
     int pss;         /* an RSA-PSS key (made by the RSA-PSS keymgmt) */
     fc_rsa_pss_params pss_params; /* its restrictions, if any */

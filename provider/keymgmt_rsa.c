@@ -22,10 +22,17 @@
  * and enforced by signature_rsa.c; without them the key is unrestricted.
  *
  * What import takes, next to the default provider:
- *   - moduli of 512..8192 bits (the bignum layer's limit). A larger key
- *     (default takes up to 16384 bits) is refused with FC_R_INVALID_KEY,
- *     and libcrypto keeps using it through the provider that holds it:
- *     operations asked of fastcrypto first still succeed, on default;
+ *   - moduli of 512..8192 bits (the bignum layer's limit), odd, with an
+ *     odd e > 1, for our core. Components default's import takes and our
+ *     core refuses (a larger or smaller modulus, an even one, a bad or zero
+ *     exponent, n = e = d = 0, ...) make a delegated key (rsa_deleg.h):
+ *     held as default's key in the child library context; has, match,
+ *     validate, get_params, export and dup ask it, and the signature and
+ *     cipher code forward its operations to default, uncounted. Keys of
+ *     sizes not offered on this CPU (fc/offer.h) are still refused before
+ *     any of this, silently, and stay with the provider that holds them.
+ *     A key neither takes is refused with FC_R_INVALID_KEY and our core's
+ *     reason;
  *   - CRT values that are valid but unreduced (dp + (p - 1), dq + (q - 1),
  *     qinv + p, up to the modulus length): reduced for use by the core
  *     without a secret-dependent branch, exported as given (what default
@@ -58,6 +65,7 @@
 #include "fc/rsa.h"
 #include "fc_prov.h"
 #include "fc_rsa.h"
+#include "rsa_deleg.h"
 
 /* Largest modulus the raw core accepts, in bytes (16384 bits). */
 #define FC_RSA_MAX_BYTES 2048
@@ -108,6 +116,7 @@ void fc_rsa_obj_free(fc_rsa_obj *obj)
     if (__atomic_sub_fetch(&obj->refcnt, 1, __ATOMIC_ACQ_REL) > 0)
         return;
     fc_rsa_key_free(obj->key);
+    EVP_PKEY_free(obj->deleg);
     OPENSSL_free(obj);
 }
 
@@ -389,6 +398,26 @@ static int fc_param_to_be(const OSSL_PARAM *p, uint8_t *dst, size_t cap,
 }
 
 /*
+ * Keeps the key of |params| as a delegated one (rsa_deleg.h) if default's
+ * rules take it: for components our core refused. Returns 1 if it did.
+ */
+static int fc_rsa_km_delegate(fc_rsa_obj *obj, int selection,
+                              const OSSL_PARAM params[], int has_d)
+{
+    EVP_PKEY *pkey =
+        fc_rsa_deleg_import(obj->prov, obj->pss, selection, params);
+
+    if (pkey == NULL)
+        return 0;
+    fc_rsa_key_free(obj->key);
+    obj->key = NULL;
+    EVP_PKEY_free(obj->deleg);
+    obj->deleg = pkey;
+    obj->deleg_priv = has_d;
+    return 1;
+}
+
+/*
  * Import: the components straight from their parameters into one scratch
  * buffer (big-endian, as the core takes them), no BIGNUMs; the core checks
  * them as far as default does at import and leaves the per-key
@@ -466,6 +495,11 @@ static int fc_rsa_km_import(void *keydata, int selection,
         if (par[i] == NULL)
             continue;
         if (!fc_param_to_be(par[i], buf + used, total - used, &len[i])) {
+            if (fc_rsa_km_delegate(obj, selection, params,
+                                   priv && par[2] != NULL)) {
+                ok = 1;
+                goto err;
+            }
             FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
                           fc_rsa_comps[i].name);
             goto err;
@@ -513,6 +547,13 @@ static int fc_rsa_km_import(void *keydata, int selection,
         }
     }
     key = fc_rsa_key_new(&c, &prov->rsa, &reason);
+    /* A shape our core does not take (size, parity, zero values, ...) but
+     * default does: kept as default's key, used there (rsa_deleg.h). */
+    if (key == NULL &&
+        fc_rsa_km_delegate(obj, selection, params, priv && par[2] != NULL)) {
+        ok = 1;
+        goto err;
+    }
     if (key == NULL) {
         FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "%s",
                       reason != NULL ? reason : "key rejected");
@@ -520,6 +561,8 @@ static int fc_rsa_km_import(void *keydata, int selection,
     }
     fc_rsa_key_free(obj->key);
     obj->key = key;
+    EVP_PKEY_free(obj->deleg);
+    obj->deleg = NULL;
     if ((selection & OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS) != 0)
         obj->pss_params = pss;
     fc_stat_add(prov, FC_STAT_RSA_IMPORT, 1);
@@ -579,6 +622,8 @@ static int fc_rsa_km_export(void *keydata, int selection, OSSL_CALLBACK *cb,
 {
     fc_rsa_obj *obj = keydata;
 
+    if (obj != NULL && obj->deleg != NULL)
+        return fc_rsa_deleg_export(obj->deleg, selection, cb, cbarg);
     if (obj == NULL || obj->key == NULL)
         return 0;
     return fc_rsa_export_params(obj, selection, cb, cbarg);
@@ -647,6 +692,8 @@ static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
     OSSL_PARAM *p;
     int ok = 1;
 
+    if (obj != NULL && obj->deleg != NULL)
+        return fc_rsa_deleg_get_params(obj->deleg, params);
     if (key == NULL)
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS);
@@ -703,6 +750,9 @@ static int fc_rsa_km_has(const void *keydata, int selection)
         return 0;
     /* No domain parameters or "other" parameters: those are trivially
      * present. */
+    if (obj->deleg != NULL)
+        return (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0 ||
+               obj->deleg_priv;
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0)
         ok = obj->key != NULL;
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
@@ -745,6 +795,11 @@ static int fc_rsa_km_match(const void *keydata1, const void *keydata2,
         return 0;
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
+    /* A delegated key has a shape ours cannot have: equal to another
+     * delegated one only. */
+    if (o1->deleg != NULL || o2->deleg != NULL)
+        return o1->deleg != NULL && o2->deleg != NULL &&
+               fc_rsa_deleg_match(o1->deleg, o2->deleg, selection);
     if (o1->key == NULL || o2->key == NULL)
         return 0;
     if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0) {
@@ -790,6 +845,9 @@ static int fc_rsa_km_validate(const void *keydata, int selection, int checktype)
         return 0;
     if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return 1;
+    if (obj->deleg != NULL)
+        return fc_rsa_deleg_validate(obj->prov, obj->deleg, selection,
+                                     checktype);
     /* The public parts were validated at import (n odd, size, e). */
     if (obj->key == NULL)
         return 0;
@@ -825,13 +883,27 @@ static void *fc_rsa_km_dup(const void *keydata_from, int selection)
     const fc_rsa_obj *from = keydata_from;
     fc_rsa_obj *obj;
 
-    if (from == NULL)
+    /* No empty keys by duplication, as default's rsa_dup: so
+     * EVP_PKEY_copy_parameters() fails for RSA keys, as there. */
+    if (from == NULL || (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
         return NULL;
     obj = fc_rsa_obj_new(from->prov);
     if (obj == NULL)
         return NULL;
     obj->pss = from->pss;
     obj->pss_params = from->pss_params;
+    if (from->deleg != NULL && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0) {
+        int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+
+        obj->deleg =
+            fc_rsa_deleg_dup(from->prov, from->deleg, from->pss, selection);
+        obj->deleg_priv = priv && from->deleg_priv;
+        if (obj->deleg == NULL) {
+            FC_RAISE(from->prov, FC_R_MALLOC_FAILURE);
+            fc_rsa_obj_free(obj);
+            return NULL;
+        }
+    }
     if (from->key != NULL && (selection & OSSL_KEYMGMT_SELECT_KEYPAIR) != 0) {
         if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0 ||
             !fc_rsa_has_private(from->key))

@@ -21,6 +21,11 @@
  *
  * Digests are fetched from the provider's child library context: never the
  * application's, which may prefer fastcrypto and would loop back to us.
+ *
+ * Delegated keys (keymgmt_rsa.c, rsa_deleg.h: shapes our core does not
+ * take, such as moduli over 8192 bits): every entry point forwards to
+ * default's signature in the child library context (fc_rsa_deleg_*), with
+ * default's results and reasons; nothing is counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +44,7 @@
 #include "fc/rsa.h"
 #include "fc_prov.h"
 #include "fc_rsa.h"
+#include "rsa_deleg.h"
 #include "rsa_pad.h"
 
 /* Largest modulus the raw core accepts, in bytes (16384 bits). */
@@ -64,6 +70,9 @@ typedef struct fc_rsa_sig_ctx {
     const fc_rsa_md_desc *mgf1d;
     char mgf1_mdname[FC_MDNAME_MAX];
     EVP_MD_CTX *mdctx; /* digest-sign/verify streaming state */
+    /* A delegated key's operation (rsa_deleg.h): while active, every entry
+     * point forwards to it and the fields above are unused. */
+    fc_rsa_deleg_op deleg;
 } fc_rsa_sig_ctx;
 
 FC_DISPATCH(signature, newctx, fc_rsa_sig_newctx);
@@ -127,6 +136,7 @@ static void fc_rsa_sig_freectx(void *vctx)
 
     if (ctx == NULL)
         return;
+    fc_rsa_deleg_clear(&ctx->deleg);
     EVP_MD_CTX_free(ctx->mdctx);
     EVP_MD_free(ctx->md);
     EVP_MD_free(ctx->mgf1_md);
@@ -147,6 +157,7 @@ static void *fc_rsa_sig_dupctx(void *vctx)
     *dst = *src;
     dst->propq = NULL;
     dst->mdctx = NULL;
+    memset(&dst->deleg, 0, sizeof(dst->deleg));
     /* Take our own references; the caller may free |src| first (EVP's
      * DigestSignFinal signs on a duplicate). */
     if (dst->rsa != NULL)
@@ -165,6 +176,8 @@ static void *fc_rsa_sig_dupctx(void *vctx)
         if (dst->mdctx == NULL || !EVP_MD_CTX_copy_ex(dst->mdctx, src->mdctx))
             goto err;
     }
+    if (!fc_rsa_deleg_dupctx(&dst->deleg, &src->deleg))
+        goto err;
     return dst;
 err:
     FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
@@ -374,19 +387,16 @@ static int fc_rsa_sig_check_saltlen(fc_rsa_sig_ctx *ctx, int saltlen,
     return 1;
 }
 
-static int fc_rsa_sig_init(fc_rsa_sig_ctx *ctx, void *provkey,
-                           const OSSL_PARAM params[], int operation)
+/* Makes |provkey| the context's key (NULL: the one in place). Returns 0 if
+ * there is none. */
+static int fc_rsa_sig_set_key(fc_rsa_sig_ctx *ctx, fc_rsa_obj *obj)
 {
-    fc_rsa_obj *obj = provkey;
-
-    if (ctx == NULL)
-        return 0;
     if (obj == NULL && ctx->rsa == NULL) {
         FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
         return 0;
     }
     if (obj != NULL) {
-        if (obj->key == NULL) {
+        if (obj->key == NULL && obj->deleg == NULL) {
             FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
             return 0;
         }
@@ -394,6 +404,19 @@ static int fc_rsa_sig_init(fc_rsa_sig_ctx *ctx, void *provkey,
         fc_rsa_obj_free(ctx->rsa);
         ctx->rsa = obj;
     }
+    return 1;
+}
+
+static int fc_rsa_sig_init(fc_rsa_sig_ctx *ctx, void *provkey,
+                           const OSSL_PARAM params[], int operation)
+{
+    if (ctx == NULL || !fc_rsa_sig_set_key(ctx, provkey))
+        return 0;
+    /* A delegated key: default does the operation. */
+    if (ctx->rsa->deleg != NULL)
+        return fc_rsa_deleg_init(ctx->prov, &ctx->deleg, ctx->rsa->deleg,
+                                 operation, params);
+    fc_rsa_deleg_clear(&ctx->deleg);
     ctx->operation = operation;
     ctx->pad_mode = RSA_PKCS1_PADDING;
     ctx->saltlen = fc_pss_default_saltlen();
@@ -436,6 +459,8 @@ static int fc_rsa_sig_sign(void *vctx, unsigned char *sig, size_t *siglen,
     size_t k;
     int ok = 0;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_run(&ctx->deleg, sig, siglen, sigsize, tbs, tbslen);
     if (ctx == NULL || ctx->rsa == NULL) {
         FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
         return 0;
@@ -541,6 +566,8 @@ static int fc_rsa_sig_verify(void *vctx, const unsigned char *sig,
     const uint8_t *t;
     size_t k, tlen;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_verify(&ctx->deleg, sig, siglen, tbs, tbslen);
     if (ctx == NULL || ctx->rsa == NULL) {
         FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
         return 0;
@@ -610,6 +637,9 @@ static int fc_rsa_sig_verify_recover(void *vctx, unsigned char *rout,
     const uint8_t *t;
     size_t k, tlen;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_run(&ctx->deleg, rout, routlen, routsize, sig,
+                                siglen);
     if (ctx == NULL || ctx->rsa == NULL) {
         FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
         return 0;
@@ -687,6 +717,16 @@ static int fc_rsa_sig_digest_init(fc_rsa_sig_ctx *ctx, const char *mdname,
                                   void *provkey, const OSSL_PARAM params[],
                                   int operation)
 {
+    fc_rsa_obj *obj;
+
+    if (ctx == NULL)
+        return 0;
+    obj = provkey != NULL ? provkey : ctx->rsa;
+    /* A delegated key: default digests and signs. */
+    if (obj != NULL && obj->deleg != NULL)
+        return fc_rsa_sig_set_key(ctx, provkey) &&
+               fc_rsa_deleg_digest_init(ctx->prov, &ctx->deleg, obj->deleg,
+                                        operation, mdname, params);
     if (!fc_rsa_sig_init(ctx, provkey, params, operation))
         return 0;
     /* The digest may already be in place from |params|. */
@@ -731,6 +771,8 @@ static int fc_rsa_sig_digest_update(void *vctx, const unsigned char *data,
 {
     fc_rsa_sig_ctx *ctx = vctx;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_digest_update(&ctx->deleg, data, datalen);
     if (ctx == NULL || ctx->mdctx == NULL)
         return 0;
     return EVP_DigestUpdate(ctx->mdctx, data, datalen);
@@ -756,6 +798,9 @@ static int fc_rsa_sig_digest_sign_final(void *vctx, unsigned char *sig,
     uint8_t digest[EVP_MAX_MD_SIZE];
     unsigned int dlen = 0;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_digest_sign_final(&ctx->deleg, sig, siglen,
+                                              sigsize);
     if (ctx == NULL)
         return 0;
     ctx->allow_md = 1;
@@ -774,6 +819,8 @@ static int fc_rsa_sig_digest_verify_final(void *vctx, const unsigned char *sig,
     uint8_t digest[EVP_MAX_MD_SIZE];
     unsigned int dlen = 0;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_digest_verify_final(&ctx->deleg, sig, siglen);
     if (ctx == NULL)
         return 0;
     ctx->allow_md = 1;
@@ -850,6 +897,8 @@ static int fc_rsa_sig_get_ctx_params(void *vctx, OSSL_PARAM *params)
     fc_rsa_sig_ctx *ctx = vctx;
     OSSL_PARAM *p;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_get_ctx_params(&ctx->deleg, params);
     if (ctx == NULL)
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_SIGNATURE_PARAM_ALGORITHM_ID);
@@ -938,6 +987,8 @@ static int fc_rsa_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
     const char *pmd = NULL, *pmdprops = NULL, *pmgf1 = NULL, *pmgf1props = NULL;
     int pad_mode, saltlen;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_set_ctx_params(&ctx->deleg, params);
     if (ctx == NULL)
         return 0;
     if (params == NULL)
@@ -1105,6 +1156,8 @@ static int fc_rsa_sig_get_ctx_md_params(void *vctx, OSSL_PARAM *params)
 {
     fc_rsa_sig_ctx *ctx = vctx;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_get_md_params(&ctx->deleg, params);
     if (ctx == NULL || ctx->mdctx == NULL)
         return 0;
     return EVP_MD_CTX_get_params(ctx->mdctx, params);
@@ -1114,6 +1167,8 @@ static const OSSL_PARAM *fc_rsa_sig_gettable_ctx_md_params(void *vctx)
 {
     fc_rsa_sig_ctx *ctx = vctx;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_gettable_md_params(&ctx->deleg);
     if (ctx == NULL || ctx->md == NULL)
         return NULL;
     return EVP_MD_gettable_ctx_params(ctx->md);
@@ -1123,6 +1178,8 @@ static int fc_rsa_sig_set_ctx_md_params(void *vctx, const OSSL_PARAM params[])
 {
     fc_rsa_sig_ctx *ctx = vctx;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_set_md_params(&ctx->deleg, params);
     if (ctx == NULL || ctx->mdctx == NULL)
         return 0;
     return EVP_MD_CTX_set_params(ctx->mdctx, params);
@@ -1132,6 +1189,8 @@ static const OSSL_PARAM *fc_rsa_sig_settable_ctx_md_params(void *vctx)
 {
     fc_rsa_sig_ctx *ctx = vctx;
 
+    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
+        return fc_rsa_deleg_settable_md_params(&ctx->deleg);
     if (ctx == NULL || ctx->md == NULL)
         return NULL;
     return EVP_MD_settable_ctx_params(ctx->md);

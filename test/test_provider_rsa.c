@@ -56,8 +56,8 @@
 #define FC_PROPQ     "provider=" FC_NAME
 #define DF_PROPQ     "provider=" DF_NAME
 #define DEFAULT_SEED 0x5eedfc2029ULL
-#define MAXB         1100 /* bytes: an 8200-bit modulus and some */
-#define MAX_KEYS     8
+#define MAXB         1200 /* bytes: a 9216-bit modulus and some */
+#define MAX_KEYS     10
 /* RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING (3.2+ headers). */
 #define PAD_NO_IMPLICIT 8
 
@@ -176,8 +176,8 @@ typedef struct test_key {
     int bits;
     BIGNUM *c[NCOMP];
     EVP_PKEY *df; /* held by default, built from the components */
-    EVP_PKEY *fc; /* held by fastcrypto: df exported and imported; NULL if
-                   * fastcrypto refuses it (over 8192 bits) */
+    EVP_PKEY *fc; /* held by fastcrypto: df exported and imported (over
+                   * 8192 bits: a delegated key, used through default) */
 } test_key;
 
 typedef struct env {
@@ -818,54 +818,317 @@ static void test_keymgmt_crt_inconsistent(void **state)
     crt_values(state, 1);
 }
 
-/* Keys over fastcrypto's 8192 bits stay with their own provider: import is
- * refused, and operations asked of fastcrypto first still succeed through
- * default. */
+/* Counter |name| of fastcrypto in |e|'s library context, from
+ * "fastcrypto-stats". */
+static uint64_t fc_counter(env *e, const char *name)
+{
+    char buf[1024] = "";
+    size_t nl = strlen(name);
+    const char *s;
+
+    CHECK(prov_get_str(e->lib, "fastcrypto-stats", buf, sizeof(buf)),
+          "fastcrypto-stats");
+    for (s = buf; (s = strstr(s, name)) != NULL; s += nl)
+        if ((s == buf || s[-1] == ' ') && s[nl] == '=')
+            return strtoull(s + nl + 1, NULL, 10);
+    fail_msg("no counter %s in \"%s\"", name, buf);
+    return 0;
+}
+
+/* The RSA counters that delegated keys must leave alone. */
+static const char *const k_rsa_counters[] = {
+    "rsa-sign", "rsa-verify", "rsa-encrypt", "rsa-decrypt", "rsa-import"};
+#define NRSACOUNT FC_ARRAY_LEN(k_rsa_counters)
+
+static void rsa_counters(env *e, uint64_t *out)
+{
+    for (size_t i = 0; i < NRSACOUNT; i++)
+        out[i] = fc_counter(e, k_rsa_counters[i]);
+}
+
+static void rsa_counters_unchanged(env *e, const uint64_t *before,
+                                   const char *what)
+{
+    uint64_t now[NRSACOUNT];
+
+    rsa_counters(e, now);
+    for (size_t i = 0; i < NRSACOUNT; i++)
+        CHECK(now[i] == before[i], "%s: %s went from %llu to %llu", what,
+              k_rsa_counters[i], (unsigned long long)before[i],
+              (unsigned long long)now[i]);
+}
+
+/* Keys over fastcrypto's 8192 bits, decoded by default: libcrypto moves
+ * them into fastcrypto for an operation asked of it first (export and
+ * import), where they are delegated keys (rsa_deleg.h); every operation
+ * succeeds, run by default, and none is counted as fastcrypto's. */
 static void test_big_keys(void **state)
 {
     env *e = *state;
-    const test_key *t = find_key_name(e, "rsa8200");
+    static const char *const names[] = {"rsa8200", "rsa9216"};
     static const uint8_t msg[] = "big key";
-    uint8_t sig[MAXB], ct[MAXB], pt[MAXB];
-    size_t sl = sizeof(sig), cl = sizeof(ct), pl = sizeof(pt);
-    const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
-    EVP_PKEY_CTX *ctx;
-    EVP_MD_CTX *mctx;
 
     rng_start("big_keys");
-    CHECK(t != NULL, "rsa8200 in rsa_keys.txt");
-    CHECK(t->fc == NULL, "fastcrypto accepted an 8200-bit key");
-    {
-        EVP_PKEY *k =
-            fc_test_move_key(e->lib, t->df, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
-        CHECK(k == NULL, "import");
-        expect_error("8200-bit import", FC_NAME, "invalid key");
+    for (size_t i = 0; i < FC_ARRAY_LEN(names); i++) {
+        const test_key *t = find_key_name(e, names[i]);
+        uint8_t sig[MAXB], ct[MAXB], pt[MAXB];
+        size_t sl = sizeof(sig), cl = sizeof(ct), pl = sizeof(pt);
+        const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+        uint64_t before[NRSACOUNT];
+        EVP_PKEY_CTX *ctx;
+        EVP_MD_CTX *mctx;
+
+        WHERE("%s", names[i]);
+        CHECK(t != NULL, "%s in rsa_keys.txt", names[i]);
+        CHECK(t->fc != NULL, "fastcrypto refused a %d-bit key", t->bits);
+        CHECK(strcmp(key_provider(t->fc), FC_NAME) == 0, "held by %s",
+              key_provider(t->fc));
+        if (g_quick && t->bits > 8200)
+            continue;
+        rsa_counters(e, before);
+        /* Sign preferring fastcrypto, as a server with default_properties
+         * = ?fastcrypto.preferred=yes does, on the key default decoded. */
+        mctx = EVP_MD_CTX_new();
+        CHECK(mctx != NULL &&
+                  EVP_DigestSignInit_ex(mctx, NULL, "SHA256", e->lib,
+                                        "?" FC_PROPQ, t->df, NULL) == 1 &&
+                  EVP_DigestSign(mctx, sig, &sl, msg, sizeof(msg)) == 1,
+              "sign with fastcrypto preferred");
+        EVP_MD_CTX_free(mctx);
+        CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s, msg, sizeof(msg),
+                        sig, &sl) == 1,
+              "default verifies");
+        mctx = EVP_MD_CTX_new();
+        CHECK(mctx != NULL &&
+                  EVP_DigestVerifyInit_ex(mctx, NULL, "SHA256", e->lib,
+                                          "?" FC_PROPQ, t->df, NULL) == 1 &&
+                  EVP_DigestVerify(mctx, sig, sl, msg, sizeof(msg)) == 1,
+              "verify with fastcrypto preferred");
+        EVP_MD_CTX_free(mctx);
+        ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
+        CHECK(ctx != NULL && EVP_PKEY_encrypt_init(ctx) == 1 &&
+                  EVP_PKEY_encrypt(ctx, ct, &cl, msg, sizeof(msg)) == 1,
+              "encrypt with fastcrypto preferred");
+        EVP_PKEY_CTX_free(ctx);
+        ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
+        CHECK(ctx != NULL && EVP_PKEY_decrypt_init(ctx) == 1 &&
+                  EVP_PKEY_decrypt(ctx, pt, &pl, ct, cl) == 1,
+              "decrypt with fastcrypto preferred");
+        EVP_PKEY_CTX_free(ctx);
+        CHECK_BYTES(pt, pl, msg, sizeof(msg), "round trip");
+        rsa_counters_unchanged(e, before, "big key through default");
     }
-    if (g_quick)
-        return;
-    /* Sign preferring fastcrypto, as a server with default_properties =
-     * ?provider=fastcrypto does: default serves it. */
-    mctx = EVP_MD_CTX_new();
-    CHECK(mctx != NULL &&
-              EVP_DigestSignInit_ex(mctx, NULL, "SHA256", e->lib, "?" FC_PROPQ,
-                                    t->df, NULL) == 1 &&
-              EVP_DigestSign(mctx, sig, &sl, msg, sizeof(msg)) == 1,
-          "8200-bit sign with fastcrypto preferred");
-    EVP_MD_CTX_free(mctx);
-    CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), sig,
-                    &sl) == 1,
-          "verify");
-    ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
-    CHECK(ctx != NULL && EVP_PKEY_encrypt_init(ctx) == 1 &&
-              EVP_PKEY_encrypt(ctx, ct, &cl, msg, sizeof(msg)) == 1,
-          "encrypt with fastcrypto preferred");
+    ERR_clear_error();
+}
+
+/*
+ * Keys default's import takes and fastcrypto's core does not, built with
+ * EVP_PKEY_fromdata on fastcrypto's keymgmt (OpenSSL's evp_extra_test
+ * test_RSA_get_set_params and evp_pkey_provided_test test_fromdata_rsa,
+ * test_evp_pkey_get_bn_param_large): held by fastcrypto as delegated keys,
+ * every component reads back, EVP_PKEY_todata round-trips, and bits,
+ * security bits and size are default's.
+ */
+static void check_delegated_key(env *e, BIGNUM *const *c, int selection,
+                                const char *what)
+{
+    EVP_PKEY *kf, *kd, *k2 = NULL;
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx;
+
+    WHERE("%s", what);
+    kf = key_from_bns(e, c, selection, FC_PROPQ);
+    CHECK(kf != NULL, "fastcrypto's fromdata refused it");
+    kd = key_from_bns(e, c, selection, DF_PROPQ);
+    CHECK(kd != NULL, "default's fromdata refused it");
+    CHECK(strcmp(key_provider(kf), FC_NAME) == 0, "held by %s",
+          key_provider(kf));
+    check_components(kf, c, "EVP_PKEY_get_bn_param");
+    CHECK(EVP_PKEY_get_bits(kf) == EVP_PKEY_get_bits(kd), "bits %d, not %d",
+          EVP_PKEY_get_bits(kf), EVP_PKEY_get_bits(kd));
+    CHECK(EVP_PKEY_get_security_bits(kf) == EVP_PKEY_get_security_bits(kd),
+          "security bits %d, not %d", EVP_PKEY_get_security_bits(kf),
+          EVP_PKEY_get_security_bits(kd));
+    CHECK(EVP_PKEY_get_size(kf) == EVP_PKEY_get_size(kd), "size %d, not %d",
+          EVP_PKEY_get_size(kf), EVP_PKEY_get_size(kd));
+    /* todata and back into fastcrypto: the same key */
+    CHECK(EVP_PKEY_todata(kf, selection, &params) == 1, "EVP_PKEY_todata");
+    for (int i = 0; i < NCOMP; i++) {
+        const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, k_comp_param[i]);
+        BIGNUM *bn = NULL;
+
+        CHECK((p != NULL) == (c[i] != NULL), "todata: %s %s", k_comp_param[i],
+              p != NULL ? "present" : "absent");
+        if (p != NULL)
+            CHECK(OSSL_PARAM_get_BN(p, &bn) && BN_cmp(bn, c[i]) == 0,
+                  "todata: %s differs", k_comp_param[i]);
+        BN_free(bn);
+    }
+    ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", FC_PROPQ);
+    CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) == 1 &&
+              EVP_PKEY_fromdata(ctx, &k2, selection, params) == 1,
+          "fromdata of todata's parameters");
     EVP_PKEY_CTX_free(ctx);
-    ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
-    CHECK(ctx != NULL && EVP_PKEY_decrypt_init(ctx) == 1 &&
-              EVP_PKEY_decrypt(ctx, pt, &pl, ct, cl) == 1,
-          "decrypt with fastcrypto preferred");
-    EVP_PKEY_CTX_free(ctx);
-    CHECK_BYTES(pt, pl, msg, sizeof(msg), "8200-bit round trip");
+    check_components(k2, c, "after todata and fromdata");
+    CHECK(EVP_PKEY_eq(kf, k2) == 1, "EVP_PKEY_eq after the round trip");
+    /* and into default */
+    EVP_PKEY_free(k2);
+    k2 = fc_test_move_key(e->lib, kf, "RSA", selection, DF_PROPQ);
+    CHECK(k2 != NULL, "export to default");
+    check_components(k2, c, "moved to default");
+    OSSL_PARAM_free(params);
+    EVP_PKEY_free(k2);
+    EVP_PKEY_free(kf);
+    EVP_PKEY_free(kd);
+    ERR_clear_error();
+}
+
+static void test_delegated_keys(void **state)
+{
+    env *e = *state;
+    /* test_fromdata_rsa's 32-bit key ("openssl genrsa 32", OpenSSL 1.0.2) */
+    static const BN_ULONG k32[NCOMP] = {0xbc747fc5, 0x10001, 0x7b133399,
+                                        0xe963,     0xceb7,  0x8599,
+                                        0xbd87,     0xcc3b};
+    BIGNUM *c[NCOMP] = {NULL};
+    const test_key *t = find_key_name(e, "rsa9216");
+    uint8_t big[2050];
+
+    rng_start("delegated_keys");
+    /* n = e = d = 0 (test_RSA_get_set_params) */
+    for (int i = C_N; i <= C_D; i++)
+        c[i] = BN_new();
+    check_delegated_key(e, c, EVP_PKEY_KEYPAIR, "n = e = d = 0");
+    for (int i = 0; i < NCOMP; i++) {
+        BN_free(c[i]);
+        c[i] = BN_new();
+        CHECK(c[i] != NULL && BN_set_word(c[i], k32[i]), "BN_set_word");
+    }
+    check_delegated_key(e, c, EVP_PKEY_KEYPAIR, "32-bit key");
+    for (int i = 0; i < NCOMP; i++) {
+        BN_free(c[i]);
+        c[i] = NULL;
+    }
+    /* public keys over 8192 bits, one of them over default's 16384 */
+    CHECK(t != NULL, "rsa9216 in rsa_keys.txt");
+    {
+        BIGNUM *pub[NCOMP] = {t->c[C_N], t->c[C_E]};
+
+        check_delegated_key(e, pub, EVP_PKEY_PUBLIC_KEY, "9216-bit public");
+    }
+    rnd_bytes(big, sizeof(big));
+    big[0] = 0x80;
+    big[sizeof(big) - 1] |= 1;
+    c[C_N] = BN_bin2bn(big, sizeof(big), NULL);
+    c[C_E] = BN_new();
+    CHECK(c[C_N] != NULL && c[C_E] != NULL && BN_set_word(c[C_E], 65537) &&
+              BN_num_bits(c[C_N]) == 16400,
+          "16400-bit modulus");
+    check_delegated_key(e, c, EVP_PKEY_PUBLIC_KEY, "16400-bit public");
+    BN_free(c[C_N]);
+    BN_free(c[C_E]);
+}
+
+/* Builds the key of the hex components |hex| (N, E, D, P, Q, DP, DQ, QI)
+ * with the keymgmt |propq| selects. */
+static EVP_PKEY *key_from_hex(env *e, const char *const *hex, const char *propq)
+{
+    BIGNUM *c[NCOMP] = {NULL};
+    EVP_PKEY *pkey;
+
+    for (int i = 0; i < NCOMP; i++)
+        CHECK(BN_hex2bn(&c[i], hex[i]) > 0, "BN_hex2bn");
+    pkey = key_from_bns(e, c, EVP_PKEY_KEYPAIR, propq);
+    for (int i = 0; i < NCOMP; i++)
+        BN_free(c[i]);
+    return pkey;
+}
+
+/* Operations on delegated keys held by fastcrypto: a 9216-bit key
+ * (PKCS#1 v1.5 signatures bit-identical to default's and verified both
+ * ways, OAEP across providers both ways) and a 384-bit one with no padding
+ * (the same bytes as default's); fastcrypto's counters do not move. */
+static void test_delegated_ops(void **state)
+{
+    env *e = *state;
+    /* made with Python 3 integers: two 192-bit primes, e = 65537 */
+    static const char *const k384[NCOMP] = {
+        "e9a0c1d17ec31a2c9f9dcefbd6511a31d58ebe64c8dab4f7a0e4cfb2653ccad6a7d4"
+        "ed12d7e3c18bae2aab7dd52ca91d",
+        "10001",
+        "c7302c8fb5081b14d8b1ef7b7fea7deee72960e304ec9344bc7f48e73c226e3e5d1c"
+        "a683cc4e20b1113d225ae47fb91",
+        "f5104f5c8b0484fdc02dcb471a9a7751460c190e2596592d",
+        "f40dcd1c69be64601073a307e4469c186bc19ac64d1ba5b1",
+        "2db59d17e5d631f822a0680a1b2c3495343b8d70d611f51",
+        "15732113de375d9b13d715fd1b9319250c5377c6f5fff81",
+        "8e4fd42dd506d7d6b5b5fd967616eee7ce09f2430f4166ff",
+    };
+    const test_key *t = find_key_name(e, "rsa9216");
+    static const uint8_t msg[] = "delegated";
+    const op_spec oaep = OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = "SHA256");
+    const op_spec none = OP(.pad = RSA_NO_PADDING);
+    uint8_t c1[MAXB], c2[MAXB], p1[MAXB], m[48];
+    size_t l1, l2, q1;
+    uint64_t before[NRSACOUNT];
+    EVP_PKEY *kf, *kd;
+
+    rng_start("delegated_ops");
+    CHECK(t != NULL && t->fc != NULL, "rsa9216 held by fastcrypto");
+    rsa_counters(e, before);
+    if (!g_quick) {
+        /* built by fastcrypto's fromdata, and moved from default */
+        kf = key_from_bns(e, t->c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        CHECK(kf != NULL, "fromdata of the 9216-bit key");
+        WHERE("9216-bit, fromdata");
+        sign_both(e, kf, t->df, "PKCS#1 v1.5 SHA-256");
+        WHERE("9216-bit, moved");
+        sign_both(e, t->fc, t->df, "PKCS#1 v1.5 SHA-256");
+        for (int dir = 0; dir < 2; dir++) {
+            EVP_PKEY *enc = dir ? t->df : kf, *dec = dir ? kf : t->df;
+
+            WHERE("9216-bit OAEP, %s to %s", dir ? DF_NAME : FC_NAME,
+                  dir ? FC_NAME : DF_NAME);
+            l1 = sizeof(c1), q1 = sizeof(p1);
+            CHECK(pkey_op(e, OP_ENCRYPT, enc, dir ? DF_PROPQ : FC_PROPQ, &oaep,
+                          msg, sizeof(msg), c1, &l1) == 1,
+                  "encrypt");
+            CHECK(pkey_op(e, OP_DECRYPT, dec, dir ? FC_PROPQ : DF_PROPQ, &oaep,
+                          c1, l1, p1, &q1) == 1,
+                  "decrypt");
+            CHECK_BYTES(p1, q1, msg, sizeof(msg), "OAEP round trip");
+        }
+        EVP_PKEY_free(kf);
+    }
+    /* 384 bits, no padding */
+    WHERE("384-bit, no padding");
+    kf = key_from_hex(e, k384, FC_PROPQ);
+    kd = key_from_hex(e, k384, DF_PROPQ);
+    CHECK(kf != NULL && kd != NULL, "fromdata of the 384-bit key");
+    CHECK(strcmp(key_provider(kf), FC_NAME) == 0, "held by %s",
+          key_provider(kf));
+    rnd_bytes(m, sizeof(m));
+    m[0] = 0; /* below n */
+    l1 = sizeof(c1), l2 = sizeof(c2), q1 = sizeof(p1);
+    CHECK(pkey_op(e, OP_ENCRYPT, kf, FC_PROPQ, &none, m, sizeof(m), c1, &l1) ==
+                  1 &&
+              pkey_op(e, OP_ENCRYPT, kd, DF_PROPQ, &none, m, sizeof(m), c2,
+                      &l2) == 1,
+          "encrypt");
+    CHECK_BYTES(c1, l1, c2, l2, "raw public operation");
+    CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &none, c1, l1, p1, &q1) == 1,
+          "decrypt");
+    CHECK_BYTES(p1, q1, m, sizeof(m), "raw round trip");
+    l1 = sizeof(c1), l2 = sizeof(c2);
+    CHECK(pkey_op(e, OP_SIGN, kf, FC_PROPQ, &none, m, sizeof(m), c1, &l1) ==
+                  1 &&
+              pkey_op(e, OP_SIGN, kd, DF_PROPQ, &none, m, sizeof(m), c2, &l2) ==
+                  1,
+          "sign");
+    CHECK_BYTES(c1, l1, c2, l2, "raw signature");
+    EVP_PKEY_free(kf);
+    EVP_PKEY_free(kd);
+    rsa_counters_unchanged(e, before, "delegated keys");
     ERR_clear_error();
 }
 
@@ -1909,6 +2172,8 @@ int main(void)
         cmocka_unit_test(test_keymgmt_crt_unreduced),
         cmocka_unit_test(test_keymgmt_crt_inconsistent),
         cmocka_unit_test(test_big_keys),
+        cmocka_unit_test(test_delegated_keys),
+        cmocka_unit_test(test_delegated_ops),
         cmocka_unit_test(test_keygen),
         cmocka_unit_test(test_keygen_too_small),
         cmocka_unit_test(test_keygen_too_big),

@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * rsa_deleg.c - delegated RSA keys (rsa_deleg.h): keys the default provider
+ * takes and fastcrypto's core does not, kept as default's EVP_PKEY in the
+ * provider's child library context and used there.
+ *
+ * Why: the default provider's import checks little (ossl_rsa_fromdata), and
+ * programs build such keys with EVP_PKEY_fromdata on whatever keymgmt the
+ * configuration prefers: n = e = d = 0 to read back, 32-bit test keys, keys
+ * of up to 16384 bits (default's operation limit) or larger (which default
+ * holds but refuses to use, "modulus too large"). With fastcrypto preferred
+ * they reach our import; refusing them made EVP_PKEY_fromdata fail where
+ * default succeeds. Import keeps such a key as default's (keymgmt_rsa.c);
+ * every query and every operation on it then goes to default, with
+ * default's results and reasons, and none is counted as fastcrypto's work.
+ * libcrypto moving a key decoded by default into fastcrypto for an
+ * operation (its export-to-provider) takes the same import, so the
+ * operation comes to our signature or cipher and is forwarded here, where
+ * it formerly fell back to default in libcrypto: the same code runs.
+ *
+ * Everything uses the child library context with the property query
+ * "provider=default": never the application's context, whose default
+ * properties may prefer fastcrypto and would route back to us.
+ */
+#include <string.h>
+
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include "fc_prov.h"
+#include "rsa_deleg.h"
+
+#define FC_DELEG_PROPQ "provider=default"
+
+/* ------------------------------------------------------------------------ */
+/* Keys                                                                     */
+
+/* see rsa_deleg.h */
+EVP_PKEY *fc_rsa_deleg_import(fc_prov_ctx *prov, int pss, int selection,
+                              const OSSL_PARAM params[])
+{
+    EVP_PKEY_CTX *ctx;
+    EVP_PKEY *pkey = NULL;
+
+    ERR_set_mark();
+    ctx = EVP_PKEY_CTX_new_from_name(prov->libctx, pss ? "RSA-PSS" : "RSA",
+                                     FC_DELEG_PROPQ);
+    if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pkey, selection, (OSSL_PARAM *)params) <= 0) {
+        EVP_PKEY_free(pkey);
+        pkey = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    ERR_pop_to_mark();
+    return pkey;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_export(EVP_PKEY *pkey, int selection, OSSL_CALLBACK *cb,
+                        void *cbarg)
+{
+    return EVP_PKEY_export(pkey, selection, cb, cbarg) > 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_get_params(EVP_PKEY *pkey, OSSL_PARAM params[])
+{
+    return EVP_PKEY_get_params(pkey, params) > 0;
+}
+
+/* 1 if parameter |name| of |a| and |b| is equal, or absent from both. The
+ * value may be d: compared without an early exit. */
+static int fc_rsa_deleg_same_bn(EVP_PKEY *a, EVP_PKEY *b, const char *name)
+{
+    BIGNUM *x = NULL, *y = NULL;
+    unsigned char *bx = NULL, *by = NULL;
+    int hx, hy, same = 0, len = 0;
+
+    /* an absent parameter is an answer here, not an error */
+    ERR_set_mark();
+    hx = EVP_PKEY_get_bn_param(a, name, &x) > 0;
+    hy = EVP_PKEY_get_bn_param(b, name, &y) > 0;
+    ERR_pop_to_mark();
+    if (hx != hy)
+        goto done;
+    if (!hx) {
+        same = 1;
+        goto done;
+    }
+    len = BN_num_bytes(x) > BN_num_bytes(y) ? BN_num_bytes(x) : BN_num_bytes(y);
+    bx = OPENSSL_zalloc(len + 1);
+    by = OPENSSL_zalloc(len + 1);
+    if (bx == NULL || by == NULL || BN_bn2binpad(x, bx, len) < 0 ||
+        BN_bn2binpad(y, by, len) < 0)
+        goto done;
+    same = CRYPTO_memcmp(bx, by, len) == 0;
+done:
+    OPENSSL_clear_free(bx, (size_t)len + 1);
+    OPENSSL_clear_free(by, (size_t)len + 1);
+    BN_clear_free(x);
+    BN_clear_free(y);
+    return same;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_match(EVP_PKEY *a, EVP_PKEY *b, int selection)
+{
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+        return 1;
+    if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
+        return fc_rsa_deleg_same_bn(a, b, OSSL_PKEY_PARAM_RSA_N) &&
+               fc_rsa_deleg_same_bn(a, b, OSSL_PKEY_PARAM_RSA_E);
+    return fc_rsa_deleg_same_bn(a, b, OSSL_PKEY_PARAM_RSA_D);
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_validate(fc_prov_ctx *prov, EVP_PKEY *pkey, int selection,
+                          int checktype)
+{
+    EVP_PKEY_CTX *ctx;
+    int ok;
+
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
+        return 1;
+    ctx = EVP_PKEY_CTX_new_from_pkey(prov->libctx, pkey, FC_DELEG_PROPQ);
+    if (ctx == NULL)
+        return 0;
+    /* default's rsa_validate: the pair, else the private, else the public
+     * key */
+    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) ==
+        OSSL_KEYMGMT_SELECT_KEYPAIR)
+        ok = EVP_PKEY_pairwise_check(ctx);
+    else if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
+        ok = EVP_PKEY_private_check(ctx);
+    else if (checktype == OSSL_KEYMGMT_VALIDATE_QUICK_CHECK)
+        ok = EVP_PKEY_public_check_quick(ctx);
+    else
+        ok = EVP_PKEY_public_check(ctx);
+    EVP_PKEY_CTX_free(ctx);
+    return ok > 0;
+}
+
+/* see rsa_deleg.h */
+EVP_PKEY *fc_rsa_deleg_dup(fc_prov_ctx *prov, EVP_PKEY *pkey, int pss,
+                           int selection)
+{
+    const int pub =
+        OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS;
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY *copy;
+
+    if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
+        return EVP_PKEY_dup(pkey);
+    if (EVP_PKEY_todata(pkey, pub, &params) <= 0)
+        return NULL;
+    copy = fc_rsa_deleg_import(prov, pss, pub, params);
+    OSSL_PARAM_free(params);
+    return copy;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Operations                                                               */
+
+/* see rsa_deleg.h */
+void fc_rsa_deleg_clear(fc_rsa_deleg_op *op)
+{
+    EVP_PKEY_CTX_free(op->pctx);
+    EVP_MD_CTX_free(op->mctx);
+    memset(op, 0, sizeof(*op));
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_dupctx(fc_rsa_deleg_op *dst, const fc_rsa_deleg_op *src)
+{
+    memset(dst, 0, sizeof(*dst));
+    dst->operation = src->operation;
+    if (src->pctx != NULL && (dst->pctx = EVP_PKEY_CTX_dup(src->pctx)) == NULL)
+        goto err;
+    if (src->mctx != NULL) {
+        dst->mctx = EVP_MD_CTX_new();
+        if (dst->mctx == NULL || !EVP_MD_CTX_copy_ex(dst->mctx, src->mctx))
+            goto err;
+    }
+    return 1;
+err:
+    fc_rsa_deleg_clear(dst);
+    return 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_init(fc_prov_ctx *prov, fc_rsa_deleg_op *op, EVP_PKEY *pkey,
+                      int operation, const OSSL_PARAM params[])
+{
+    int ok = 0;
+
+    fc_rsa_deleg_clear(op);
+    op->pctx = EVP_PKEY_CTX_new_from_pkey(prov->libctx, pkey, FC_DELEG_PROPQ);
+    if (op->pctx == NULL)
+        goto err;
+    switch (operation) {
+    case EVP_PKEY_OP_SIGN:
+        ok = EVP_PKEY_sign_init_ex(op->pctx, params);
+        break;
+    case EVP_PKEY_OP_VERIFY:
+        ok = EVP_PKEY_verify_init_ex(op->pctx, params);
+        break;
+    case EVP_PKEY_OP_VERIFYRECOVER:
+        ok = EVP_PKEY_verify_recover_init_ex(op->pctx, params);
+        break;
+    case EVP_PKEY_OP_ENCRYPT:
+        ok = EVP_PKEY_encrypt_init_ex(op->pctx, params);
+        break;
+    case EVP_PKEY_OP_DECRYPT:
+        ok = EVP_PKEY_decrypt_init_ex(op->pctx, params);
+        break;
+    }
+    if (ok <= 0)
+        goto err;
+    op->operation = operation;
+    return 1;
+err:
+    fc_rsa_deleg_clear(op);
+    return 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_digest_init(fc_prov_ctx *prov, fc_rsa_deleg_op *op,
+                             EVP_PKEY *pkey, int operation, const char *mdname,
+                             const OSSL_PARAM params[])
+{
+    int ok;
+
+    fc_rsa_deleg_clear(op);
+    if ((op->mctx = EVP_MD_CTX_new()) == NULL)
+        return 0;
+    if (mdname != NULL && mdname[0] == '\0')
+        mdname = NULL;
+    if (operation == EVP_PKEY_OP_SIGN)
+        ok = EVP_DigestSignInit_ex(op->mctx, NULL, mdname, prov->libctx,
+                                   FC_DELEG_PROPQ, pkey, params);
+    else
+        ok = EVP_DigestVerifyInit_ex(op->mctx, NULL, mdname, prov->libctx,
+                                     FC_DELEG_PROPQ, pkey, params);
+    if (ok <= 0) {
+        fc_rsa_deleg_clear(op);
+        return 0;
+    }
+    op->operation = operation;
+    return 1;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_run(fc_rsa_deleg_op *op, unsigned char *out, size_t *outlen,
+                     size_t outsize, const unsigned char *in, size_t inlen)
+{
+    size_t len = outsize;
+    int ok = 0;
+
+    if (op->pctx == NULL)
+        return 0;
+    switch (op->operation) {
+    case EVP_PKEY_OP_SIGN:
+        ok = EVP_PKEY_sign(op->pctx, out, &len, in, inlen);
+        break;
+    case EVP_PKEY_OP_VERIFYRECOVER:
+        ok = EVP_PKEY_verify_recover(op->pctx, out, &len, in, inlen);
+        break;
+    case EVP_PKEY_OP_ENCRYPT:
+        ok = EVP_PKEY_encrypt(op->pctx, out, &len, in, inlen);
+        break;
+    case EVP_PKEY_OP_DECRYPT:
+        ok = EVP_PKEY_decrypt(op->pctx, out, &len, in, inlen);
+        break;
+    }
+    if (ok <= 0)
+        return 0;
+    *outlen = len;
+    return 1;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_verify(fc_rsa_deleg_op *op, const unsigned char *sig,
+                        size_t siglen, const unsigned char *tbs, size_t tbslen)
+{
+    return op->pctx != NULL &&
+           EVP_PKEY_verify(op->pctx, sig, siglen, tbs, tbslen) == 1;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_digest_update(fc_rsa_deleg_op *op, const unsigned char *data,
+                               size_t len)
+{
+    if (op->mctx == NULL)
+        return 0;
+    if (op->operation == EVP_PKEY_OP_SIGN)
+        return EVP_DigestSignUpdate(op->mctx, data, len) > 0;
+    return EVP_DigestVerifyUpdate(op->mctx, data, len) > 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_digest_sign_final(fc_rsa_deleg_op *op, unsigned char *sig,
+                                   size_t *siglen, size_t sigsize)
+{
+    size_t len = sigsize;
+
+    if (op->mctx == NULL || EVP_DigestSignFinal(op->mctx, sig, &len) <= 0)
+        return 0;
+    *siglen = len;
+    return 1;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_digest_verify_final(fc_rsa_deleg_op *op,
+                                     const unsigned char *sig, size_t siglen)
+{
+    return op->mctx != NULL &&
+           EVP_DigestVerifyFinal(op->mctx, sig, siglen) == 1;
+}
+
+/* The operation's own context: the one made at init, or the digest's. */
+static EVP_PKEY_CTX *fc_rsa_deleg_pctx(fc_rsa_deleg_op *op)
+{
+    return op->pctx != NULL
+               ? op->pctx
+               : (op->mctx != NULL ? EVP_MD_CTX_get_pkey_ctx(op->mctx) : NULL);
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_get_ctx_params(fc_rsa_deleg_op *op, OSSL_PARAM params[])
+{
+    EVP_PKEY_CTX *pctx = fc_rsa_deleg_pctx(op);
+
+    return pctx != NULL && EVP_PKEY_CTX_get_params(pctx, params) > 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_set_ctx_params(fc_rsa_deleg_op *op, const OSSL_PARAM params[])
+{
+    EVP_PKEY_CTX *pctx = fc_rsa_deleg_pctx(op);
+
+    return pctx != NULL && EVP_PKEY_CTX_set_params(pctx, params) > 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_get_md_params(fc_rsa_deleg_op *op, OSSL_PARAM params[])
+{
+    return op->mctx != NULL && EVP_MD_CTX_get_params(op->mctx, params) > 0;
+}
+
+/* see rsa_deleg.h */
+int fc_rsa_deleg_set_md_params(fc_rsa_deleg_op *op, const OSSL_PARAM params[])
+{
+    return op->mctx != NULL && EVP_MD_CTX_set_params(op->mctx, params) > 0;
+}
+
+/* see rsa_deleg.h */
+const OSSL_PARAM *fc_rsa_deleg_gettable_md_params(const fc_rsa_deleg_op *op)
+{
+    return op->mctx != NULL ? EVP_MD_CTX_gettable_params(op->mctx) : NULL;
+}
+
+/* see rsa_deleg.h */
+const OSSL_PARAM *fc_rsa_deleg_settable_md_params(const fc_rsa_deleg_op *op)
+{
+    return op->mctx != NULL ? EVP_MD_CTX_settable_params(op->mctx) : NULL;
+}
