@@ -532,10 +532,12 @@ static void test_tls12_provider_not_fips(void **state)
 
 /*
  * An RSA key of a size fastcrypto does not offer (1024 bits: a scalar
- * Montgomery size on every CPU, see fc/offer.h) is refused at import
- * without an error, and the operation runs on the key's own provider:
- * signing and verifying work, leave the error queue empty, and move none
- * of fastcrypto's counters.
+ * Montgomery size on every CPU, see fc/offer.h) runs on default: imported
+ * into fastcrypto (libcrypto moving the key for an operation, or a
+ * program's EVP_PKEY_fromdata on the preferred keymgmt) it is kept as
+ * default's key and used there (provider/rsa_deleg.c): signing and
+ * verifying work, leave the error queue empty, and move none of
+ * fastcrypto's counters.
  */
 static void test_rsa_size_not_offered(void **state)
 {
@@ -564,6 +566,40 @@ static void test_rsa_size_not_offered(void **state)
     if (!offered("rsa-other")) {
         assert_int_equal(b[C_RSA_SIGN] - a[C_RSA_SIGN], 0);
         assert_int_equal(b[C_RSA_VERIFY] - a[C_RSA_VERIFY], 0);
+    }
+    /* The same key built by the program on the preferred keymgmt. */
+    {
+        OSSL_PARAM *params = NULL;
+        EVP_PKEY_CTX *fd = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", NULL);
+        EVP_PKEY *built = NULL;
+
+        assert_int_equal(EVP_PKEY_todata(key, EVP_PKEY_KEYPAIR, &params), 1);
+        assert_non_null(fd);
+        assert_int_equal(EVP_PKEY_fromdata_init(fd), 1);
+        assert_int_equal(
+            EVP_PKEY_fromdata(fd, &built, EVP_PKEY_KEYPAIR, params), 1);
+        assert_int_equal(EVP_MD_CTX_reset(md), 1);
+        assert_int_equal(EVP_DigestVerifyInit_ex(md, NULL, "SHA256", g_lib,
+                                                 NULL, built, NULL),
+                         1);
+        assert_int_equal(
+            EVP_DigestVerify(md, sig, siglen, msg, sizeof(msg) - 1), 1);
+        siglen = sizeof(sig);
+        assert_int_equal(EVP_MD_CTX_reset(md), 1);
+        assert_int_equal(
+            EVP_DigestSignInit_ex(md, NULL, "SHA256", g_lib, NULL, built, NULL),
+            1);
+        assert_int_equal(EVP_DigestSign(md, sig, &siglen, msg, sizeof(msg) - 1),
+                         1);
+        assert_int_equal(ERR_peek_error(), 0);
+        counters(a);
+        if (!offered("rsa-other")) {
+            assert_int_equal(a[C_RSA_SIGN] - b[C_RSA_SIGN], 0);
+            assert_int_equal(a[C_RSA_VERIFY] - b[C_RSA_VERIFY], 0);
+        }
+        EVP_PKEY_free(built);
+        EVP_PKEY_CTX_free(fd);
+        OSSL_PARAM_free(params);
     }
     EVP_MD_CTX_free(md);
     EVP_PKEY_free(key);

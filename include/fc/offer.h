@@ -12,8 +12,8 @@
  * (AVX-512 VAES AES-GCM, AVX-512 IFMA RSA for 3072- and 4096-bit keys).
  * fc_offer_decide puts the three together once per provider instance; an
  * algorithm that is not offered is left out of the provider's algorithm
- * tables (RSA: keys of a size that is not offered are refused at import,
- * and libcrypto keeps them on the provider that made them).
+ * tables (RSA: keys of a size that is not offered are kept, at import, as
+ * default's keys and their operations forwarded there, rsa_deleg.h).
  *
  * Predicting default's code: from our own feature bits after the mask.
  * FASTCRYPTO_CPU_MASK stands in for a CPU without those features; the
