@@ -43,8 +43,10 @@
  *     too); with d present a private operation whose CRT result fails the
  *     check is redone once through d, blinded and checked, so it signs as
  *     default does (default falls back to d the same way).
- * Generation: 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS) of
- * 2 to 5 primes as default allows them for the size (fc_rsa_max_primes,
+ * Generation: a key of a size not offered on this CPU is made by our core
+ * and handed over as a delegated key, so that it runs where an imported one
+ * of its size runs. 512..8192 bits (FC_RSA_GEN_MIN_BITS, FC_RSA_GEN_MAX_BITS)
+ * of 2 to 5 primes as default allows them for the size (fc_rsa_max_primes,
  * checked at gen with default's reason, "key prime num invalid"); sizes are
  * checked at gen_set_params: below 512 "key size too small"
  * (FC_R_KEY_TOO_SMALL, default's reason), above 8192 FC_R_INVALID_KEY_LENGTH
@@ -333,8 +335,15 @@ static void fc_be_to_native(uint8_t *dst, const uint8_t *be, size_t len)
 #endif
 }
 
+/* 1 if RSA keys of |bits| are offered: by the size of their CRT halves,
+ * ceil(bits / 2) bits. */
+static int fc_rsa_bits_offered(const fc_prov_ctx *prov, size_t bits)
+{
+    return (prov->offer & fc_offer_rsa_bit(((bits + 1) / 2 + 63) / 64)) != 0;
+}
+
 /* 1 if RSA keys with the modulus |n| (|len| bytes, big-endian) are
- * offered: by the size of their CRT halves, ceil(bits / 2) bits. */
+ * offered (fc_rsa_bits_offered). */
 static int fc_rsa_offered(const fc_prov_ctx *prov, const uint8_t *n, size_t len)
 {
     size_t bits;
@@ -348,7 +357,7 @@ static int fc_rsa_offered(const fc_prov_ctx *prov, const uint8_t *n, size_t len)
     bits = 8 * len;
     for (uint8_t top = n[0]; (top & 0x80) == 0; top <<= 1)
         bits--;
-    return (prov->offer & fc_offer_rsa_bit(((bits + 1) / 2 + 63) / 64)) != 0;
+    return fc_rsa_bits_offered(prov, bits);
 }
 
 /*
@@ -623,6 +632,38 @@ static int fc_rsa_export_params(const fc_rsa_obj *obj, int selection,
     OPENSSL_cleanse(tmp, sizeof(tmp));
     OPENSSL_secure_clear_free(buf, FC_RSA_NCOMPS * cap);
     return ok;
+}
+
+/* A generated key of a size not offered here is handed to default as a
+ * delegated key, as an imported one of that size is: its parameters go
+ * from our export straight into default's import. */
+typedef struct fc_rsa_handover {
+    fc_rsa_obj *obj;
+    EVP_PKEY *pkey;
+} fc_rsa_handover;
+
+static int fc_rsa_handover_cb(const OSSL_PARAM params[], void *arg)
+{
+    fc_rsa_handover *h = arg;
+
+    h->pkey = fc_rsa_deleg_import(h->obj->prov, h->obj->pss,
+                                  OSSL_KEYMGMT_SELECT_ALL, params);
+    return h->pkey != NULL;
+}
+
+static int fc_rsa_km_hand_over(fc_rsa_obj *obj)
+{
+    fc_rsa_handover h = {obj, NULL};
+
+    if (!fc_rsa_export_params(obj, OSSL_KEYMGMT_SELECT_ALL, fc_rsa_handover_cb,
+                              &h))
+        return 0;
+    fc_rsa_key_free(obj->key);
+    obj->key = NULL;
+    EVP_PKEY_free(obj->deleg);
+    obj->deleg = h.pkey;
+    obj->deleg_priv = 1;
+    return 1;
 }
 
 static int fc_rsa_km_export(void *keydata, int selection, OSSL_CALLBACK *cb,
@@ -1111,6 +1152,14 @@ static void *fc_rsa_km_gen(void *genctx, OSSL_CALLBACK *cb, void *cbarg)
         return NULL;
     }
     fc_stat_add(g->prov, FC_STAT_RSA_KEYGEN, 1);
+    /* Its operations run where an imported key of its size runs. */
+    if (!fc_rsa_bits_offered(g->prov, g->bits) && !fc_rsa_km_hand_over(obj)) {
+        FC_RAISE_DATA(g->prov, FC_R_KEYGEN_FAILED,
+                      "%zu-bit key: handing it to the default provider failed",
+                      g->bits);
+        fc_rsa_obj_free(obj);
+        return NULL;
+    }
     return obj;
 }
 

@@ -601,6 +601,32 @@ static void test_rsa_size_not_offered(void **state)
         EVP_PKEY_CTX_free(fd);
         OSSL_PARAM_free(params);
     }
+    /* And one generated on the preferred keymgmt: its operations too run
+     * on default where the size is not offered. */
+    {
+        EVP_PKEY *gen = EVP_PKEY_Q_keygen(g_lib, NULL, "RSA", (size_t)1024);
+
+        assert_non_null(gen);
+        counters(b);
+        siglen = sizeof(sig);
+        assert_int_equal(EVP_MD_CTX_reset(md), 1);
+        assert_int_equal(
+            EVP_DigestSignInit_ex(md, NULL, "SHA256", g_lib, NULL, gen, NULL),
+            1);
+        assert_int_equal(EVP_DigestSign(md, sig, &siglen, msg, sizeof(msg) - 1),
+                         1);
+        assert_int_equal(EVP_MD_CTX_reset(md), 1);
+        assert_int_equal(EVP_DigestVerifyInit_ex(md, NULL, "SHA256", g_lib,
+                                                 "provider=default", gen, NULL),
+                         1);
+        assert_int_equal(
+            EVP_DigestVerify(md, sig, siglen, msg, sizeof(msg) - 1), 1);
+        assert_int_equal(ERR_peek_error(), 0);
+        counters(a);
+        if (!offered("rsa-other"))
+            assert_int_equal(a[C_RSA_SIGN] - b[C_RSA_SIGN], 0);
+        EVP_PKEY_free(gen);
+    }
     EVP_MD_CTX_free(md);
     EVP_PKEY_free(key);
 }
