@@ -162,6 +162,7 @@ void fc_bn_mod_shift(uint64_t *r, const uint64_t *x, size_t xl, size_t xbits,
     memcpy(r, t, ml * sizeof(uint64_t));
     fc_bn_wipe(t, w);
     fc_bn_wipe(d, w);
+    fc_bn_wipe(ms, w); /* m shifted: m is a prime or p - 1 */
 }
 
 /* ------------------------------------------------------------------------ */
@@ -338,6 +339,7 @@ void fc_bn_ct_inverse(const fc_mont *mt, uint64_t *r, const uint64_t *x)
     fc_bn_wipe(g, w);
     fc_bn_wipe(d, w);
     fc_bn_wipe(e, w);
+    fc_bn_wipe(m, w); /* a copy of the (secret) prime modulus */
 }
 
 /* ------------------------------------------------------------------------ */

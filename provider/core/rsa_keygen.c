@@ -185,6 +185,7 @@ done:
     fc_mont_free(&mx);
     fc_bn_wipe(m, w);
     fc_bn_wipe(z, w);
+    fc_bn_wipe(minus1, w); /* x - (R mod x): gives x away */
     fc_memzero(buf, sizeof(buf));
     return ret;
 }
@@ -236,6 +237,8 @@ static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
             for (size_t j = 0; j < dw; j++)
                 diff[j] = fc_ct_select(0 - borrow, diff[MAXL + j], diff[j]);
             near = fc_bn_bits(diff, dw) < min_diff_bits + 2;
+            fc_bn_wipe(a1, dw);
+            fc_bn_wipe(b1, dw);
         }
         if (near)
             continue;
