@@ -153,16 +153,12 @@ int fc_exp2_run(const void *key, const fc_mont *m1, uint64_t *r1,
                 const uint64_t *e2, size_t e2bits);
 
 /*
- * Helpers for the engines' ctx_init.
- * fc_exp2_todig writes |l| digits of |db| bits from the |n|-limb x (bits
- * past 64n read as zero), then zero digits up to |slot|.
- * fc_exp2_mdigits writes the digits (|slot| of them, as fc_exp2_todig) of
- * m * k for the modulus of |mont| and a multiplier k < 2^64: k = 1 gives m,
+ * The helper of the engines' ctx_init: fc_exp2_mdigits writes the digits
+ * (the shape's |slot| of them, |l| of |db| bits, then zeros) of m * k for
+ * the modulus of |mont| and a multiplier k < 2^64: k = 1 gives m,
  * k = -m^-1 mod 2^db gives m~ = m k = -1 mod 2^db.
  * CT: only the lengths leak.
  */
-void fc_exp2_todig(uint64_t *d, const uint64_t *x, size_t n, size_t l,
-                   size_t slot, unsigned db);
 void fc_exp2_mdigits(const fc_exp2_shape *sh, const fc_mont *mont, uint64_t k,
                      uint64_t *d);
 

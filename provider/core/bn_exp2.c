@@ -66,9 +66,11 @@ const fc_exp2_shape *fc_exp2_shape_find(const fc_exp2_shape *shapes,
     return NULL;
 }
 
-/* see fc/bn_exp2.h */
-void fc_exp2_todig(uint64_t *d, const uint64_t *x, size_t n, size_t l,
-                   size_t slot, unsigned db)
+/* fc_exp2_todig writes |l| digits of |db| bits from the |n|-limb x (bits
+ * past 64n read as zero), then zero digits up to |slot|. CT: only the
+ * lengths leak. */
+static void fc_exp2_todig(uint64_t *d, const uint64_t *x, size_t n, size_t l,
+                          size_t slot, unsigned db)
 {
     const uint64_t mask = ((uint64_t)1 << db) - 1;
 

@@ -256,8 +256,8 @@ static int rsa_gen_prime(uint64_t *p, size_t w, size_t bits, const uint64_t *e,
             goto done;
         if (!fc_bn_eq_word(g, gw, 1))
             continue;
-        mr = rsa_miller_rabin(p, w, bits, rounds - 1 > 0 ? rounds - 1 : 1,
-                              engines, rng, rng_arg);
+        /* rsa_mr_rounds gives at least 4 */
+        mr = rsa_miller_rabin(p, w, bits, rounds - 1, engines, rng, rng_arg);
         if (mr < 0)
             goto done;
         if (mr == 1) {
@@ -434,13 +434,7 @@ fc_rsa_key *fc_rsa_generate(size_t bits, size_t np, const uint8_t *e,
             fc_mont_free(&mt);
         }
         /* n again (prod was reused) */
-        memcpy(g->prod, g->r[0], pl[0] * sizeof(uint64_t));
-        len = pl[0];
-        for (size_t i = 1; i < np; i++) {
-            fc_bn_mul(g->big, g->prod, len, g->r[i], pl[i]);
-            len += pl[i];
-            memcpy(g->prod, g->big, len * sizeof(uint64_t));
-        }
+        len = rsa_gen_product(g, np, pl);
 
         /* Hand the components over as bytes: fc_rsa_key_new checks that
          * the primes' product is n. */
