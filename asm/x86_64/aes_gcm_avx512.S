@@ -777,7 +777,8 @@ FC_RODATA
  *
  * fc_gcm_init_part_vaes_avx512 runs the first three levels only: H^8..H^1
  * in htable[384..512), enough for calls of up to 8 blocks, nothing else
- * written (fc_gcm_set_key: a new key's short messages never need more).
+ * written (fc_gcm_set_key: most short messages of a new key need no more;
+ * a final GHASH pass of more than 8 blocks grows the table once).
  * fc_gcm_grow_vaes_avx512 then adds the rest from H^8..H^1: |have| (8 or
  * 16) powers are there, |want| (16 or 32, above |have|) are made: level
  * 4 writes H^16..H^9 (htable[256..384)), level 5 H^32..H^17
@@ -1006,11 +1007,12 @@ FC_FUNC_START(fc_gcm_set_key_vaes_avx512)
 .endif
 .endr
 .Lsk_h:
-	// The schedule's registers hold round keys: cleared below with
-	// the rest of %xmm0-7.
+	// The schedule's registers hold round keys, and %xmm14-15 the
+	// products of the H powers: cleared below with the rest of
+	// %xmm0-7 (_exit clears %xmm16-26).
 	add	$FC_OFF_GCM_HTABLE, HTAB
 	_init_part_h
-.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+.irp	r, 0, 1, 2, 3, 4, 5, 6, 7, 14, 15
 	vpxor	%xmm\r, %xmm\r, %xmm\r
 .endr
 	_exit

@@ -58,7 +58,8 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx512 = {
     .enc = fc_gcm_enc_vaes_avx512,
     .dec = fc_gcm_dec_vaes_avx512,
     /* 32 powers cost five dependent multiply levels (~90 c), most of a
-     * re-key; a short message reads eight of them (three levels). */
+     * re-key; a short message reads at most eight of them (three levels),
+     * unless its final GHASH pass holds more (the table then grows). */
     .init_part = fc_gcm_init_part_vaes_avx512,
     .grow = fc_gcm_grow_vaes_avx512,
     .part_pow = 8,
