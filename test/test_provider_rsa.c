@@ -226,6 +226,15 @@ static const char *key_provider(const EVP_PKEY *pkey)
     return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(legacy)";
 }
 
+/* The provider an initialised operation context runs on. */
+static const char *op_provider(const EVP_PKEY_CTX *ctx)
+{
+    const OSSL_PROVIDER *p =
+        ctx != NULL ? EVP_PKEY_CTX_get0_provider(ctx) : NULL;
+
+    return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
+}
+
 static const test_key *find_key(const env *e, int bits)
 {
     for (size_t i = 0; i < e->nkeys; i++)
@@ -875,7 +884,7 @@ static void test_big_keys(void **state)
         size_t sl = sizeof(sig), cl = sizeof(ct), pl = sizeof(pt);
         const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
         uint64_t before[NRSACOUNT];
-        EVP_PKEY_CTX *ctx;
+        EVP_PKEY_CTX *ctx, *pctx = NULL;
         EVP_MD_CTX *mctx;
 
         WHERE("%s", names[i]);
@@ -887,33 +896,44 @@ static void test_big_keys(void **state)
             continue;
         rsa_counters(e, before);
         /* Sign preferring fastcrypto, as a server with default_properties
-         * = ?fastcrypto.preferred=yes does, on the key default decoded. */
+         * = ?fastcrypto.preferred=yes does, on the key default decoded:
+         * the key moves into fastcrypto as a delegated key, the operation
+         * runs through our signature code on default's, uncounted. */
         mctx = EVP_MD_CTX_new();
         CHECK(mctx != NULL &&
-                  EVP_DigestSignInit_ex(mctx, NULL, "SHA256", e->lib,
+                  EVP_DigestSignInit_ex(mctx, &pctx, "SHA256", e->lib,
                                         "?" FC_PROPQ, t->df, NULL) == 1 &&
                   EVP_DigestSign(mctx, sig, &sl, msg, sizeof(msg)) == 1,
               "sign with fastcrypto preferred");
+        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "signed by %s",
+              op_provider(pctx));
         EVP_MD_CTX_free(mctx);
         CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s, msg, sizeof(msg),
                         sig, &sl) == 1,
               "default verifies");
         mctx = EVP_MD_CTX_new();
+        pctx = NULL;
         CHECK(mctx != NULL &&
-                  EVP_DigestVerifyInit_ex(mctx, NULL, "SHA256", e->lib,
+                  EVP_DigestVerifyInit_ex(mctx, &pctx, "SHA256", e->lib,
                                           "?" FC_PROPQ, t->df, NULL) == 1 &&
                   EVP_DigestVerify(mctx, sig, sl, msg, sizeof(msg)) == 1,
               "verify with fastcrypto preferred");
+        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "verified by %s",
+              op_provider(pctx));
         EVP_MD_CTX_free(mctx);
         ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
         CHECK(ctx != NULL && EVP_PKEY_encrypt_init(ctx) == 1 &&
                   EVP_PKEY_encrypt(ctx, ct, &cl, msg, sizeof(msg)) == 1,
               "encrypt with fastcrypto preferred");
+        CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "encrypted by %s",
+              op_provider(ctx));
         EVP_PKEY_CTX_free(ctx);
         ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
         CHECK(ctx != NULL && EVP_PKEY_decrypt_init(ctx) == 1 &&
                   EVP_PKEY_decrypt(ctx, pt, &pl, ct, cl) == 1,
               "decrypt with fastcrypto preferred");
+        CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "decrypted by %s",
+              op_provider(ctx));
         EVP_PKEY_CTX_free(ctx);
         CHECK_BYTES(pt, pl, msg, sizeof(msg), "round trip");
         rsa_counters_unchanged(e, before, "big key through default");
