@@ -38,7 +38,24 @@
  * decrypt update in TLS mode without a "tlsaad" is refused (the default
  * strips unchecked padding); a failed record is wiped; a direction change
  * by an init without key re-derives the schedule from the stored raw key;
- * a "keylen" or "ivlen" other than the cipher's is refused (cipher_common.h).
+ * a "keylen" or "ivlen" other than the cipher's is refused (cipher_common.h);
+ * a record refused for its length leaves the chaining value as it was (the
+ * default's SHA-256 ciphers decrypt it first); "tls-version" TLS 1.0 can be
+ * set any number of times (the default's fails before a key and the second
+ * time).
+ *
+ * The record state. A "tlsaad" arms the next non-empty update (or the next
+ * one-shot call, even an empty one) as one record in the direction the
+ * context had when the header was set; that call spends it, whatever
+ * becomes of it. An init with a key disarms it. After an init without key
+ * that turned the direction, the armed header makes the next update fail
+ * (the default takes a decryption's header for a record to seal, and an
+ * encryption's for a record to open, and the second indexes past its
+ * 13-byte header). A refused "tlsaad" keeps nothing of the header and
+ * makes the next update fail, as the default's does (whose own refused
+ * header can make the next update run off its buffers; test_cipher_states
+ * names those sequences). Every length the record path subtracts is
+ * checked before, and fc_cbc_hmac_seal checks its own preconditions.
  */
 #include <stdint.h>
 #include <string.h>
@@ -58,6 +75,19 @@
 
 enum { FC_KS_NONE = 0, FC_KS_ENC, FC_KS_DEC };
 
+/*
+ * The record state: what the next update does with the header "tlsaad"
+ * left. A header is for one update in the direction it was set for; a
+ * refused header is remembered as such, so that the update meant to
+ * follow it fails instead of running as plain CBC.
+ */
+enum {
+    FC_REC_NONE = 0, /* no header: the next update is plain CBC */
+    FC_REC_ENC,      /* a header for one record to seal */
+    FC_REC_DEC,      /* a header for one record to open */
+    FC_REC_REFUSED,  /* the last "tlsaad" was refused */
+};
+
 typedef struct fc_cbc_hmac_ctx {
     fc_cbc_hmac_key k; /* schedule for |ks_dir|, MAC key, kernels */
     fc_sha_state md;   /* the non-TLS mode's running hash */
@@ -71,8 +101,8 @@ typedef struct fc_cbc_hmac_ctx {
     size_t reclen;               /* encrypt: the header's length field */
     unsigned int tlsversion;     /* "tls-version" */
     uint8_t enc, key_set, iv_set, ks_dir;
-    uint8_t aad_set; /* a header waits for the next update */
-    uint8_t eiv;     /* that record has an explicit IV (16) */
+    uint8_t rec; /* FC_REC_*: the header the next update takes */
+    uint8_t eiv; /* that record has an explicit IV (16) */
 } fc_cbc_hmac_ctx;
 
 FC_DISPATCH(cipher, newctx, fc_aes128_cbc_hmac_sha1_newctx);
@@ -169,11 +199,13 @@ static int fc_cbc_hmac_get_ctx_params(void *vctx, OSSL_PARAM params[])
 
 /*
  * Takes the 13-byte record header of the next update (|p|, checked to be
- * an octet string of that length). Encrypting, the length field counts the
- * explicit IV block for TLS 1.1+; the MAC covers the payload's length, and
- * "tlsaadpad" becomes what MAC and padding add to the payload. Decrypting,
- * the length field is replaced by the payload's once it is known. Returns
- * 0 (an error raised) for a header a record cannot have.
+ * an octet string of that length), for the direction the context has now.
+ * Encrypting, the length field counts the explicit IV block for TLS 1.1+;
+ * the MAC covers the payload's length, and "tlsaadpad" becomes what MAC
+ * and padding add to the payload. Decrypting, the length field is replaced
+ * by the payload's once it is known. A header a record cannot have is
+ * refused (0, an error raised): nothing of it is kept, and the next update
+ * fails, as the default's does.
  */
 static int fc_cbc_hmac_set_aad(fc_cbc_hmac_ctx *ctx, const OSSL_PARAM *p)
 {
@@ -185,23 +217,25 @@ static int fc_cbc_hmac_set_aad(fc_cbc_hmac_ctx *ctx, const OSSL_PARAM *p)
      * an explicit IV block (RFC 4346 6.2.3.2). */
     const uint8_t eiv = version >= TLS1_1_VERSION ? 16 : 0;
 
+    if (ctx->enc && len < eiv) {
+        ctx->rec = FC_REC_REFUSED;
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TLS_AAD,
+                      "length %zu leaves no room for the explicit IV", len);
+        return 0;
+    }
     memcpy(ctx->aad, h, FC_TLS_HDR_LEN);
     ctx->eiv = eiv;
     if (ctx->enc) {
-        if (len < eiv) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TLS_AAD,
-                          "length %zu leaves no room for the explicit IV", len);
-            return 0;
-        }
         ctx->reclen = len;
         len -= eiv;
         ctx->aad[11] = (uint8_t)(len >> 8);
         ctx->aad[12] = (uint8_t)len;
         ctx->aadpad = fc_cbc_hmac_sealed_len(0, len, dlen) - len;
+        ctx->rec = FC_REC_ENC;
     } else {
         ctx->aadpad = dlen;
+        ctx->rec = FC_REC_DEC;
     }
-    ctx->aad_set = 1;
     return 1;
 }
 
@@ -363,12 +397,14 @@ static int fc_cbc_hmac_init_op(fc_cbc_hmac_ctx *ctx, const unsigned char *key,
         fc_cbc_hmac_init(&ctx->k, ctx->prov->aes, ctx->prov->sha,
                          ctx->prov->cbc_sha, (fc_sha_alg)ctx->k.hash.alg);
         fc_sha_init(&ctx->k.hash, &ctx->md);
-        ctx->aad_set = 0;
+        ctx->rec = FC_REC_NONE;
         ctx->ks_dir = FC_KS_NONE;
         fc_cbc_hmac_sync_schedule(ctx);
         ctx->key_set = 1;
     }
-    /* Without a key the schedule follows the direction at first use. */
+    /* Without a key the schedule follows the direction at first use, and
+     * a header set before stays for one update in its own direction (the
+     * update fails in the other). */
     return params == NULL || fc_cbc_hmac_set_ctx_params(ctx, params);
 }
 
@@ -397,16 +433,22 @@ static int fc_cbc_hmac_record(fc_cbc_hmac_ctx *ctx, uint8_t *out,
     const size_t dlen = ctx->k.hash.len, eiv = ctx->eiv;
     uint64_t good;
 
-    fc_stat_add(ctx->prov, FC_STAT_CBC_HMAC_TLS, 1);
     if (ctx->enc) {
-        if (inl != fc_cbc_hmac_sealed_len(0, ctx->reclen, dlen)) {
+        /* set_aad made reclen >= eiv; checked again where it is used. */
+        if (ctx->reclen < eiv ||
+            inl != fc_cbc_hmac_sealed_len(0, ctx->reclen, dlen)) {
             FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
-                          "%zu bytes for a record of %zu payload bytes", inl,
-                          ctx->reclen);
+                          "%zu bytes for a record of %zu bytes before MAC "
+                          "and padding",
+                          inl, ctx->reclen);
             return 0;
         }
-        fc_cbc_hmac_seal(&ctx->k, ctx->iv, ctx->aad, in, out, eiv,
-                         ctx->reclen - eiv);
+        if (!fc_cbc_hmac_seal(&ctx->k, ctx->iv, ctx->aad, in, out, eiv,
+                              ctx->reclen - eiv)) {
+            FC_RAISE(ctx->prov, FC_R_TLS_RECORD_INVALID);
+            return 0;
+        }
+        fc_stat_add(ctx->prov, FC_STAT_CBC_HMAC_TLS, 1);
         return 1;
     }
     if (inl < eiv + dlen + 1) {
@@ -414,6 +456,7 @@ static int fc_cbc_hmac_record(fc_cbc_hmac_ctx *ctx, uint8_t *out,
                       "%zu bytes are too few for a record", inl);
         return 0;
     }
+    fc_stat_add(ctx->prov, FC_STAT_CBC_HMAC_TLS, 1);
     good =
         fc_cbc_hmac_open(&ctx->k, ctx->iv, ctx->aad, in, out, inl, eiv, plen);
     /* The verdict goes to the caller: from here on it is public. The
@@ -430,6 +473,33 @@ static int fc_cbc_hmac_record(fc_cbc_hmac_ctx *ctx, uint8_t *out,
 }
 
 /*
+ * Takes the header the next record uses: 1 if there is one for this
+ * direction, 0 if there is none (plain CBC), -1 (an error raised) if the
+ * last "tlsaad" was refused or set for the other direction. Either way the
+ * header is spent.
+ */
+static int fc_cbc_hmac_take_header(fc_cbc_hmac_ctx *ctx)
+{
+    const int rec = ctx->rec;
+
+    ctx->rec = FC_REC_NONE;
+    if (rec == FC_REC_NONE)
+        return 0;
+    if (rec == FC_REC_REFUSED) {
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TLS_AAD,
+                      "the record's \"tlsaad\" was refused");
+        return -1;
+    }
+    if ((rec == FC_REC_ENC) != (ctx->enc != 0)) {
+        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_TLS_AAD,
+                      "the record's \"tlsaad\" was set to %s",
+                      rec == FC_REC_ENC ? "encrypt" : "decrypt");
+        return -1;
+    }
+    return 1;
+}
+
+/*
  * The work of update and of the one-shot call: |inl| bytes (whole blocks)
  * as one TLS record if a header was set, else plain CBC with the running
  * hash. |*plen| receives the payload length of a decrypted record, else
@@ -438,7 +508,7 @@ static int fc_cbc_hmac_record(fc_cbc_hmac_ctx *ctx, uint8_t *out,
 static int fc_cbc_hmac_do(fc_cbc_hmac_ctx *ctx, uint8_t *out, size_t outsize,
                           const uint8_t *in, size_t inl, size_t *plen)
 {
-    int aad = ctx->aad_set;
+    int aad;
 
     if (!ctx->key_set) {
         FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
@@ -447,17 +517,19 @@ static int fc_cbc_hmac_do(fc_cbc_hmac_ctx *ctx, uint8_t *out, size_t outsize,
     *plen = inl;
     if (inl == 0) /* the header, if any, waits for the next update */
         return 1;
-    if (in == NULL || out == NULL) {
-        FC_RAISE(ctx->prov, FC_R_NULL_ARGUMENT);
-        return 0;
-    }
     if (outsize < inl) {
         FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL, "need %zu, have %zu",
                       inl, outsize);
         return 0;
     }
-    /* A header is for one update, used or refused. */
-    ctx->aad_set = 0;
+    /* A header is for one update, used or refused (whatever is wrong with
+     * the update, as the default's). */
+    if ((aad = fc_cbc_hmac_take_header(ctx)) < 0)
+        return 0;
+    if (in == NULL || out == NULL) {
+        FC_RAISE(ctx->prov, FC_R_NULL_ARGUMENT);
+        return 0;
+    }
     if (inl % FC_AES_BLOCK != 0) {
         FC_RAISE_DATA(ctx->prov, FC_R_WRONG_FINAL_BLOCK_LENGTH,
                       "%zu bytes: not a whole number of blocks", inl);
@@ -489,8 +561,8 @@ static int fc_cbc_hmac_update(void *vctx, unsigned char *out, size_t *outl,
 
     /* TLS mode decrypts only records with their header: there is no
      * padding to strip safely otherwise. */
-    if (ctx->tlsversion > 0 && !ctx->enc && !ctx->aad_set && inl != 0 &&
-        ctx->key_set) {
+    if (ctx->tlsversion > 0 && !ctx->enc && ctx->rec == FC_REC_NONE &&
+        inl != 0 && ctx->key_set) {
         FC_RAISE(ctx->prov, FC_R_TLS_AAD_NOT_SET);
         return 0;
     }
@@ -517,14 +589,23 @@ static int fc_cbc_hmac_final(void *vctx, unsigned char *out, size_t *outl,
 }
 
 /* The one-shot call behind EVP_Cipher: as update, the length out always
- * the length in (the default's too). */
+ * the length in (the default's too); a header armed is spent even by an
+ * empty call, which then fails as no record has 0 bytes (as the
+ * default's). */
 static int fc_cbc_hmac_cipher(void *vctx, unsigned char *out, size_t *outl,
                               size_t outsize, const unsigned char *in,
                               size_t inl)
 {
+    fc_cbc_hmac_ctx *ctx = vctx;
     size_t plen;
 
-    if (!fc_cbc_hmac_do(vctx, out, outsize, in, inl, &plen))
+    if (inl == 0 && ctx->key_set && ctx->rec != FC_REC_NONE) {
+        if (fc_cbc_hmac_take_header(ctx) >= 0)
+            FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+                          "a record of 0 bytes");
+        return 0;
+    }
+    if (!fc_cbc_hmac_do(ctx, out, outsize, in, inl, &plen))
         return 0;
     *outl = inl;
     return 1;

@@ -200,9 +200,11 @@ static void test_seal(void **state)
                 memset(out, 0xa5, MAXREC + 32);
                 if (in_place) {
                     memcpy(out, in, eiv + plen);
-                    fc_cbc_hmac_seal(&k, iv2, hdr, out, out, eiv, plen);
+                    assert_int_equal(
+                        fc_cbc_hmac_seal(&k, iv2, hdr, out, out, eiv, plen), 1);
                 } else {
-                    fc_cbc_hmac_seal(&k, iv2, hdr, in, out, eiv, plen);
+                    assert_int_equal(
+                        fc_cbc_hmac_seal(&k, iv2, hdr, in, out, eiv, plen), 1);
                 }
                 fc_test_expect_equal(ctx, "record", out, ref, len);
                 fc_test_expect_equal(ctx, "chaining value", iv2, ref + len - 16,
@@ -619,7 +621,9 @@ static void test_ct_marked(void **state)
                     FC_CT_SECRET(k.inner.h, sizeof(k.inner.h));
                     FC_CT_SECRET(k.outer.h, sizeof(k.outer.h));
                     FC_CT_SECRET(pt, eiv + plens[pi]);
-                    fc_cbc_hmac_seal(&k, iv, hdr, pt, out, eiv, plens[pi]);
+                    assert_int_equal(
+                        fc_cbc_hmac_seal(&k, iv, hdr, pt, out, eiv, plens[pi]),
+                        1);
                     FC_CT_PUBLIC(out, len);
                     FC_CT_PUBLIC(pt, eiv + plens[pi]);
                     FC_CT_PUBLIC(iv, sizeof(iv));
@@ -634,6 +638,40 @@ static void test_ct_marked(void **state)
     free(out);
 }
 
+/* Sealing refuses lengths its callers' arithmetic got wrong (an explicit
+ * IV other than 0 or 16 bytes, a payload length that wrapped around below
+ * zero) before it writes a byte, with every kernel combination. */
+static void test_seal_preconditions(void **state)
+{
+    static const size_t bad_plen[] = {(size_t)0 - 16, (size_t)0 - 1,
+                                      FC_CBC_HMAC_MAX_PAYLOAD + 1};
+    combo co[64];
+    const size_t nc = combos(co, 64);
+    uint8_t key[32] = {1}, mk[20] = {2}, hdr[13] = {0}, iv[16] = {3};
+    uint8_t buf[256], copy[256];
+
+    (void)state;
+    for (size_t ci = 0; ci < nc; ci++) {
+        for (int alg = 0; alg < 2; alg++) {
+            fc_cbc_hmac_key k;
+
+            make_key(&k, &co[ci], alg, 16, key, 1, mk, sizeof(mk));
+            for (size_t i = 0; i < sizeof(buf); i++)
+                buf[i] = (uint8_t)i;
+            memcpy(copy, buf, sizeof(buf));
+            for (size_t i = 0; i < sizeof(bad_plen) / sizeof(bad_plen[0]); i++)
+                assert_int_equal(
+                    fc_cbc_hmac_seal(&k, iv, hdr, buf, buf, 16, bad_plen[i]),
+                    0);
+            assert_int_equal(fc_cbc_hmac_seal(&k, iv, hdr, buf, buf, 8, 16), 0);
+            assert_memory_equal(buf, copy, sizeof(buf));
+            /* The same call with sound lengths works. */
+            assert_int_equal(fc_cbc_hmac_seal(&k, iv, hdr, buf, buf, 16, 16),
+                             1);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest diff[] = {
@@ -641,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_open),
         cmocka_unit_test(test_plain),
         cmocka_unit_test(test_stitched_kernels),
+        cmocka_unit_test(test_seal_preconditions),
     };
     const struct CMUnitTest abi[] = {
         cmocka_unit_test(test_abi_kernels),

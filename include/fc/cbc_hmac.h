@@ -125,18 +125,24 @@ static inline size_t fc_cbc_hmac_sealed_len(size_t eiv, size_t plen,
     return (eiv + plen + mac_len + 16) & ~(size_t)15;
 }
 
+/* The longest payload fc_cbc_hmac_seal takes: far above any TLS record
+ * (2^14 bytes), far below a length that wrapped around. */
+#define FC_CBC_HMAC_MAX_PAYLOAD ((size_t)1 << 40)
+
 /*
  * fc_cbc_hmac_seal writes the record of the |eiv| (0 or 16) explicit-IV
  * bytes and |plen| payload bytes at |in| to |out|: MAC over |hdr| (whose
  * length field the caller set to |plen|) and the payload, then TLS
  * padding (each byte the padding length minus one), then CBC encryption
  * of everything from |iv|, which is left holding the last ciphertext
- * block. Writes fc_cbc_hmac_sealed_len(eiv, plen, mac) bytes. in == out
- * or no overlap. CT: only the lengths leak.
+ * block. Writes fc_cbc_hmac_sealed_len(eiv, plen, mac) bytes and returns
+ * 1; returns 0 and writes nothing if |eiv| is neither 0 nor 16 or |plen|
+ * exceeds FC_CBC_HMAC_MAX_PAYLOAD (a caller's length gone wrong). in ==
+ * out or no overlap. CT: only the lengths leak.
  */
-void fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
-                      const uint8_t hdr[FC_TLS_HDR_LEN], const uint8_t *in,
-                      uint8_t *out, size_t eiv, size_t plen);
+int fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
+                     const uint8_t hdr[FC_TLS_HDR_LEN], const uint8_t *in,
+                     uint8_t *out, size_t eiv, size_t plen);
 
 /*
  * fc_cbc_hmac_open decrypts the |len|-byte record at |in| to |out| (in ==

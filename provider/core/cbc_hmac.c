@@ -130,15 +130,21 @@ static size_t fc_cbc_hmac_stitch(const fc_cbc_hmac_key *k, fc_sha_state *st,
 }
 
 /* see fc/cbc_hmac.h */
-void fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
-                      const uint8_t hdr[FC_TLS_HDR_LEN], const uint8_t *in,
-                      uint8_t *out, size_t eiv, size_t plen)
+int fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
+                     const uint8_t hdr[FC_TLS_HDR_LEN], const uint8_t *in,
+                     uint8_t *out, size_t eiv, size_t plen)
 {
     const size_t dlen = k->hash.len, end = eiv + plen;
     const size_t total = fc_cbc_hmac_sealed_len(eiv, plen, dlen);
-    fc_sha_state st = k->inner;
+    fc_sha_state st;
     uint8_t md[FC_SHA_MAX_LEN];
     size_t done;
+
+    /* The preconditions the lengths below rest on: a length that wrapped
+     * in the caller's arithmetic stops here, before any byte is written. */
+    if ((eiv != 0 && eiv != 16) || plen > FC_CBC_HMAC_MAX_PAYLOAD)
+        return 0;
+    st = k->inner;
 
     /* The record is built in place at |out| (libssl's own layout). */
     if (in != out)
@@ -155,6 +161,7 @@ void fc_cbc_hmac_seal(const fc_cbc_hmac_key *k, uint8_t iv[16],
     k->aes->cbc_enc(&k->ks, out + done, out + done, (total - done) / 16, iv);
     fc_memzero(md, sizeof(md));
     fc_memzero(&st, sizeof(st));
+    return 1;
 }
 
 /* see fc/cbc_hmac.h */
