@@ -30,7 +30,10 @@
  *   kind, every 64 after, and when it is freed.
  * - TLS 1.2: "tlsivfixed" sets the 4-byte salt (the 8-byte invocation field
  *   is drawn at random when encrypting), "tlsaad" arms one record, and the
- *   next update processes explicit IV | payload | tag in place.
+ *   next update processes explicit IV | payload | tag in place. A "tlsaad"
+ *   whose length is too short for a record is refused and still arms the
+ *   next update, which fails; a final with a record armed fails and spends
+ *   the header and the IV (all as the default's).
  * Deliberate differences, where the default's result is not meaningful or
  *   not safe: IVs of any length >= 1 (not capped at 128 bytes); a decrypt
  *   final checks only a tag set through "tag" (never one left behind by an
@@ -44,7 +47,9 @@
  *   leaves less is refused (the default takes both, and with an IV under
  *   8 bytes counts in memory in front of the IV); a "keylen" other than
  *   the cipher's, passed in parameters anyway, is refused (the default
- *   ignores it, and EVP 3.5+ then records it and fails the next init).
+ *   ignores it, and EVP 3.5+ then records it and fails the next init); a
+ *   "tlsaad" leaves the tag of a finished encryption readable (the
+ *   default keeps the header where it keeps the tag).
  */
 #include <stdint.h>
 #include <string.h>
@@ -95,7 +100,9 @@ typedef struct fc_aes_gcm_ctx {
     uint8_t iv_inline[FC_GCM_IV_INLINE];
     uint8_t tag[FC_GCM_TAG_BYTES]; /* expected (decrypt) or computed */
     uint8_t tls_aad[FC_TLS_AAD];
-    uint8_t enc, key_set, iv_state, iv_gen, tls_aad_set;
+    uint8_t enc, key_set, iv_state, iv_gen;
+    uint8_t tls_aad_set;   /* a "tlsaad" arms the next update as a record */
+    uint8_t tls_aad_bad;   /* ... which fails: its length was refused */
     uint8_t dec_tag_set;   /* |tag| came from a "tag" set */
     uint8_t enc_tag_ready; /* |tag| holds this message's computed tag */
     uint8_t stat_seen;     /* bit k: counter k was added to once */
@@ -329,7 +336,9 @@ bad:
 }
 
 /* "tlsaad": keep the 13-byte record header, its length corrected to the
- * payload's (without explicit IV, and without tag when decrypting). */
+ * payload's (without explicit IV, and without tag when decrypting). A
+ * header whose length leaves no room for those is refused, and still arms
+ * the next update, which then fails as a record (as the default's). */
 static int fc_gcm_set_tls_aad(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
 {
     const uint8_t *aad = p->data;
@@ -342,7 +351,9 @@ static int fc_gcm_set_tls_aad(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
         return 0;
     }
     len = ((size_t)aad[FC_TLS_AAD - 2] << 8) | aad[FC_TLS_AAD - 1];
-    if (len < overhead) {
+    ctx->tls_aad_set = 1;
+    ctx->tls_aad_bad = len < overhead;
+    if (ctx->tls_aad_bad) {
         FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
                       "record length %zu below %zu", len, overhead);
         return 0;
@@ -351,7 +362,6 @@ static int fc_gcm_set_tls_aad(fc_aes_gcm_ctx *ctx, const OSSL_PARAM *p)
     memcpy(ctx->tls_aad, aad, FC_TLS_AAD);
     ctx->tls_aad[FC_TLS_AAD - 2] = (uint8_t)(len >> 8);
     ctx->tls_aad[FC_TLS_AAD - 1] = (uint8_t)len;
-    ctx->tls_aad_set = 1;
     /* libssl adds this to the record length: the tag follows the data. */
     ctx->tls_aad_pad = FC_TLS_TAG;
     return 1;
@@ -717,6 +727,10 @@ static int fc_gcm_process(fc_aes_gcm_ctx *ctx, unsigned char *out,
 static int fc_gcm_final_tag(fc_aes_gcm_ctx *ctx)
 {
     if (ctx->tls_aad_set) {
+        /* Taken as a record that fails: header and IV are spent (as the
+         * default's). */
+        ctx->tls_aad_set = ctx->tls_aad_bad = 0;
+        ctx->iv_state = FC_IV_TLS_USED;
         FC_RAISE(ctx->prov, FC_R_TLS_MODE_FINAL);
         return 0;
     }
@@ -765,6 +779,11 @@ static int fc_gcm_tls_record(fc_aes_gcm_ctx *ctx, unsigned char *out,
         FC_RAISE(ctx->prov, FC_R_NO_KEY_SET);
         goto done;
     }
+    if (ctx->tls_aad_bad) {
+        FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
+                      "the record's \"tlsaad\" was refused");
+        goto done;
+    }
     if (out != in || in == NULL || len < FC_TLS_EXPLICIT_IV + FC_TLS_TAG) {
         FC_RAISE_DATA(ctx->prov, FC_R_TLS_RECORD_INVALID,
                       "a record is processed in place (%s) and has at "
@@ -805,7 +824,7 @@ too_long:
     FC_RAISE(ctx->prov, FC_R_TOO_MUCH_DATA);
 done:
     ctx->iv_state = FC_IV_TLS_USED;
-    ctx->tls_aad_set = 0;
+    ctx->tls_aad_set = ctx->tls_aad_bad = 0;
     *outl = plen;
     return ok;
 }
