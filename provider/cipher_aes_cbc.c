@@ -20,7 +20,10 @@
  * passed in parameters, is refused (the default ignores it, and EVP 3.5+
  * then records it and fails the next init), and a parameter array that is
  * refused changes nothing (the default applies what it read before the
- * bad one). Only the schedule for the direction in use is expanded.
+ * bad one); a failed decrypt final wipes the block it held (the default
+ * keeps it for the next update); "num", which CBC does not use, takes
+ * 0..15 as the default's does from 3.2 on (3.0's takes any value). Only
+ * the schedule for the direction in use is expanded.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -82,7 +85,7 @@ static void *fc_aes_cbc_newctx(void *provctx, size_t keylen)
         return NULL;
     ctx->aes = prov->aes;
     /* "num" is stored and reported, unused by CBC. */
-    fc_cipher_generic_setup(&ctx->g, prov, keylen, UINT_MAX, 1);
+    fc_cipher_generic_setup(&ctx->g, prov, keylen, FC_AES_BLOCK - 1, 1);
     return ctx;
 }
 

@@ -39,8 +39,10 @@
  * strips unchecked padding); a failed record is wiped; a direction change
  * by an init without key re-derives the schedule from the stored raw key;
  * a "keylen" or "ivlen" other than the cipher's is refused (cipher_common.h);
- * a record refused for its length leaves the chaining value as it was (the
- * default's SHA-256 ciphers decrypt it first); "tls-version" TLS 1.0 can be
+ * a record refused for its length, or a TLS-mode decryption refused for
+ * want of a header, leaves the chaining value as it was (the default's
+ * SHA-256 ciphers decrypt such a record first, and the default decrypts
+ * before it strips); "tls-version" TLS 1.0 can be
  * set any number of times (the default's fails before a key and the second
  * time).
  *

@@ -505,12 +505,15 @@ static int m_ch_tls10(const diff_ctx *d)
            o->a == TLS1_VERSION && d->fc->ret > 0 && d->df->ret <= 0;
 }
 
-/* CTR: "num" takes 0..15, the offsets into a keystream block; default
- * 3.0.19 takes any value and then reads past its block, later releases
- * take only 0. */
-static int m_ctr_num(const diff_ctx *d)
+/* CTR and CBC: "num" takes 0..15 (CTR: the offsets into a keystream
+ * block; CBC does not use it). Default 3.0.19 takes any value (CTR then
+ * reads past its block); later releases take less (CTR only 0, CBC up
+ * to 15). */
+static int m_num(const diff_ctx *d)
 {
-    return strstr(d->cipher, "CTR") != NULL && d->seq[d->at].k == OP_NUM;
+    return (strstr(d->cipher, "CTR") != NULL ||
+            (strstr(d->cipher, "CBC") != NULL && !is_cbc_hmac(d->cipher))) &&
+           d->seq[d->at].k == OP_NUM;
 }
 
 /* CTR: "tls-version" and "tls-mac-size" select nothing (no TLS suite uses
@@ -527,8 +530,17 @@ static int m_ctr_tls(const diff_ctx *d)
 static int m_gcm_ivgen(const diff_ctx *d)
 {
     const op *o = &d->seq[d->at];
-    const op *f = last_of(d, OP_IVFIXED);
-    return strstr(d->cipher, "GCM") != NULL && f != NULL && f->a < 12 &&
+    int mode = 0;
+
+    /* The salt alone enters the mode (a "tlsivfixed" of the whole
+     * 12-byte IV is refused by both), an explicit IV leaves it. */
+    for (size_t i = 0; i < d->at; i++) {
+        if (d->seq[i].k == OP_IVFIXED && d->seq[i].a < 12)
+            mode = 1;
+        else if (d->seq[i].k == OP_INIT && (d->seq[i].a & 4))
+            mode = 0;
+    }
+    return strstr(d->cipher, "GCM") != NULL && mode &&
            (is_data(o) || o->k == OP_AAD) && d->fc->ret <= 0 && d->df->ret > 0;
 }
 
@@ -558,13 +570,15 @@ static int m_ch_header_dir(const diff_ctx *d)
     return hdr_dir >= 0 && hdr_dir != dir;
 }
 
-/* CBC-HMAC-SHA256: a record refused for its length leaves the chaining
- * value as it was; default's SHA-256 ciphers decrypt the record before
- * they check its length, and chain on from its last block. */
-static int m_ch256_refused_chain(const diff_ctx *d)
+/* CBC-HMAC: a record refused for its length, or an update refused in TLS
+ * mode for want of a header, leaves the chaining value as it was;
+ * default's SHA-256 ciphers decrypt a record before they check its
+ * length, and a headerless TLS-mode decryption before it fails, and chain
+ * on from the last block. */
+static int m_ch_refused_chain(const diff_ctx *d)
 {
-    return is_cbc_hmac(d->cipher) && strstr(d->cipher, "SHA256") != NULL &&
-           d->failed_data && d->fc->ret > 0 && d->df->ret > 0;
+    return is_cbc_hmac(d->cipher) && d->failed_data && d->fc->ret > 0 &&
+           d->df->ret > 0;
 }
 
 /* GCM: the tag of a finished encryption stays readable after a "tlsaad";
@@ -575,14 +589,15 @@ static int m_gcm_tag_after_header(const diff_ctx *d)
            last_of(d, OP_TLSAAD) != NULL && d->fc->ret > 0 && d->df->ret > 0;
 }
 
-/* GCM: an explicit IV leaves TLS IV-generation mode, so "tlsivgen" is
- * refused after it until the next "tlsivfixed"; default generates from
- * the explicit IV. */
+/* GCM: an explicit IV leaves TLS IV-generation mode, so "tlsivgen" and
+ * "tlsivinv" are refused after it until the next "tlsivfixed"; default
+ * goes on from the explicit IV. */
 static int m_gcm_ivgen_left(const diff_ctx *d)
 {
     int after_iv = 0;
 
-    if (strstr(d->cipher, "GCM") == NULL || d->seq[d->at].k != OP_IVGEN ||
+    if (strstr(d->cipher, "GCM") == NULL ||
+        (d->seq[d->at].k != OP_IVGEN && d->seq[d->at].k != OP_IVINV) ||
         d->fc->ret > 0 || d->df->ret <= 0)
         return 0;
     for (size_t i = 0; i < d->at; i++) {
@@ -644,14 +659,14 @@ static deliberate k_deliberate[] = {
     {"gcm: an explicit IV leaves IV generation mode", m_gcm_ivgen_left, 0},
     {"gcm: a header does not overwrite the tag", m_gcm_tag_after_header, 0},
     {"cbc-hmac: a header is for its own direction", m_ch_header_dir, 0},
-    {"cbc-hmac-sha256: a refused record does not move the chain",
-     m_ch256_refused_chain, 0},
+    {"cbc-hmac: a refused record does not move the chain", m_ch_refused_chain,
+     0},
     {"cbc-hmac: a decrypt update in TLS mode needs a header",
      m_ch_dec_no_header, 0},
     {"cbc: a direction change without key re-derives the schedule",
      m_cbc_direction, 0},
     {"cbc-hmac: tls-version 1.0 set again or before the key", m_ch_tls10, 0},
-    {"ctr: num takes 0..15", m_ctr_num, 0},
+    {"ctr, cbc: num takes 0..15", m_num, 0},
     {"ctr: no TLS record mode", m_ctr_tls, 0},
     {"gcm: IV generation mode refuses encryption outside a record", m_gcm_ivgen,
      0},
