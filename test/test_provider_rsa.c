@@ -24,6 +24,10 @@
  * provider implements it too (3.2+), the two are also compared live, each
  * in its default state.
  *
+ * Counters: N operations through EVP, the ways callers run them (size
+ * queries first, one-shot and streamed digest-sign), move fastcrypto's RSA
+ * counters by exactly N; refused operations do not move them.
+ *
  * Environment: FC_TEST_CONF (required; ctest sets it), FC_TEST_SEED,
  * FC_TEST_QUICK=1 (fewer keys, digests and cases, for valgrind).
  */
@@ -2185,6 +2189,341 @@ static void test_misuse_reasons(void **state)
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* Counters: one count per operation done                                 */
+
+/* Checks that the k_rsa_counters moved by exactly |want| since |before|
+ * (sign, verify, encrypt, decrypt; import never). */
+static void counters_moved(env *e, const uint64_t *before, uint64_t sign,
+                           uint64_t verify, uint64_t enc, uint64_t dec,
+                           const char *what)
+{
+    const uint64_t want[NRSACOUNT] = {sign, verify, enc, dec, 0};
+    uint64_t now[NRSACOUNT];
+
+    rsa_counters(e, now);
+    for (size_t i = 0; i < NRSACOUNT; i++)
+        CHECK(now[i] - before[i] == want[i], "%s: %s moved by %llu, not %llu",
+              what, k_rsa_counters[i], (unsigned long long)(now[i] - before[i]),
+              (unsigned long long)want[i]);
+}
+
+/* A fastcrypto context for |op| on |pkey| with the parameters of |s|. */
+static EVP_PKEY_CTX *op_ctx(env *e, int op, EVP_PKEY *pkey, const op_spec *s)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, FC_PROPQ);
+    OSSL_PARAM p[10];
+    unsigned tv, ta, ir;
+    int pad, ret;
+
+    CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey");
+    switch (op) {
+    case OP_SIGN:
+        ret = EVP_PKEY_sign_init(ctx);
+        break;
+    case OP_VERIFY:
+        ret = EVP_PKEY_verify_init(ctx);
+        break;
+    case OP_RECOVER:
+        ret = EVP_PKEY_verify_recover_init(ctx);
+        break;
+    case OP_ENCRYPT:
+        ret = EVP_PKEY_encrypt_init(ctx);
+        break;
+    default:
+        ret = EVP_PKEY_decrypt_init(ctx);
+    }
+    op_params(p, s, op >= OP_ENCRYPT, &tv, &ta, &ir, &pad);
+    CHECK(ret == 1 && EVP_PKEY_CTX_set_params(ctx, p) == 1,
+          "init and parameters (op %d)", op);
+    CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "op %d ran on %s", op,
+          op_provider(ctx));
+    return ctx;
+}
+
+/* EVP_PKEY_sign, _verify_recover, _encrypt or _decrypt as most callers
+ * run them: a size query (no output buffer) first, then the operation
+ * into |out| (|*outlen| bytes of room) at the size given. Returns the
+ * second call's result, or 0 if the size query failed or was too big. */
+static int sized_op(EVP_PKEY_CTX *ctx, int op, const uint8_t *in, size_t inlen,
+                    uint8_t *out, size_t *outlen)
+{
+    int (*fn)(EVP_PKEY_CTX *, unsigned char *, size_t *, const unsigned char *,
+              size_t) = op == OP_SIGN      ? EVP_PKEY_sign
+                        : op == OP_RECOVER ? EVP_PKEY_verify_recover
+                        : op == OP_ENCRYPT ? EVP_PKEY_encrypt
+                                           : EVP_PKEY_decrypt;
+    size_t n = 0;
+
+    if (fn(ctx, NULL, &n, in, inlen) != 1 || n == 0 || n > *outlen)
+        return 0;
+    *outlen = n;
+    return fn(ctx, out, outlen, in, inlen);
+}
+
+/* EVP_DigestSign of |msg|: one-shot with a size query first (|stream|
+ * 0), or two updates, a final with no buffer (size) and the real final.
+ * Returns 1 on success. */
+static int digest_sign(env *e, EVP_PKEY *pkey, const char *md, int pss,
+                       int stream, const uint8_t *msg, size_t mlen,
+                       uint8_t *sig, size_t *siglen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    size_t n = 0;
+    int ok;
+
+    ok = m != NULL &&
+         EVP_DigestSignInit_ex(m, &pctx, md, e->lib, FC_PROPQ, pkey, NULL) ==
+             1 &&
+         (!pss ||
+          EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1);
+    if (ok && stream)
+        ok = EVP_DigestSignUpdate(m, msg, mlen / 3) == 1 &&
+             EVP_DigestSignUpdate(m, msg + mlen / 3, mlen - mlen / 3) == 1 &&
+             EVP_DigestSignFinal(m, NULL, &n) == 1 && n <= *siglen &&
+             EVP_DigestSignFinal(m, sig, &n) == 1;
+    else if (ok)
+        ok = EVP_DigestSign(m, NULL, &n, msg, mlen) == 1 && n <= *siglen &&
+             EVP_DigestSign(m, sig, &n, msg, mlen) == 1;
+    if (ok) {
+        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "digest-sign ran on %s",
+              op_provider(pctx));
+        *siglen = n;
+    }
+    EVP_MD_CTX_free(m);
+    return ok;
+}
+
+/* EVP_DigestVerify of |sig| over |msg|, one-shot or in two updates and a
+ * final. Returns EVP's result. */
+static int digest_verify(env *e, EVP_PKEY *pkey, const char *md, int stream,
+                         const uint8_t *msg, size_t mlen, const uint8_t *sig,
+                         size_t siglen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ret = -1;
+
+    if (m != NULL && EVP_DigestVerifyInit_ex(m, &pctx, md, e->lib, FC_PROPQ,
+                                             pkey, NULL) == 1) {
+        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0,
+              "digest-verify ran on %s", op_provider(pctx));
+        if (stream)
+            ret = EVP_DigestVerifyUpdate(m, msg, mlen / 2) == 1 &&
+                          EVP_DigestVerifyUpdate(m, msg + mlen / 2,
+                                                 mlen - mlen / 2) == 1
+                      ? EVP_DigestVerifyFinal(m, sig, siglen)
+                      : -1;
+        else
+            ret = EVP_DigestVerify(m, sig, siglen, msg, mlen);
+    }
+    EVP_MD_CTX_free(m);
+    return ret;
+}
+
+/*
+ * The counters count operations: N operations through EVP in the ways
+ * callers run them (EVP_PKEY_sign with a size query first, as libssl and
+ * `openssl speed` do; EVP_DigestSign one-shot and streamed, each with a
+ * size query; EVP_PKEY_verify and EVP_DigestVerify; verify-recover,
+ * encryption and decryption with a size query) move them by exactly N,
+ * on whatever OpenSSL runs the test. A size query is no operation; an
+ * operation refused (input not below n, too long, too small a buffer, a
+ * digest of the wrong length) is not counted; a verification or a
+ * decryption that ran is, whatever its verdict on the signature or the
+ * padding.
+ */
+static void test_counters(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key(e, 2048);
+    const size_t k = 256;
+    enum { N = 5 };
+    const op_spec pkcs1 = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
+    const op_spec pss = OP(.pad = RSA_PKCS1_PSS_PADDING, .md = "SHA256");
+    const op_spec raw = OP(.pad = RSA_PKCS1_PADDING);
+    const op_spec oaep = OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = "SHA256");
+    const op_spec none = OP(.pad = RSA_NO_PADDING);
+    uint8_t msg[100], h[32], s1[MAXB], s2[MAXB], s3[MAXB], ct[MAXB], out[MAXB],
+        big[MAXB];
+    size_t l1, l2, l3, lc, lo;
+    uint64_t before[NRSACOUNT];
+    EVP_PKEY_CTX *ctx;
+    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
+
+    rng_start("counters");
+    rnd_bytes(msg, sizeof(msg));
+    CHECK(sha256 != NULL &&
+              EVP_Digest(msg, sizeof(msg), h, NULL, sha256, NULL) == 1,
+          "SHA-256");
+    EVP_MD_free(sha256);
+    memset(big, 0xff, sizeof(big)); /* k bytes of it: not below n */
+
+    /* Signing: N each way. */
+    WHERE("signing");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_SIGN, t->fc, &pkcs1); /* one context, as speed */
+    for (int i = 0; i < N; i++) {
+        l1 = sizeof(s1);
+        CHECK(sized_op(ctx, OP_SIGN, h, sizeof(h), s1, &l1) == 1 && l1 == k,
+              "EVP_PKEY_sign PKCS#1 %d", i);
+    }
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, N, 0, 0, 0, "EVP_PKEY_sign PKCS#1");
+    rsa_counters(e, before);
+    for (int i = 0; i < N; i++) {
+        ctx = op_ctx(e, OP_SIGN, t->fc, &pss);
+        l2 = sizeof(s2);
+        CHECK(sized_op(ctx, OP_SIGN, h, sizeof(h), s2, &l2) == 1 && l2 == k,
+              "EVP_PKEY_sign PSS %d", i);
+        EVP_PKEY_CTX_free(ctx);
+    }
+    counters_moved(e, before, N, 0, 0, 0, "EVP_PKEY_sign PSS");
+    for (int stream = 0; stream < 2; stream++) {
+        rsa_counters(e, before);
+        for (int i = 0; i < N; i++) {
+            l3 = sizeof(s3);
+            CHECK(digest_sign(e, t->fc, "SHA256", i & 1, stream, msg,
+                              sizeof(msg), s3, &l3) &&
+                      l3 == k,
+                  "EVP_DigestSign (%s) %d",
+                  stream ? "update/final" : "one-shot", i);
+        }
+        counters_moved(e, before, N, 0, 0, 0,
+                       stream ? "EVP_DigestSignUpdate/Final"
+                              : "EVP_DigestSign one-shot");
+    }
+    /* s3 holds a PKCS#1 v1.5 (i = 4 is even) signature of msg */
+
+    /* Verification: N each way, and a verdict of "bad" counts. */
+    WHERE("verifying");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pkcs1);
+    for (int i = 0; i < N; i++)
+        CHECK(EVP_PKEY_verify(ctx, s1, l1, h, sizeof(h)) == 1,
+              "EVP_PKEY_verify %d", i);
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, 0, N, 0, 0, "EVP_PKEY_verify");
+    for (int stream = 0; stream < 2; stream++) {
+        rsa_counters(e, before);
+        for (int i = 0; i < N; i++)
+            CHECK(digest_verify(e, t->fc, "SHA256", stream, msg, sizeof(msg),
+                                s3, l3) == 1,
+                  "EVP_DigestVerify (%s) %d",
+                  stream ? "update/final" : "one-shot", i);
+        counters_moved(e, before, 0, N, 0, 0,
+                       stream ? "EVP_DigestVerifyUpdate/Final"
+                              : "EVP_DigestVerify one-shot");
+    }
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pss);
+    h[0] ^= 1;
+    CHECK(EVP_PKEY_verify(ctx, s2, l2, h, sizeof(h)) != 1,
+          "PSS signature of another hash verified");
+    h[0] ^= 1;
+    EVP_PKEY_CTX_free(ctx);
+    CHECK(digest_verify(e, t->fc, "SHA256", 0, msg, sizeof(msg) - 1, s3, l3) !=
+              1,
+          "signature of another message verified");
+    ERR_clear_error();
+    counters_moved(e, before, 0, 2, 0, 0, "verdicts of \"bad signature\"");
+
+    /* Verify-recover: the raw signature of 36 bytes (speed's input). */
+    WHERE("verify-recover");
+    ctx = op_ctx(e, OP_SIGN, t->fc, &raw);
+    l1 = sizeof(s1);
+    CHECK(sized_op(ctx, OP_SIGN, msg, 36, s1, &l1) == 1, "raw sign");
+    EVP_PKEY_CTX_free(ctx);
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_RECOVER, t->fc, &raw);
+    for (int i = 0; i < N; i++) {
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_RECOVER, s1, l1, out, &lo) == 1,
+              "verify-recover %d", i);
+        CHECK_BYTES(out, lo, msg, 36, "recovered");
+    }
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, 0, N, 0, 0, "EVP_PKEY_verify_recover");
+
+    /* Encryption and decryption, with size queries; a bad block counts. */
+    WHERE("OAEP");
+    rsa_counters(e, before);
+    for (int i = 0; i < N; i++) {
+        ctx = op_ctx(e, OP_ENCRYPT, t->fc, &oaep);
+        lc = sizeof(ct);
+        CHECK(sized_op(ctx, OP_ENCRYPT, msg, 32, ct, &lc) == 1 && lc == k,
+              "encrypt %d", i);
+        EVP_PKEY_CTX_free(ctx);
+    }
+    counters_moved(e, before, 0, 0, N, 0, "EVP_PKEY_encrypt");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_DECRYPT, t->fc, &oaep);
+    for (int i = 0; i < N; i++) {
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1, "decrypt %d",
+              i);
+        CHECK_BYTES(out, lo, msg, 32, "decrypted");
+    }
+    ct[k - 1] ^= 1;
+    lo = sizeof(out);
+    CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) != 1,
+          "a damaged OAEP block decrypted");
+    ct[k - 1] ^= 1;
+    ERR_clear_error();
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, 0, 0, 0, N + 1, "EVP_PKEY_decrypt");
+
+    /* Refusals: nothing counted. */
+    WHERE("refusals");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_SIGN, t->fc, &none);
+    l1 = sizeof(s1);
+    CHECK(sized_op(ctx, OP_SIGN, big, k, s1, &l1) != 1,
+          "signed an input not below n");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_SIGN, t->fc, &pkcs1);
+    l1 = k - 1;
+    CHECK(EVP_PKEY_sign(ctx, s1, &l1, h, sizeof(h)) != 1,
+          "signed into k - 1 bytes");
+    l1 = sizeof(s1);
+    CHECK(EVP_PKEY_sign(ctx, s1, &l1, h, 20) != 1,
+          "signed a 20-byte SHA-256 digest");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pkcs1);
+    CHECK(EVP_PKEY_verify(ctx, big, k, h, sizeof(h)) != 1,
+          "verified a signature not below n");
+    CHECK(EVP_PKEY_verify(ctx, s3, k + 1, h, sizeof(h)) != 1,
+          "verified a k + 1 byte signature");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pss);
+    CHECK(EVP_PKEY_verify(ctx, big, k, h, sizeof(h)) != 1,
+          "verified a PSS signature not below n");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_RECOVER, t->fc, &raw);
+    lo = sizeof(out);
+    CHECK(sized_op(ctx, OP_RECOVER, big, k, out, &lo) != 1,
+          "recovered from a signature not below n");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_ENCRYPT, t->fc, &none);
+    lc = sizeof(ct);
+    CHECK(sized_op(ctx, OP_ENCRYPT, big, k, ct, &lc) != 1,
+          "encrypted an input not below n");
+    EVP_PKEY_CTX_free(ctx);
+    for (int j = 0; j < 2; j++) {
+        ctx = op_ctx(e, OP_DECRYPT, t->fc, j ? &none : &oaep);
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, big, k, out, &lo) != 1,
+              "decrypted a ciphertext not below n (%s)", j ? "none" : "OAEP");
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, big, k + 1, out, &lo) != 1,
+              "decrypted a k + 1 byte ciphertext");
+        EVP_PKEY_CTX_free(ctx);
+    }
+    ERR_clear_error();
+    counters_moved(e, before, 0, 0, 0, 0, "refused operations");
+}
+
 int main(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -2208,6 +2547,7 @@ int main(void)
         cmocka_unit_test(test_implicit_rejection_kat),
         cmocka_unit_test(test_implicit_rejection_live),
         cmocka_unit_test(test_misuse_reasons),
+        cmocka_unit_test(test_counters),
     };
     const char *seed = getenv("FC_TEST_SEED");
     const char *quick = getenv("FC_TEST_QUICK");
