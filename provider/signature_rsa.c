@@ -351,6 +351,9 @@ static int fc_rsa_sig_init_pss(fc_rsa_sig_ctx *ctx)
  * default refuses them: 3.0 refuses "auto" for verification, 3.1 to 3.3
  * also "auto-digestmax", and 3.4+ refuses both for everything but
  * verification (its message-signing rework turned the test around).
+ * Where an autodetected length is taken for verification, the salt length
+ * recovered from the signature is not held to the key's minimum: default
+ * (3.4 to 3.6.3) takes any, and so do we (test_pss_restricted_verify).
  * Returns 1, or 0 with the error raised.
  */
 static int fc_rsa_sig_check_saltlen(fc_rsa_sig_ctx *ctx, int saltlen,

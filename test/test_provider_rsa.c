@@ -24,6 +24,12 @@
  * provider implements it too (3.2+), the two are also compared live, each
  * in its default state.
  *
+ * RSA-PSS keys with restrictions (RFC 4055: hash, MGF1 hash, minimum salt
+ * length): what verification with each salt-length setting ("auto" and
+ * "auto-digestmax" included) accepts and refuses must be what the running
+ * default does, for salts below, at and above the minimum, signatures made
+ * by either provider.
+ *
  * Counters: N operations through EVP, the ways callers run them (size
  * queries first, one-shot and streamed digest-sign), move fastcrypto's RSA
  * counters by exactly N; refused operations do not move them.
@@ -1594,6 +1600,274 @@ static void test_pss(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* RSA-PSS keys with restrictions: what verification accepts              */
+
+/* A restricted RSA-PSS key (RFC 4055 parameters: hash |md|, MGF1 hash
+ * |mgf1|, minimum salt length |minsalt|) with |t|'s components, made by
+ * default's keymgmt. */
+static EVP_PKEY *pss_restricted_key(env *e, const test_key *t, const char *md,
+                                    const char *mgf1, int minsalt)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *pkey = NULL;
+    int ok = bld != NULL;
+
+    for (int i = 0; ok && i < NCOMP; i++)
+        ok = OSSL_PARAM_BLD_push_BN(bld, k_comp_param[i], t->c[i]);
+    ok = ok &&
+         OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST, md,
+                                         0) &&
+         OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                         mgf1, 0) &&
+         OSSL_PARAM_BLD_push_int(bld, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN,
+                                 minsalt) &&
+         (params = OSSL_PARAM_BLD_to_param(bld)) != NULL &&
+         (ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA-PSS", DF_PROPQ)) !=
+             NULL &&
+         EVP_PKEY_fromdata_init(ctx) == 1 &&
+         EVP_PKEY_fromdata(ctx, &pkey,
+                           EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                           params) == 1;
+    if (!ok)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    return pkey;
+}
+
+enum { PV_OK = 1, PV_BAD = 0, PV_SET = -1 };
+
+/*
+ * Verifies |sig| with the restricted key |pkey| through |propq| with the
+ * salt length |saltlen| (NULL: the key's default), by EVP_PKEY_verify of
+ * |hash| with the parameter set after init (|how| 0) or given to
+ * EVP_PKEY_CTX_set_rsa_pss_saltlen as a number (|how| 2), or by
+ * EVP_DigestVerify of |msg| with it passed to init (|how| 1). Returns
+ * PV_OK, PV_BAD (the signature refused) or PV_SET (the salt length
+ * refused), and the reason of the last error in |reason|.
+ */
+static int pss_verify(env *e, EVP_PKEY *pkey, const char *propq, int how,
+                      const char *saltlen, const uint8_t *msg, size_t mlen,
+                      const uint8_t *hash, const uint8_t *sig, size_t siglen,
+                      char *reason, size_t rcap)
+{
+    OSSL_PARAM p[2] = {OSSL_PARAM_END, OSSL_PARAM_END};
+    const char *want = strchr(propq, '=') + 1;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_MD_CTX *m = NULL;
+    unsigned long err;
+    int ret = PV_SET;
+
+    if (saltlen != NULL)
+        p[0] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PSS_SALTLEN, (char *)saltlen, 0);
+    ERR_clear_error();
+    if (how != 1) {
+        static const struct {
+            const char *name;
+            int value;
+        } words[] = {{"digest", RSA_PSS_SALTLEN_DIGEST},
+                     {"auto", RSA_PSS_SALTLEN_AUTO},
+                     {"max", RSA_PSS_SALTLEN_MAX},
+                     {"auto-digestmax", -4}};
+        int n = saltlen != NULL ? atoi(saltlen) : 0;
+
+        for (size_t i = 0; saltlen != NULL && i < FC_ARRAY_LEN(words); i++)
+            if (strcmp(saltlen, words[i].name) == 0)
+                n = words[i].value;
+        ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
+        CHECK(ctx != NULL && EVP_PKEY_verify_init(ctx) == 1, "verify init (%s)",
+              propq);
+        CHECK(strcmp(op_provider(ctx), want) == 0, "verify ran on %s, not %s",
+              op_provider(ctx), want);
+        if (how == 0 ? EVP_PKEY_CTX_set_params(ctx, p) == 1
+                     : saltlen == NULL ||
+                           EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, n) > 0)
+            ret = EVP_PKEY_verify(ctx, sig, siglen, hash, 32) == 1 ? PV_OK
+                                                                   : PV_BAD;
+        EVP_PKEY_CTX_free(ctx);
+    } else {
+        EVP_PKEY_CTX *pctx = NULL;
+
+        m = EVP_MD_CTX_new();
+        CHECK(m != NULL, "EVP_MD_CTX_new");
+        if (EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", e->lib, propq, pkey,
+                                    p) == 1) {
+            CHECK(strcmp(op_provider(pctx), want) == 0,
+                  "digest-verify ran on %s, not %s", op_provider(pctx), want);
+            ret = EVP_DigestVerify(m, sig, siglen, msg, mlen) == 1 ? PV_OK
+                                                                   : PV_BAD;
+        }
+        EVP_MD_CTX_free(m);
+    }
+    err = ERR_peek_last_error();
+    snprintf(reason, rcap, "%s",
+             ret != PV_OK && err != 0 && ERR_reason_error_string(err) != NULL
+                 ? ERR_reason_error_string(err)
+                 : "-");
+    ERR_clear_error();
+    return ret;
+}
+
+/*
+ * Verification with a restricted RSA-PSS key, held by fastcrypto and by
+ * default: signatures with salts below, at and above the key's minimum
+ * (made by a plain key of the same components on either provider, and by
+ * the restricted key on either provider) under every salt-length setting
+ * ("auto", "auto-digestmax", "max", "digest", explicit values around the
+ * minimum, none), through EVP_PKEY_verify and EVP_DigestVerify. Each
+ * outcome must be default's: accepted, signature refused, or the salt
+ * length refused when set (with default's reason). Whatever the running
+ * OpenSSL: the key's default demands exactly the minimum; an explicit
+ * length below it is refused when set. Under 3.0 to 3.3 default refuses
+ * the autodetected lengths for verification with a restricted key; from
+ * 3.4 on it takes them and recovers any salt length, the minimum not
+ * applied to the recovered salt (checked here on both providers).
+ */
+static void test_pss_restricted_verify(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key(e, 2048);
+    static const struct {
+        const char *md, *mgf1;
+        int min;
+    } keys[] = {{"SHA256", "SHA256", 32}, {"SHA256", "SHA1", 40}};
+    const int auto_ok = g_ver >= 0x30400000UL;
+    uint8_t msg[77], h[32];
+    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
+
+    rng_start("pss_restricted_verify");
+    rnd_bytes(msg, sizeof(msg));
+    CHECK(sha256 != NULL &&
+              EVP_Digest(msg, sizeof(msg), h, NULL, sha256, NULL) == 1,
+          "SHA-256");
+    EVP_MD_free(sha256);
+    for (size_t ki = 0; ki < FC_ARRAY_LEN(keys); ki++) {
+        const int min = keys[ki].min;
+        char smin[4][12];
+        const char *vsalts[] = {
+            NULL, "auto",  "auto-digestmax", "max",   "digest", "0",
+            "16", smin[0], smin[1],          smin[2], smin[3]};
+        /* the signatures: salt lengths by a plain key (either provider),
+         * then the restricted key's own (either provider) */
+        const char *ssalts[] = {"0",     "16",  smin[0], smin[1], smin[2],
+                                smin[3], "max", NULL,    smin[3], "max"};
+        const size_t nplain = 7;
+        EVP_PKEY *kd =
+            pss_restricted_key(e, t, keys[ki].md, keys[ki].mgf1, min);
+        EVP_PKEY *kf =
+            kd != NULL
+                ? fc_test_move_key(e->lib, kd, "RSA-PSS",
+                                   EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                   FC_PROPQ)
+                : NULL;
+        size_t cases = 0, accepted = 0, below_min = 0;
+
+        snprintf(smin[0], sizeof(smin[0]), "%d", min - 1);
+        snprintf(smin[1], sizeof(smin[1]), "%d", min);
+        snprintf(smin[2], sizeof(smin[2]), "%d", min + 1);
+        snprintf(smin[3], sizeof(smin[3]), "%d", min + 8);
+        WHERE("restricted %s/MGF1-%s/%d", keys[ki].md, keys[ki].mgf1, min);
+        CHECK(kd != NULL && kf != NULL &&
+                  strcmp(key_provider(kf), FC_NAME) == 0,
+              "restricted RSA-PSS key in both providers");
+        for (size_t si = 0; si < FC_ARRAY_LEN(ssalts); si++) {
+            const int by_fc = si % 2 == 0;
+            uint8_t sig[MAXB];
+            size_t sl = sizeof(sig);
+            int salt; /* the salt length the signature has */
+
+            if (si < nplain) {
+                const op_spec sp =
+                    OP(.pad = RSA_PKCS1_PSS_PADDING, .md = keys[ki].md,
+                       .mgf1 = keys[ki].mgf1, .saltlen = ssalts[si]);
+
+                CHECK(pkey_op(e, OP_SIGN, by_fc ? t->fc : t->df,
+                              by_fc ? FC_PROPQ : DF_PROPQ, &sp, h, sizeof(h),
+                              sig, &sl) == 1,
+                      "plain key signs with salt %s", ssalts[si]);
+            } else {
+                const op_spec sp = OP(.saltlen = ssalts[si]);
+
+                CHECK(digest_op(e, 0, by_fc ? kf : kd,
+                                by_fc ? FC_PROPQ : DF_PROPQ, keys[ki].md, &sp,
+                                msg, sizeof(msg), sig, &sl) == 1,
+                      "restricted key (%s) signs with salt %s",
+                      by_fc ? FC_NAME : DF_NAME,
+                      ssalts[si] != NULL ? ssalts[si] : "(its own)");
+            }
+            salt = ssalts[si] == NULL ? min
+                   : strcmp(ssalts[si], "max") == 0
+                       ? (int)(t->bits + 7) / 8 - 32 - 2
+                       : atoi(ssalts[si]);
+            for (size_t vi = 0; vi < FC_ARRAY_LEN(vsalts); vi++) {
+                const char *vs = vsalts[vi];
+
+                for (int how = 0; how < 3; how++) {
+                    char rf[128], rd[128];
+                    int of, od;
+
+                    WHERE("restricted %s/MGF1-%s/%d: signature with salt %d "
+                          "by %s (%s key), verified with saltlen %s by %s",
+                          keys[ki].md, keys[ki].mgf1, min, salt,
+                          by_fc ? FC_NAME : DF_NAME,
+                          si < nplain ? "plain" : "restricted",
+                          vs != NULL ? vs : "(unset)",
+                          how == 1   ? "EVP_DigestVerify"
+                          : how == 2 ? "EVP_PKEY_verify, set_rsa_pss_saltlen"
+                                     : "EVP_PKEY_verify");
+                    of = pss_verify(e, kf, FC_PROPQ, how, vs, msg, sizeof(msg),
+                                    h, sig, sl, rf, sizeof(rf));
+                    od = pss_verify(e, kd, DF_PROPQ, how, vs, msg, sizeof(msg),
+                                    h, sig, sl, rd, sizeof(rd));
+                    cases++;
+                    /* Under 3.0 default reads the word "auto-digestmax" as
+                     * 0 (too small here); we refuse the word itself. */
+                    CHECK(of == od && (of != PV_SET || strcmp(rf, rd) == 0 ||
+                                       (g_ver < 0x30100000UL && vs != NULL &&
+                                        strcmp(vs, "auto-digestmax") == 0)),
+                          "fastcrypto %d (%s), default %d (%s)", of, rf, od,
+                          rd);
+                    /* What holds on every version, checked on ours. */
+                    if (vs == NULL)
+                        CHECK(of == (salt == min ? PV_OK : PV_BAD),
+                              "the key's default wants exactly %d", min);
+                    else if (atoi(vs) > 0 || strcmp(vs, "0") == 0) {
+                        if (atoi(vs) < min) {
+                            CHECK(of == PV_SET &&
+                                      strcmp(rf, "pss saltlen too small") == 0,
+                                  "a length below the minimum set");
+                        } else {
+                            CHECK(of == (salt == atoi(vs) ? PV_OK : PV_BAD),
+                                  "an explicit length wants itself");
+                        }
+                    } else if (strcmp(vs, "auto") == 0) {
+                        CHECK(of == (auto_ok ? PV_OK : PV_SET),
+                              "\"auto\" with a restricted key: %s expected "
+                              "under %s",
+                              auto_ok ? "any salt" : "refused",
+                              OpenSSL_version(OPENSSL_VERSION));
+                        if (of == PV_OK && salt < min)
+                            below_min++;
+                    }
+                    accepted += of == PV_OK;
+                }
+            }
+        }
+        print_message("[%s] restricted %s/MGF1-%s/%d: %zu verifications, %zu "
+                      "accepted, as default; \"auto\" %s (%zu below the "
+                      "minimum taken)\n",
+                      g_group, keys[ki].md, keys[ki].mgf1, min, cases, accepted,
+                      auto_ok ? "recovers any salt" : "refused", below_min);
+        EVP_PKEY_free(kf);
+        EVP_PKEY_free(kd);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
 /* Encryption                                                             */
 
 /* Encrypts |m| with provider |pe| and decrypts with |pd| under |s|. */
@@ -2540,6 +2814,7 @@ int main(void)
         cmocka_unit_test(test_legacy_digests),
         cmocka_unit_test(test_recover_length),
         cmocka_unit_test(test_pss),
+        cmocka_unit_test(test_pss_restricted_verify),
         cmocka_unit_test(test_oaep),
         cmocka_unit_test(test_pkcs1_encryption),
         cmocka_unit_test(test_no_padding),
