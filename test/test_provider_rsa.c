@@ -2748,6 +2748,43 @@ static void test_counters(void **state)
     EVP_PKEY_CTX_free(ctx);
     counters_moved(e, before, 0, 0, 0, N + 1, "EVP_PKEY_decrypt");
 
+    /* TLS RSA key exchange: a decryption and a key exchange each, with a
+     * bad premaster too (answered with random bytes, as it must be). */
+    WHERE("TLS key exchange");
+    {
+        const op_spec pkcs1enc = OP(.pad = RSA_PKCS1_PADDING);
+        const op_spec kex =
+            OP(.pad = RSA_PKCS1_WITH_TLS_PADDING, .tls_ver = 0x0303);
+        uint64_t kex_before = fc_counter(e, "rsa-tls-kex"), kex_now;
+
+        ctx = op_ctx(e, OP_ENCRYPT, t->fc, &pkcs1enc);
+        msg[0] = 0x03, msg[1] = 0x03;
+        lc = sizeof(ct);
+        CHECK(sized_op(ctx, OP_ENCRYPT, msg, 48, ct, &lc) == 1, "encrypt");
+        EVP_PKEY_CTX_free(ctx);
+        rsa_counters(e, before);
+        ctx = op_ctx(e, OP_DECRYPT, t->fc, &kex);
+        for (int i = 0; i < N; i++) {
+            lo = sizeof(out);
+            CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1,
+                  "TLS decrypt %d", i);
+            CHECK_BYTES(out, lo, msg, 48, "premaster");
+        }
+        ct[k - 1] ^= 1;
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1 && lo == 48,
+              "a damaged TLS block answered");
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, big, k, out, &lo) != 1,
+              "a TLS ciphertext not below n decrypted");
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(ctx);
+        counters_moved(e, before, 0, 0, 0, N + 1, "TLS key exchange");
+        kex_now = fc_counter(e, "rsa-tls-kex");
+        CHECK(kex_now - kex_before == N + 1, "rsa-tls-kex moved by %llu",
+              (unsigned long long)(kex_now - kex_before));
+    }
+
     /* Refusals: nothing counted. */
     WHERE("refusals");
     rsa_counters(e, before);
