@@ -303,12 +303,13 @@ static int fc_rsa_enc_encrypt(void *vctx, unsigned char *out, size_t *outlen,
                       "pad mode %d cannot encrypt", ctx->pad_mode);
         goto done;
     }
-    fc_stat_add(ctx->prov, FC_STAT_RSA_ENC, 1);
     if (!fc_rsa_public(key, out, em)) {
         FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_LARGE,
                       "input is not below the modulus");
         goto done;
     }
+    /* Counted once made: not a size query, not a refusal. */
+    fc_stat_add(ctx->prov, FC_STAT_RSA_ENC, 1);
     *outlen = k;
     ok = 1;
 done:
@@ -413,9 +414,6 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
             goto done;
         ok = 0;
     }
-    fc_stat_add(ctx->prov, FC_STAT_RSA_DEC, 1);
-    if (tls)
-        fc_stat_add(ctx->prov, FC_STAT_RSA_KEX, 1);
     /* Failure here depends on the ciphertext (>= n) or on a fault, never
      * on the padding, so reporting it does not help an attacker. */
     if (!fc_rsa_private(key, em, em, fc_rsa_rand, ctx->prov)) {
@@ -424,6 +422,12 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
                       "consistency check)");
         goto done;
     }
+    /* Counted once the private operation has run, before the padding is
+     * looked at: a bad block counts as a decryption (as a GCM tag that
+     * does not match does), and the count never depends on it. */
+    fc_stat_add(ctx->prov, FC_STAT_RSA_DEC, 1);
+    if (tls)
+        fc_stat_add(ctx->prov, FC_STAT_RSA_KEX, 1);
     /* In the constant-time validation build (FC_CT_VALGRIND) the decoded
      * block and the synthetic message are secret from here on: valgrind
      * then flags any branch or index the decoders below take on them. */

@@ -24,6 +24,16 @@
  * provider implements it too (3.2+), the two are also compared live, each
  * in its default state.
  *
+ * RSA-PSS keys with restrictions (RFC 4055: hash, MGF1 hash, minimum salt
+ * length): what verification with each salt-length setting ("auto" and
+ * "auto-digestmax" included) accepts and refuses must be what the running
+ * default does, for salts below, at and above the minimum, signatures made
+ * by either provider.
+ *
+ * Counters: N operations through EVP, the ways callers run them (size
+ * queries first, one-shot and streamed digest-sign), move fastcrypto's RSA
+ * counters by exactly N; refused operations do not move them.
+ *
  * Environment: FC_TEST_CONF (required; ctest sets it), FC_TEST_SEED,
  * FC_TEST_QUICK=1 (fewer keys, digests and cases, for valgrind).
  */
@@ -1590,6 +1600,274 @@ static void test_pss(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* RSA-PSS keys with restrictions: what verification accepts              */
+
+/* A restricted RSA-PSS key (RFC 4055 parameters: hash |md|, MGF1 hash
+ * |mgf1|, minimum salt length |minsalt|) with |t|'s components, made by
+ * default's keymgmt. */
+static EVP_PKEY *pss_restricted_key(env *e, const test_key *t, const char *md,
+                                    const char *mgf1, int minsalt)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_PKEY *pkey = NULL;
+    int ok = bld != NULL;
+
+    for (int i = 0; ok && i < NCOMP; i++)
+        ok = OSSL_PARAM_BLD_push_BN(bld, k_comp_param[i], t->c[i]);
+    ok = ok &&
+         OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST, md,
+                                         0) &&
+         OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_MGF1_DIGEST,
+                                         mgf1, 0) &&
+         OSSL_PARAM_BLD_push_int(bld, OSSL_PKEY_PARAM_RSA_PSS_SALTLEN,
+                                 minsalt) &&
+         (params = OSSL_PARAM_BLD_to_param(bld)) != NULL &&
+         (ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA-PSS", DF_PROPQ)) !=
+             NULL &&
+         EVP_PKEY_fromdata_init(ctx) == 1 &&
+         EVP_PKEY_fromdata(ctx, &pkey,
+                           EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                           params) == 1;
+    if (!ok)
+        pkey = NULL;
+    EVP_PKEY_CTX_free(ctx);
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    return pkey;
+}
+
+enum { PV_OK = 1, PV_BAD = 0, PV_SET = -1 };
+
+/*
+ * Verifies |sig| with the restricted key |pkey| through |propq| with the
+ * salt length |saltlen| (NULL: the key's default), by EVP_PKEY_verify of
+ * |hash| with the parameter set after init (|how| 0) or given to
+ * EVP_PKEY_CTX_set_rsa_pss_saltlen as a number (|how| 2), or by
+ * EVP_DigestVerify of |msg| with it passed to init (|how| 1). Returns
+ * PV_OK, PV_BAD (the signature refused) or PV_SET (the salt length
+ * refused), and the reason of the last error in |reason|.
+ */
+static int pss_verify(env *e, EVP_PKEY *pkey, const char *propq, int how,
+                      const char *saltlen, const uint8_t *msg, size_t mlen,
+                      const uint8_t *hash, const uint8_t *sig, size_t siglen,
+                      char *reason, size_t rcap)
+{
+    OSSL_PARAM p[2] = {OSSL_PARAM_END, OSSL_PARAM_END};
+    const char *want = strchr(propq, '=') + 1;
+    EVP_PKEY_CTX *ctx = NULL;
+    EVP_MD_CTX *m = NULL;
+    unsigned long err;
+    int ret = PV_SET;
+
+    if (saltlen != NULL)
+        p[0] = OSSL_PARAM_construct_utf8_string(
+            OSSL_SIGNATURE_PARAM_PSS_SALTLEN, (char *)saltlen, 0);
+    ERR_clear_error();
+    if (how != 1) {
+        static const struct {
+            const char *name;
+            int value;
+        } words[] = {{"digest", RSA_PSS_SALTLEN_DIGEST},
+                     {"auto", RSA_PSS_SALTLEN_AUTO},
+                     {"max", RSA_PSS_SALTLEN_MAX},
+                     {"auto-digestmax", -4}};
+        int n = saltlen != NULL ? atoi(saltlen) : 0;
+
+        for (size_t i = 0; saltlen != NULL && i < FC_ARRAY_LEN(words); i++)
+            if (strcmp(saltlen, words[i].name) == 0)
+                n = words[i].value;
+        ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
+        CHECK(ctx != NULL && EVP_PKEY_verify_init(ctx) == 1, "verify init (%s)",
+              propq);
+        CHECK(strcmp(op_provider(ctx), want) == 0, "verify ran on %s, not %s",
+              op_provider(ctx), want);
+        if (how == 0 ? EVP_PKEY_CTX_set_params(ctx, p) == 1
+                     : saltlen == NULL ||
+                           EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, n) > 0)
+            ret = EVP_PKEY_verify(ctx, sig, siglen, hash, 32) == 1 ? PV_OK
+                                                                   : PV_BAD;
+        EVP_PKEY_CTX_free(ctx);
+    } else {
+        EVP_PKEY_CTX *pctx = NULL;
+
+        m = EVP_MD_CTX_new();
+        CHECK(m != NULL, "EVP_MD_CTX_new");
+        if (EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", e->lib, propq, pkey,
+                                    p) == 1) {
+            CHECK(strcmp(op_provider(pctx), want) == 0,
+                  "digest-verify ran on %s, not %s", op_provider(pctx), want);
+            ret = EVP_DigestVerify(m, sig, siglen, msg, mlen) == 1 ? PV_OK
+                                                                   : PV_BAD;
+        }
+        EVP_MD_CTX_free(m);
+    }
+    err = ERR_peek_last_error();
+    snprintf(reason, rcap, "%s",
+             ret != PV_OK && err != 0 && ERR_reason_error_string(err) != NULL
+                 ? ERR_reason_error_string(err)
+                 : "-");
+    ERR_clear_error();
+    return ret;
+}
+
+/*
+ * Verification with a restricted RSA-PSS key, held by fastcrypto and by
+ * default: signatures with salts below, at and above the key's minimum
+ * (made by a plain key of the same components on either provider, and by
+ * the restricted key on either provider) under every salt-length setting
+ * ("auto", "auto-digestmax", "max", "digest", explicit values around the
+ * minimum, none), through EVP_PKEY_verify and EVP_DigestVerify. Each
+ * outcome must be default's: accepted, signature refused, or the salt
+ * length refused when set (with default's reason). Whatever the running
+ * OpenSSL: the key's default demands exactly the minimum; an explicit
+ * length below it is refused when set. Under 3.0 to 3.3 default refuses
+ * the autodetected lengths for verification with a restricted key; from
+ * 3.4 on it takes them and recovers any salt length, the minimum not
+ * applied to the recovered salt (checked here on both providers).
+ */
+static void test_pss_restricted_verify(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key(e, 2048);
+    static const struct {
+        const char *md, *mgf1;
+        int min;
+    } keys[] = {{"SHA256", "SHA256", 32}, {"SHA256", "SHA1", 40}};
+    const int auto_ok = g_ver >= 0x30400000UL;
+    uint8_t msg[77], h[32];
+    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
+
+    rng_start("pss_restricted_verify");
+    rnd_bytes(msg, sizeof(msg));
+    CHECK(sha256 != NULL &&
+              EVP_Digest(msg, sizeof(msg), h, NULL, sha256, NULL) == 1,
+          "SHA-256");
+    EVP_MD_free(sha256);
+    for (size_t ki = 0; ki < FC_ARRAY_LEN(keys); ki++) {
+        const int min = keys[ki].min;
+        char smin[4][12];
+        const char *vsalts[] = {
+            NULL, "auto",  "auto-digestmax", "max",   "digest", "0",
+            "16", smin[0], smin[1],          smin[2], smin[3]};
+        /* the signatures: salt lengths by a plain key (either provider),
+         * then the restricted key's own (either provider) */
+        const char *ssalts[] = {"0",     "16",  smin[0], smin[1], smin[2],
+                                smin[3], "max", NULL,    smin[3], "max"};
+        const size_t nplain = 7;
+        EVP_PKEY *kd =
+            pss_restricted_key(e, t, keys[ki].md, keys[ki].mgf1, min);
+        EVP_PKEY *kf =
+            kd != NULL
+                ? fc_test_move_key(e->lib, kd, "RSA-PSS",
+                                   EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
+                                   FC_PROPQ)
+                : NULL;
+        size_t cases = 0, accepted = 0, below_min = 0;
+
+        snprintf(smin[0], sizeof(smin[0]), "%d", min - 1);
+        snprintf(smin[1], sizeof(smin[1]), "%d", min);
+        snprintf(smin[2], sizeof(smin[2]), "%d", min + 1);
+        snprintf(smin[3], sizeof(smin[3]), "%d", min + 8);
+        WHERE("restricted %s/MGF1-%s/%d", keys[ki].md, keys[ki].mgf1, min);
+        CHECK(kd != NULL && kf != NULL &&
+                  strcmp(key_provider(kf), FC_NAME) == 0,
+              "restricted RSA-PSS key in both providers");
+        for (size_t si = 0; si < FC_ARRAY_LEN(ssalts); si++) {
+            const int by_fc = si % 2 == 0;
+            uint8_t sig[MAXB];
+            size_t sl = sizeof(sig);
+            int salt; /* the salt length the signature has */
+
+            if (si < nplain) {
+                const op_spec sp =
+                    OP(.pad = RSA_PKCS1_PSS_PADDING, .md = keys[ki].md,
+                       .mgf1 = keys[ki].mgf1, .saltlen = ssalts[si]);
+
+                CHECK(pkey_op(e, OP_SIGN, by_fc ? t->fc : t->df,
+                              by_fc ? FC_PROPQ : DF_PROPQ, &sp, h, sizeof(h),
+                              sig, &sl) == 1,
+                      "plain key signs with salt %s", ssalts[si]);
+            } else {
+                const op_spec sp = OP(.saltlen = ssalts[si]);
+
+                CHECK(digest_op(e, 0, by_fc ? kf : kd,
+                                by_fc ? FC_PROPQ : DF_PROPQ, keys[ki].md, &sp,
+                                msg, sizeof(msg), sig, &sl) == 1,
+                      "restricted key (%s) signs with salt %s",
+                      by_fc ? FC_NAME : DF_NAME,
+                      ssalts[si] != NULL ? ssalts[si] : "(its own)");
+            }
+            salt = ssalts[si] == NULL ? min
+                   : strcmp(ssalts[si], "max") == 0
+                       ? (int)(t->bits + 7) / 8 - 32 - 2
+                       : atoi(ssalts[si]);
+            for (size_t vi = 0; vi < FC_ARRAY_LEN(vsalts); vi++) {
+                const char *vs = vsalts[vi];
+
+                for (int how = 0; how < 3; how++) {
+                    char rf[128], rd[128];
+                    int of, od;
+
+                    WHERE("restricted %s/MGF1-%s/%d: signature with salt %d "
+                          "by %s (%s key), verified with saltlen %s by %s",
+                          keys[ki].md, keys[ki].mgf1, min, salt,
+                          by_fc ? FC_NAME : DF_NAME,
+                          si < nplain ? "plain" : "restricted",
+                          vs != NULL ? vs : "(unset)",
+                          how == 1   ? "EVP_DigestVerify"
+                          : how == 2 ? "EVP_PKEY_verify, set_rsa_pss_saltlen"
+                                     : "EVP_PKEY_verify");
+                    of = pss_verify(e, kf, FC_PROPQ, how, vs, msg, sizeof(msg),
+                                    h, sig, sl, rf, sizeof(rf));
+                    od = pss_verify(e, kd, DF_PROPQ, how, vs, msg, sizeof(msg),
+                                    h, sig, sl, rd, sizeof(rd));
+                    cases++;
+                    /* Under 3.0 default reads the word "auto-digestmax" as
+                     * 0 (too small here); we refuse the word itself. */
+                    CHECK(of == od && (of != PV_SET || strcmp(rf, rd) == 0 ||
+                                       (g_ver < 0x30100000UL && vs != NULL &&
+                                        strcmp(vs, "auto-digestmax") == 0)),
+                          "fastcrypto %d (%s), default %d (%s)", of, rf, od,
+                          rd);
+                    /* What holds on every version, checked on ours. */
+                    if (vs == NULL)
+                        CHECK(of == (salt == min ? PV_OK : PV_BAD),
+                              "the key's default wants exactly %d", min);
+                    else if (atoi(vs) > 0 || strcmp(vs, "0") == 0) {
+                        if (atoi(vs) < min) {
+                            CHECK(of == PV_SET &&
+                                      strcmp(rf, "pss saltlen too small") == 0,
+                                  "a length below the minimum set");
+                        } else {
+                            CHECK(of == (salt == atoi(vs) ? PV_OK : PV_BAD),
+                                  "an explicit length wants itself");
+                        }
+                    } else if (strcmp(vs, "auto") == 0) {
+                        CHECK(of == (auto_ok ? PV_OK : PV_SET),
+                              "\"auto\" with a restricted key: %s expected "
+                              "under %s",
+                              auto_ok ? "any salt" : "refused",
+                              OpenSSL_version(OPENSSL_VERSION));
+                        if (of == PV_OK && salt < min)
+                            below_min++;
+                    }
+                    accepted += of == PV_OK;
+                }
+            }
+        }
+        print_message("[%s] restricted %s/MGF1-%s/%d: %zu verifications, %zu "
+                      "accepted, as default; \"auto\" %s (%zu below the "
+                      "minimum taken)\n",
+                      g_group, keys[ki].md, keys[ki].mgf1, min, cases, accepted,
+                      auto_ok ? "recovers any salt" : "refused", below_min);
+        EVP_PKEY_free(kf);
+        EVP_PKEY_free(kd);
+    }
+}
+
+/* ---------------------------------------------------------------------- */
 /* Encryption                                                             */
 
 /* Encrypts |m| with provider |pe| and decrypts with |pd| under |s|. */
@@ -2185,6 +2463,378 @@ static void test_misuse_reasons(void **state)
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* Counters: one count per operation done                                 */
+
+/* Checks that the k_rsa_counters moved by exactly |want| since |before|
+ * (sign, verify, encrypt, decrypt; import never). */
+static void counters_moved(env *e, const uint64_t *before, uint64_t sign,
+                           uint64_t verify, uint64_t enc, uint64_t dec,
+                           const char *what)
+{
+    const uint64_t want[NRSACOUNT] = {sign, verify, enc, dec, 0};
+    uint64_t now[NRSACOUNT];
+
+    rsa_counters(e, now);
+    for (size_t i = 0; i < NRSACOUNT; i++)
+        CHECK(now[i] - before[i] == want[i], "%s: %s moved by %llu, not %llu",
+              what, k_rsa_counters[i], (unsigned long long)(now[i] - before[i]),
+              (unsigned long long)want[i]);
+}
+
+/* A fastcrypto context for |op| on |pkey| with the parameters of |s|. */
+static EVP_PKEY_CTX *op_ctx(env *e, int op, EVP_PKEY *pkey, const op_spec *s)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, FC_PROPQ);
+    OSSL_PARAM p[10];
+    unsigned tv, ta, ir;
+    int pad, ret;
+
+    CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey");
+    switch (op) {
+    case OP_SIGN:
+        ret = EVP_PKEY_sign_init(ctx);
+        break;
+    case OP_VERIFY:
+        ret = EVP_PKEY_verify_init(ctx);
+        break;
+    case OP_RECOVER:
+        ret = EVP_PKEY_verify_recover_init(ctx);
+        break;
+    case OP_ENCRYPT:
+        ret = EVP_PKEY_encrypt_init(ctx);
+        break;
+    default:
+        ret = EVP_PKEY_decrypt_init(ctx);
+    }
+    op_params(p, s, op >= OP_ENCRYPT, &tv, &ta, &ir, &pad);
+    CHECK(ret == 1 && EVP_PKEY_CTX_set_params(ctx, p) == 1,
+          "init and parameters (op %d)", op);
+    CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "op %d ran on %s", op,
+          op_provider(ctx));
+    return ctx;
+}
+
+/* EVP_PKEY_sign, _verify_recover, _encrypt or _decrypt as most callers
+ * run them: a size query (no output buffer) first, then the operation
+ * into |out| (|*outlen| bytes of room) at the size given. Returns the
+ * second call's result, or 0 if the size query failed or was too big. */
+static int sized_op(EVP_PKEY_CTX *ctx, int op, const uint8_t *in, size_t inlen,
+                    uint8_t *out, size_t *outlen)
+{
+    int (*fn)(EVP_PKEY_CTX *, unsigned char *, size_t *, const unsigned char *,
+              size_t) = op == OP_SIGN      ? EVP_PKEY_sign
+                        : op == OP_RECOVER ? EVP_PKEY_verify_recover
+                        : op == OP_ENCRYPT ? EVP_PKEY_encrypt
+                                           : EVP_PKEY_decrypt;
+    size_t n = 0;
+
+    if (fn(ctx, NULL, &n, in, inlen) != 1 || n == 0 || n > *outlen)
+        return 0;
+    *outlen = n;
+    return fn(ctx, out, outlen, in, inlen);
+}
+
+/* EVP_DigestSign of |msg|: one-shot with a size query first (|stream|
+ * 0), or two updates, a final with no buffer (size) and the real final.
+ * Returns 1 on success. */
+static int digest_sign(env *e, EVP_PKEY *pkey, const char *md, int pss,
+                       int stream, const uint8_t *msg, size_t mlen,
+                       uint8_t *sig, size_t *siglen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    size_t n = 0;
+    int ok;
+
+    ok = m != NULL &&
+         EVP_DigestSignInit_ex(m, &pctx, md, e->lib, FC_PROPQ, pkey, NULL) ==
+             1 &&
+         (!pss ||
+          EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) == 1);
+    if (ok && stream)
+        ok = EVP_DigestSignUpdate(m, msg, mlen / 3) == 1 &&
+             EVP_DigestSignUpdate(m, msg + mlen / 3, mlen - mlen / 3) == 1 &&
+             EVP_DigestSignFinal(m, NULL, &n) == 1 && n <= *siglen &&
+             EVP_DigestSignFinal(m, sig, &n) == 1;
+    else if (ok)
+        ok = EVP_DigestSign(m, NULL, &n, msg, mlen) == 1 && n <= *siglen &&
+             EVP_DigestSign(m, sig, &n, msg, mlen) == 1;
+    if (ok) {
+        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "digest-sign ran on %s",
+              op_provider(pctx));
+        *siglen = n;
+    }
+    EVP_MD_CTX_free(m);
+    return ok;
+}
+
+/* EVP_DigestVerify of |sig| over |msg|, one-shot or in two updates and a
+ * final. Returns EVP's result. */
+static int digest_verify(env *e, EVP_PKEY *pkey, const char *md, int stream,
+                         const uint8_t *msg, size_t mlen, const uint8_t *sig,
+                         size_t siglen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ret = -1;
+
+    if (m != NULL && EVP_DigestVerifyInit_ex(m, &pctx, md, e->lib, FC_PROPQ,
+                                             pkey, NULL) == 1) {
+        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0,
+              "digest-verify ran on %s", op_provider(pctx));
+        if (stream)
+            ret = EVP_DigestVerifyUpdate(m, msg, mlen / 2) == 1 &&
+                          EVP_DigestVerifyUpdate(m, msg + mlen / 2,
+                                                 mlen - mlen / 2) == 1
+                      ? EVP_DigestVerifyFinal(m, sig, siglen)
+                      : -1;
+        else
+            ret = EVP_DigestVerify(m, sig, siglen, msg, mlen);
+    }
+    EVP_MD_CTX_free(m);
+    return ret;
+}
+
+/*
+ * The counters count operations: N operations through EVP in the ways
+ * callers run them (EVP_PKEY_sign with a size query first, as libssl and
+ * `openssl speed` do; EVP_DigestSign one-shot and streamed, each with a
+ * size query; EVP_PKEY_verify and EVP_DigestVerify; verify-recover,
+ * encryption and decryption with a size query) move them by exactly N,
+ * on whatever OpenSSL runs the test. A size query is no operation; an
+ * operation refused (input not below n, too long, too small a buffer, a
+ * digest of the wrong length) is not counted; a verification or a
+ * decryption that ran is, whatever its verdict on the signature or the
+ * padding.
+ */
+static void test_counters(void **state)
+{
+    env *e = *state;
+    const test_key *t = find_key(e, 2048);
+    const size_t k = 256;
+    enum { N = 5 };
+    const op_spec pkcs1 = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
+    const op_spec pss = OP(.pad = RSA_PKCS1_PSS_PADDING, .md = "SHA256");
+    const op_spec raw = OP(.pad = RSA_PKCS1_PADDING);
+    const op_spec oaep = OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = "SHA256");
+    const op_spec none = OP(.pad = RSA_NO_PADDING);
+    uint8_t msg[100], h[32], s1[MAXB], s2[MAXB], s3[MAXB], ct[MAXB], out[MAXB],
+        big[MAXB];
+    size_t l1, l2, l3, lc, lo;
+    uint64_t before[NRSACOUNT];
+    EVP_PKEY_CTX *ctx;
+    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
+
+    rng_start("counters");
+    rnd_bytes(msg, sizeof(msg));
+    CHECK(sha256 != NULL &&
+              EVP_Digest(msg, sizeof(msg), h, NULL, sha256, NULL) == 1,
+          "SHA-256");
+    EVP_MD_free(sha256);
+    memset(big, 0xff, sizeof(big)); /* k bytes of it: not below n */
+
+    /* Signing: N each way. */
+    WHERE("signing");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_SIGN, t->fc, &pkcs1); /* one context, as speed */
+    for (int i = 0; i < N; i++) {
+        l1 = sizeof(s1);
+        CHECK(sized_op(ctx, OP_SIGN, h, sizeof(h), s1, &l1) == 1 && l1 == k,
+              "EVP_PKEY_sign PKCS#1 %d", i);
+    }
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, N, 0, 0, 0, "EVP_PKEY_sign PKCS#1");
+    rsa_counters(e, before);
+    for (int i = 0; i < N; i++) {
+        ctx = op_ctx(e, OP_SIGN, t->fc, &pss);
+        l2 = sizeof(s2);
+        CHECK(sized_op(ctx, OP_SIGN, h, sizeof(h), s2, &l2) == 1 && l2 == k,
+              "EVP_PKEY_sign PSS %d", i);
+        EVP_PKEY_CTX_free(ctx);
+    }
+    counters_moved(e, before, N, 0, 0, 0, "EVP_PKEY_sign PSS");
+    for (int stream = 0; stream < 2; stream++) {
+        rsa_counters(e, before);
+        for (int i = 0; i < N; i++) {
+            l3 = sizeof(s3);
+            CHECK(digest_sign(e, t->fc, "SHA256", i & 1, stream, msg,
+                              sizeof(msg), s3, &l3) &&
+                      l3 == k,
+                  "EVP_DigestSign (%s) %d",
+                  stream ? "update/final" : "one-shot", i);
+        }
+        counters_moved(e, before, N, 0, 0, 0,
+                       stream ? "EVP_DigestSignUpdate/Final"
+                              : "EVP_DigestSign one-shot");
+    }
+    /* s3 holds a PKCS#1 v1.5 (i = 4 is even) signature of msg */
+
+    /* Verification: N each way, and a verdict of "bad" counts. */
+    WHERE("verifying");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pkcs1);
+    for (int i = 0; i < N; i++)
+        CHECK(EVP_PKEY_verify(ctx, s1, l1, h, sizeof(h)) == 1,
+              "EVP_PKEY_verify %d", i);
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, 0, N, 0, 0, "EVP_PKEY_verify");
+    for (int stream = 0; stream < 2; stream++) {
+        rsa_counters(e, before);
+        for (int i = 0; i < N; i++)
+            CHECK(digest_verify(e, t->fc, "SHA256", stream, msg, sizeof(msg),
+                                s3, l3) == 1,
+                  "EVP_DigestVerify (%s) %d",
+                  stream ? "update/final" : "one-shot", i);
+        counters_moved(e, before, 0, N, 0, 0,
+                       stream ? "EVP_DigestVerifyUpdate/Final"
+                              : "EVP_DigestVerify one-shot");
+    }
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pss);
+    h[0] ^= 1;
+    CHECK(EVP_PKEY_verify(ctx, s2, l2, h, sizeof(h)) != 1,
+          "PSS signature of another hash verified");
+    h[0] ^= 1;
+    EVP_PKEY_CTX_free(ctx);
+    CHECK(digest_verify(e, t->fc, "SHA256", 0, msg, sizeof(msg) - 1, s3, l3) !=
+              1,
+          "signature of another message verified");
+    ERR_clear_error();
+    counters_moved(e, before, 0, 2, 0, 0, "verdicts of \"bad signature\"");
+
+    /* Verify-recover: the raw signature of 36 bytes (speed's input). */
+    WHERE("verify-recover");
+    ctx = op_ctx(e, OP_SIGN, t->fc, &raw);
+    l1 = sizeof(s1);
+    CHECK(sized_op(ctx, OP_SIGN, msg, 36, s1, &l1) == 1, "raw sign");
+    EVP_PKEY_CTX_free(ctx);
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_RECOVER, t->fc, &raw);
+    for (int i = 0; i < N; i++) {
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_RECOVER, s1, l1, out, &lo) == 1,
+              "verify-recover %d", i);
+        CHECK_BYTES(out, lo, msg, 36, "recovered");
+    }
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, 0, N, 0, 0, "EVP_PKEY_verify_recover");
+
+    /* Encryption and decryption, with size queries; a bad block counts. */
+    WHERE("OAEP");
+    rsa_counters(e, before);
+    for (int i = 0; i < N; i++) {
+        ctx = op_ctx(e, OP_ENCRYPT, t->fc, &oaep);
+        lc = sizeof(ct);
+        CHECK(sized_op(ctx, OP_ENCRYPT, msg, 32, ct, &lc) == 1 && lc == k,
+              "encrypt %d", i);
+        EVP_PKEY_CTX_free(ctx);
+    }
+    counters_moved(e, before, 0, 0, N, 0, "EVP_PKEY_encrypt");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_DECRYPT, t->fc, &oaep);
+    for (int i = 0; i < N; i++) {
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1, "decrypt %d",
+              i);
+        CHECK_BYTES(out, lo, msg, 32, "decrypted");
+    }
+    ct[k - 1] ^= 1;
+    lo = sizeof(out);
+    CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) != 1,
+          "a damaged OAEP block decrypted");
+    ct[k - 1] ^= 1;
+    ERR_clear_error();
+    EVP_PKEY_CTX_free(ctx);
+    counters_moved(e, before, 0, 0, 0, N + 1, "EVP_PKEY_decrypt");
+
+    /* TLS RSA key exchange: a decryption and a key exchange each, with a
+     * bad premaster too (answered with random bytes, as it must be). */
+    WHERE("TLS key exchange");
+    {
+        const op_spec pkcs1enc = OP(.pad = RSA_PKCS1_PADDING);
+        const op_spec kex =
+            OP(.pad = RSA_PKCS1_WITH_TLS_PADDING, .tls_ver = 0x0303);
+        uint64_t kex_before = fc_counter(e, "rsa-tls-kex"), kex_now;
+
+        ctx = op_ctx(e, OP_ENCRYPT, t->fc, &pkcs1enc);
+        msg[0] = 0x03, msg[1] = 0x03;
+        lc = sizeof(ct);
+        CHECK(sized_op(ctx, OP_ENCRYPT, msg, 48, ct, &lc) == 1, "encrypt");
+        EVP_PKEY_CTX_free(ctx);
+        rsa_counters(e, before);
+        ctx = op_ctx(e, OP_DECRYPT, t->fc, &kex);
+        for (int i = 0; i < N; i++) {
+            lo = sizeof(out);
+            CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1,
+                  "TLS decrypt %d", i);
+            CHECK_BYTES(out, lo, msg, 48, "premaster");
+        }
+        ct[k - 1] ^= 1;
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1 && lo == 48,
+              "a damaged TLS block answered");
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, big, k, out, &lo) != 1,
+              "a TLS ciphertext not below n decrypted");
+        ERR_clear_error();
+        EVP_PKEY_CTX_free(ctx);
+        counters_moved(e, before, 0, 0, 0, N + 1, "TLS key exchange");
+        kex_now = fc_counter(e, "rsa-tls-kex");
+        CHECK(kex_now - kex_before == N + 1, "rsa-tls-kex moved by %llu",
+              (unsigned long long)(kex_now - kex_before));
+    }
+
+    /* Refusals: nothing counted. */
+    WHERE("refusals");
+    rsa_counters(e, before);
+    ctx = op_ctx(e, OP_SIGN, t->fc, &none);
+    l1 = sizeof(s1);
+    CHECK(sized_op(ctx, OP_SIGN, big, k, s1, &l1) != 1,
+          "signed an input not below n");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_SIGN, t->fc, &pkcs1);
+    l1 = k - 1;
+    CHECK(EVP_PKEY_sign(ctx, s1, &l1, h, sizeof(h)) != 1,
+          "signed into k - 1 bytes");
+    l1 = sizeof(s1);
+    CHECK(EVP_PKEY_sign(ctx, s1, &l1, h, 20) != 1,
+          "signed a 20-byte SHA-256 digest");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pkcs1);
+    CHECK(EVP_PKEY_verify(ctx, big, k, h, sizeof(h)) != 1,
+          "verified a signature not below n");
+    CHECK(EVP_PKEY_verify(ctx, s3, k + 1, h, sizeof(h)) != 1,
+          "verified a k + 1 byte signature");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_VERIFY, t->fc, &pss);
+    CHECK(EVP_PKEY_verify(ctx, big, k, h, sizeof(h)) != 1,
+          "verified a PSS signature not below n");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_RECOVER, t->fc, &raw);
+    lo = sizeof(out);
+    CHECK(sized_op(ctx, OP_RECOVER, big, k, out, &lo) != 1,
+          "recovered from a signature not below n");
+    EVP_PKEY_CTX_free(ctx);
+    ctx = op_ctx(e, OP_ENCRYPT, t->fc, &none);
+    lc = sizeof(ct);
+    CHECK(sized_op(ctx, OP_ENCRYPT, big, k, ct, &lc) != 1,
+          "encrypted an input not below n");
+    EVP_PKEY_CTX_free(ctx);
+    for (int j = 0; j < 2; j++) {
+        ctx = op_ctx(e, OP_DECRYPT, t->fc, j ? &none : &oaep);
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, big, k, out, &lo) != 1,
+              "decrypted a ciphertext not below n (%s)", j ? "none" : "OAEP");
+        lo = sizeof(out);
+        CHECK(sized_op(ctx, OP_DECRYPT, big, k + 1, out, &lo) != 1,
+              "decrypted a k + 1 byte ciphertext");
+        EVP_PKEY_CTX_free(ctx);
+    }
+    ERR_clear_error();
+    counters_moved(e, before, 0, 0, 0, 0, "refused operations");
+}
+
 int main(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -2201,6 +2851,7 @@ int main(void)
         cmocka_unit_test(test_legacy_digests),
         cmocka_unit_test(test_recover_length),
         cmocka_unit_test(test_pss),
+        cmocka_unit_test(test_pss_restricted_verify),
         cmocka_unit_test(test_oaep),
         cmocka_unit_test(test_pkcs1_encryption),
         cmocka_unit_test(test_no_padding),
@@ -2208,6 +2859,7 @@ int main(void)
         cmocka_unit_test(test_implicit_rejection_kat),
         cmocka_unit_test(test_implicit_rejection_live),
         cmocka_unit_test(test_misuse_reasons),
+        cmocka_unit_test(test_counters),
     };
     const char *seed = getenv("FC_TEST_SEED");
     const char *quick = getenv("FC_TEST_QUICK");
