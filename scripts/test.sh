@@ -6,7 +6,10 @@
 #      (scripts/deps.sh: never one that would upgrade the installed OpenSSL;
 #      the tests run on the machine's own libssl3);
 #   1. release build; ctest under each CPU mask (everything, AES-NI without
-#      VAES, AES-NI without AVX, portable C only), and a FASTCRYPTO_NO_ASM build;
+#      VAES, AES-NI without AVX, portable C only), a FASTCRYPTO_NO_ASM build,
+#      and a clang build (CC=clang, Release: clang's C compiler and its
+#      integrated assembler) with the suite in its quick form
+#      (FC_TEST_QUICK=1);
 #   2. AddressSanitizer + UBSan build, ctest;
 #   3. the provider tests under the newest OpenSSL 3.x Debian ships as a
 #      source package, built once into a cached private prefix; the arm64
@@ -21,7 +24,9 @@
 #      fastcrypto alone; real TLS with s_server/s_client and nginx/curl,
 #      fastcrypto on either side, its counters proving it did the work;
 #      clang-format is clean.
-# Options: --quick (skip step 3, the NO_ASM and sanitizer builds).
+# Every build here, the arm64 and constant-time ones included, is made with
+# FASTCRYPTO_WERROR=ON: a compiler or assembler warning fails it.
+# Options: --quick (skip step 3, the NO_ASM, clang and sanitizer builds).
 # Prints the wall time of every step at the end.
 set -euo pipefail
 
@@ -39,9 +44,11 @@ done
 t_all=$SECONDS
 deps=("${FC_BUILD_DEPS[@]}" valgrind clang-format nginx curl)
 # newer_openssl.sh builds OpenSSL with perl and make; test_arm64.sh needs
-# the cross compiler and qemu (amd64 packages, the host's OpenSSL is kept).
+# the cross compiler and qemu (amd64 packages, the host's OpenSSL is kept);
+# the clang build needs clang.
 [ "$quick" -eq 1 ] ||
-    deps+=(perl make binutils gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
+    deps+=(perl make binutils gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+           clang)
 echo "==== Debian packages ($(dpkg-query -W -f='libssl3 ${Version}' libssl3 2>/dev/null || echo 'no libssl3'))"
 fc_install_deps "${deps[@]}"
 jobs=$(nproc)
@@ -58,9 +65,10 @@ run() { # run NAME CMD...: record failures, keep going
     if ! "$@"; then failed+=("$name"); echo "!!!! FAILED: $name"; fi
 }
 
-build() { # build DIR CMAKE_ARGS...
+build() { # build DIR CMAKE_ARGS...: warnings are errors (FASTCRYPTO_WERROR)
     local dir=$1; shift
-    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DFASTCRYPTO_WERROR=ON "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
 }
 
@@ -115,6 +123,17 @@ if [ "$quick" -eq 0 ]; then
     step "portable build (FASTCRYPTO_NO_ASM=ON)"
     build build-noasm -DFASTCRYPTO_NO_ASM=ON
     run "ctest noasm" ctest --test-dir build-noasm --output-on-failure -j "$jobs"
+
+    # The suite's quick form (about 20 s): the clang-compiled C and the
+    # objects of clang's integrated assembler, on this CPU's kernels.
+    step "clang build (CC=clang, Release), ctest with FC_TEST_QUICK=1"
+    if CC=clang build build-clang -DCMAKE_BUILD_TYPE=Release; then
+        run "ctest clang" env FC_TEST_QUICK=1 \
+            ctest --test-dir build-clang --output-on-failure -j "$jobs"
+    else
+        failed+=("clang build")
+        echo "!!!! FAILED: clang build"
+    fi
 
     step "AddressSanitizer + UBSan build"
     build build-asan -DFASTCRYPTO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug

@@ -11,7 +11,8 @@
 #      nothing is installed, the host's dpkg architectures are not changed);
 #      prints the arm64 OpenSSL version used;
 #   2. configures BUILD_DIR (default build-arm64) with
-#      cmake/aarch64-linux-gnu.cmake against that sysroot and builds it;
+#      cmake/aarch64-linux-gnu.cmake against that sysroot and builds it,
+#      warnings as errors (FASTCRYPTO_WERROR=ON);
 #      checks that the module is
 #      an AArch64 object exporting only OSSL_provider_init and that every
 #      assembly object carries the BTI|PAC property note;
@@ -100,6 +101,7 @@ arm64_sysroot() {
 
 build() {
     cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DFASTCRYPTO_WERROR=ON \
         -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake" \
         -DFC_AARCH64_SYSROOT="$sysroot" >/dev/null
     # The build must use the sysroot's OpenSSL, not the host's headers.

@@ -4,7 +4,8 @@
 # constant-time build, so that a memory error, a leak, or a branch or memory
 # index that depends on a secret fails:
 #   1. configures BUILD_DIR (default build-ct) with
-#      -DFASTCRYPTO_CT_VALGRIND=ON and builds it: FC_CT_SECRET/FC_CT_PUBLIC
+#      -DFASTCRYPTO_CT_VALGRIND=ON (and FASTCRYPTO_WERROR=ON: warnings are
+#      errors) and builds it: FC_CT_SECRET/FC_CT_PUBLIC
 #      (include/fc/ct.h) become memcheck client requests that mark memory
 #      undefined (secret) or defined (public);
 #   2. a canary: a small program that marks one byte secret and branches on
@@ -52,7 +53,7 @@ vg=(valgrind -q --error-exitcode=99 --leak-check=full
 echo "==== constant-time build ($bdir, FASTCRYPTO_CT_VALGRIND=ON)"
 t0=$SECONDS
 cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DFASTCRYPTO_CT_VALGRIND=ON >/dev/null
+    -DFASTCRYPTO_CT_VALGRIND=ON -DFASTCRYPTO_WERROR=ON >/dev/null
 grep -q '^FASTCRYPTO_CT_VALGRIND:BOOL=ON$' "$bdir/CMakeCache.txt" ||
     { echo "$bdir is not a FASTCRYPTO_CT_VALGRIND build" >&2; exit 1; }
 cmake --build "$bdir" -j "$jobs"

@@ -433,17 +433,18 @@ static EVP_RAND_CTX *new_rand(OSSL_LIB_CTX *lib, const char *name,
                               const char *props, EVP_RAND_CTX *parent)
 {
     EVP_RAND *r = EVP_RAND_fetch(lib, name, props);
+    const char *shown = props != NULL ? props : "no properties";
     EVP_RAND_CTX *c;
 
     if (r == NULL) {
         print_openssl_errors();
-        fail_msg("cannot fetch %s (%s)", name, props);
+        fail_msg("cannot fetch %s (%s)", name, shown);
     }
     c = EVP_RAND_CTX_new(r, parent);
     EVP_RAND_free(r);
     if (c == NULL) {
         print_openssl_errors();
-        fail_msg("cannot create %s (%s)", name, props);
+        fail_msg("cannot create %s (%s)", name, shown);
     }
     return c;
 }

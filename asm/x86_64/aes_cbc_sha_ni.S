@@ -162,19 +162,19 @@
 .macro S1_AES_BLOCK nr, j, a, b, c, d, e
 	AES_PRE	\j
 	AESR	1
-	SHA1_STEP \a, (NXT), SHUF
+	SHA1_STEP \a, NXT, SHUF
 	AESR	2
 	AESR	3
-	SHA1_STEP \b, (NXT), SHUF
+	SHA1_STEP \b, NXT, SHUF
 	AESR	4
 	AESR	5
-	SHA1_STEP \c, (NXT), SHUF
+	SHA1_STEP \c, NXT, SHUF
 	AESR	6
 	AESR	7
-	SHA1_STEP \d, (NXT), SHUF
+	SHA1_STEP \d, NXT, SHUF
 	AESR	8
 	AESR	9
-	SHA1_STEP \e, (NXT), SHUF
+	SHA1_STEP \e, NXT, SHUF
 	AES_FINISH \nr, \j
 .endm
 
@@ -236,7 +236,7 @@ FC_FUNC_START(\name)
 	test	NB, NB
 	jz	.Ls1_done_\name
 	/* The schedule of block 0 (its bytes are read before any store). */
-	SHA1_FRAME_ENTER HP, (SIN), SHUF
+	SHA1_FRAME_ENTER HP, SIN, SHUF
 	mov	FC_OFF_AES_ROUNDS(KEY), %eax
 	cmp	$12, %eax
 	jb	.Ls1_128_\name
@@ -298,7 +298,7 @@ FC_FUNC_END(\name)
 .Ls2_loop_\nr:
 	movdqa	S2_ST0, SAVE0
 	movdqa	S2_ST1, SAVE1
-	SHA256_LOAD (SIN), SHUF
+	SHA256_LOAD SIN, SHUF
 	S2_AES_BLOCK \nr, 0, 0, 1, 2, 3
 	S2_AES_BLOCK \nr, 1, 4, 5, 6, 7
 	S2_AES_BLOCK \nr, 2, 8, 9, 10, 11

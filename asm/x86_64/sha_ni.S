@@ -139,12 +139,12 @@ FC_FUNC_START(\name)
 
 	test	NB, NB
 	jz	.Lsha1_done_\name
-	SHA1_FRAME_ENTER HP, (IN), SHUF
+	SHA1_FRAME_ENTER HP, IN, SHUF
 .Lsha1_loop_\name:
 	/* The schedule of the next block runs beside this one's rounds. */
 	SHA1_BLOCK_START ESAVE, ABCDSAVE, IN, NB, NXT
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
-	SHA1_STEP \i, (NXT), SHUF
+	SHA1_STEP \i, NXT, SHUF
 .endr
 	SHA1_FINISH ESAVE, ABCDSAVE
 	add	$64, IN
@@ -195,7 +195,7 @@ FC_FUNC_START(fc_sha256_blocks_shani)
 .Lsha256_loop:
 	movdqa	S2_ST0, SAVE0
 	movdqa	S2_ST1, SAVE1
-	SHA256_LOAD (IN), SHUF
+	SHA256_LOAD IN, SHUF
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	SHA256_STEP \i
 .endr

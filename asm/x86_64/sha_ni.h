@@ -84,7 +84,7 @@
 
 /*
  * SHA1_SCHED_X g, src, shuf, cur, m1, m2, m3: the message schedule's group
- * g (W[4g..4g+3], g = 0..19) of the block at memory operand base |src|,
+ * g (W[4g..4g+3], g = 0..19) of the block at (|src|), |src| a register,
  * into |cur| = S1_M(g mod 4) and the W buffer; |m1|, |m2|, |m3| are
  * S1_M((g-1) mod 4), S1_M((g-2) mod 4), S1_M((g-3) mod 4), holding groups
  * g-1, g-2, g-3 (and |cur| group g-4) from the previous calls.
@@ -102,7 +102,7 @@
  */
 .macro SHA1_SCHED_X g, src, shuf, cur, m1, m2, m3
 .if \g < 4
-	movdqu	16*\g+\src, \cur
+	movdqu	16*\g(\src), \cur
 	pshufb	\shuf, \cur
 .elseif \g < 8
 	movdqa	\cur, S1_T
@@ -167,7 +167,7 @@
 
 /*
  * SHA1_STEP i, next, shuf: rounds 4i..4i+3 of this block, then the
- * schedule's group i of the next one (at memory base |next|): the
+ * schedule's group i of the next one (at (|next|), a register): the
  * schedule runs a block ahead of the rounds, so its chain (~4 cycles a
  * group, more for groups 4..7) never holds the rounds up. The buffer's
  * group i is read by the rounds before the schedule overwrites it.
@@ -181,8 +181,8 @@
  * SHA1_FRAME_ENTER hp, src, shuf: at a function's entry (rsp 8 mod 16),
  * reserves the W buffer at (%rsp) (328 bytes keep it 16-byte aligned),
  * loads the state from h at (hp) and the PSHUFB mask fc_sha_bswap128_ni
- * into |shuf|, and computes the schedule of the first block, at memory
- * base |src| (read before the caller stores anything).
+ * into |shuf|, and computes the schedule of the first block, at (|src|),
+ * a register (read before the caller stores anything).
  * SHA1_FRAME_LEAVE hp: stores the state to h, wipes the buffer (it holds
  * message words) and releases it. Clobbers S1_ABCD, S1_E0, S1_T.
  */
@@ -256,14 +256,14 @@
 .endm
 
 /*
- * SHA256_LOAD src, shuf: S2_M0..S2_M3 = the block at |src|, byte-swapped
- * by |shuf| (as SHA1_LOAD).
+ * SHA256_LOAD src, shuf: S2_M0..S2_M3 = the block at (|src|), |src| a
+ * register, byte-swapped by |shuf|.
  */
 .macro SHA256_LOAD src, shuf
-	movdqu	0+\src, S2_M0
-	movdqu	16+\src, S2_M1
-	movdqu	32+\src, S2_M2
-	movdqu	48+\src, S2_M3
+	movdqu	(\src), S2_M0
+	movdqu	16(\src), S2_M1
+	movdqu	32(\src), S2_M2
+	movdqu	48(\src), S2_M3
 	pshufb	\shuf, S2_M0
 	pshufb	\shuf, S2_M1
 	pshufb	\shuf, S2_M2

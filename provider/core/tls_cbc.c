@@ -153,6 +153,15 @@ void fc_tls_cbc_copy_mac(uint8_t *mac, size_t mac_size, const uint8_t *rec,
     uint64_t in_mac = 0, offset = 0;
     uint8_t good8;
 
+    /* Outside the contract (1 <= mac_size <= FC_TLS_CBC_MAX_MAC) rot and
+     * the rings below would overflow: such a call gets the fallback, a
+     * MAC that fails to verify. mac_size is public, so is this branch;
+     * it also shows the compiler the bound on every index below. */
+    if (mac_size == 0 || mac_size > FC_TLS_CBC_MAX_MAC) {
+        memcpy(mac, fallback, mac_size);
+        return;
+    }
+
     /* The MAC ends at most 256 bytes (the largest padding) before the end
      * of the record, so only the last mac_size + 256 bytes can hold it.
      * The record length is public: this branch leaks nothing. */

@@ -59,9 +59,10 @@ extern char fc_test_where[1024];
 #define WHERE(...) snprintf(fc_test_where, sizeof(fc_test_where), __VA_ARGS__)
 
 /* fc_test_fail prints a failed check with its group, test, place and the
- * seed that replays it, and fails the test. */
+ * seed that replays it, and fails the test: it does not return (cmocka
+ * leaves the test), so code after a CHECK may rely on its condition. */
 void fc_test_fail(const char *file, int line, const char *cond, const char *fmt,
-                  ...) __attribute__((format(printf, 4, 5)));
+                  ...) __attribute__((format(printf, 4, 5), noreturn));
 
 #define CHECK(cond, ...)                                                       \
     do {                                                                       \
