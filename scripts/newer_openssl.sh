@@ -305,7 +305,7 @@ step "fastcrypto against openssl $ossl_version in $build"
 # FindOpenSSL also asks pkg-config; point that at the prefix too, or it
 # hands back the system's headers first.
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFASTCRYPTO_WERROR=ON \
     -DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=OFF >/dev/null
 dirs=$(cmake_openssl_dirs "$build")
 echo "$dirs"
@@ -317,7 +317,8 @@ cmake --build "$build" -j "$jobs"
 
 step "fastcrypto against the system OpenSSL in $sysbuild"
 if [ ! -f "$sysbuild/CMakeCache.txt" ]; then
-    cmake -S . -B "$sysbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake -S . -B "$sysbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        -DFASTCRYPTO_WERROR=ON >/dev/null
 fi
 dirs=$(cmake_openssl_dirs "$sysbuild")
 echo "$dirs"

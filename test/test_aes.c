@@ -1105,7 +1105,8 @@ static void test_tls_cbc_ct_marked(void **state)
  * fc_tls_cbc_copy_mac and fc_tls_cbc_unpad against plain references for
  * every MAC size 1..64 (word-wise for multiples of 4, byte-wise
  * otherwise) at every MAC position the window allows, short and long
- * records, the fallback taken where |good| is 0; and the padding check
+ * records, the fallback taken where |good| is 0 and for a size outside
+ * 1..64; and the padding check
  * for every length byte and record length 1..300.
  */
 static void test_tls_cbc_helpers(void **state)
@@ -1130,6 +1131,20 @@ static void test_tls_cbc_helpers(void **state)
                              end, len, g);
             }
         }
+    }
+    /* Outside the contract (no MAC, or one longer than any TLS MAC) the
+     * fallback comes out, even for a good record, and nothing past
+     * |mac_size| bytes is written (the sanitizer build sees the rest). */
+    {
+        uint8_t big[FC_TLS_CBC_MAX_MAC + 1], fb[FC_TLS_CBC_MAX_MAC + 1];
+        uint8_t none = 0x5a;
+
+        fc_test_rand_bytes(rec, sizeof(rec));
+        fc_test_rand_bytes(fb, sizeof(fb));
+        fc_tls_cbc_copy_mac(big, sizeof(big), rec, 300, 290, UINT64_MAX, fb);
+        assert_memory_equal(big, fb, sizeof(big));
+        fc_tls_cbc_copy_mac(&none, 0, rec, 300, 290, UINT64_MAX, fb);
+        assert_int_equal(none, 0x5a);
     }
     for (size_t len = 1; len <= 300; len += step) {
         for (size_t ms = 0; ms <= 32; ms += 20) {
