@@ -970,6 +970,40 @@ static void test_sampled_init_and_four_calls(void **state)
     check_totals("init + four calls, sampled");
 }
 
+/* The sequences a review found writing past the heap in fastcrypto's
+ * CBC-HMAC ciphers, run on every cipher: a decryption's TLS 1.1 header,
+ * then an encrypt init without key and a 32-byte update (the record path
+ * sealed 0 - 16 payload bytes); an accepted TLS 1.0 header, then a
+ * refused TLS 1.2 one of length 3, then a 48-byte update. */
+static void known(const char *name, const EVP_CIPHER *fc, const EVP_CIPHER *df)
+{
+    static const op seqs[][4] = {
+        {{OP_INIT, 2 | 4, 0},
+         {OP_TLSAAD, TLS1_1_VERSION, 0},
+         {OP_INIT, 1, 0},
+         {OP_UPDATE, 32, 0}},
+        {{OP_INIT, 1 | 2 | 4, 0},
+         {OP_TLSAAD, TLS1_VERSION, 16},
+         {OP_TLSAAD, TLS1_2_VERSION, 3},
+         {OP_UPDATE, 48, 0}},
+        {{OP_INIT, 1 | 2 | 4, 0},
+         {OP_TLSAAD, TLS1_VERSION, 16},
+         {OP_TLSAAD, TLS1_2_VERSION, 3},
+         {OP_UPDATE_IP, 48, 0}},
+    };
+
+    for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+        run_seq(name, fc, df, seqs[i], 4);
+}
+
+static void test_known_sequences(void **state)
+{
+    (void)state;
+    g_runs = g_total = 0;
+    for_each_cipher(known);
+    check_totals("the review's sequences");
+}
+
 static int setup(void **state)
 {
     const char *conf = getenv("FC_TEST_CONF");
@@ -1003,6 +1037,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_sequences),
         cmocka_unit_test(test_every_init_and_two_calls),
         cmocka_unit_test(test_sampled_init_and_four_calls),
     };
