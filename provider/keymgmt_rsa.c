@@ -33,8 +33,12 @@
  *     too, before our core sees them: they run on default's code whether
  *     libcrypto moved them to us for an operation or a program built them
  *     on our keymgmt (a silent refusal made the latter fail, and cost the
- *     former a failed export on every operation). A key neither takes is
- *     refused with FC_R_INVALID_KEY and our core's reason;
+ *     former a failed export on every operation). Default is handed n, e,
+ *     d and a complete CRT set only (fc_rsa_deleg_params), and a private
+ *     key only if its results cannot come out wrong there
+ *     (fc_rsa_deleg_check_private): one whose primes do not multiply to n
+ *     is refused, as our core refuses it. A key neither takes is refused
+ *     with FC_R_INVALID_KEY and our core's reason;
  *   - CRT values that are valid but unreduced (dp + (p - 1), dq + (q - 1),
  *     qinv + p, up to the modulus length): reduced for use by the core
  *     without a secret-dependent branch, exported as given (what default
@@ -409,15 +413,95 @@ static int fc_param_to_be(const OSSL_PARAM *p, uint8_t *dst, size_t cap,
 }
 
 /*
- * Keeps the key of |params| as a delegated one (rsa_deleg.h) if default's
- * rules take it: for components our core refused. Returns 1 if it did.
+ * The parameters a delegated key is made of, from |params| and its
+ * components |par| (fc_rsa_km_import's, private ones only if |priv|):
+ * what is not a key component (an RSA-PSS key's restrictions), n and e,
+ * and for a private key d and the CRT values, these only as a complete
+ * set: k primes (rsa-factor1..k, k >= 2), their k exponents and k - 1
+ * coefficients, nothing beyond. Default is given no other shape: OpenSSL
+ * 3.0's import frees p and q twice on an incomplete multi-prime set, or
+ * keeps one whose first private operation reads a NULL exponent; later
+ * versions refuse some of these. Our core uses such a key through d, and
+ * so does default with n, e and d alone. Without d, default keeps only the
+ * public key whatever else is given: so it gets n and e. Other "rsa-"
+ * parameters (rsa-derive-from-pq, the parts of a sixth prime) are left
+ * out, as our core ignores them. Returns an OPENSSL_malloc'ed list (the
+ * values stay the caller's), *has_d set, or NULL.
+ */
+static OSSL_PARAM *fc_rsa_deleg_params(const OSSL_PARAM params[],
+                                       const OSSL_PARAM *const *par, int priv,
+                                       int *has_d)
+{
+    size_t count = 0, np = 0, k;
+    int complete;
+    OSSL_PARAM *out;
+
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        count++;
+    out = OPENSSL_malloc((count + FC_RSA_NCOMPS + 1) * sizeof(*out));
+    if (out == NULL)
+        return NULL;
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        if (strncmp(p->key, "rsa-", 4) != 0 && fc_rsa_comp_index(p->key) == -1)
+            out[np++] = *p;
+    out[np++] = *par[0];
+    out[np++] = *par[1];
+    *has_d = priv && par[2] != NULL;
+    if (*has_d) {
+        out[np++] = *par[2];
+        for (k = 0; k < FC_RSA_MAX_PRIMES && par[FC_COMP_F + k] != NULL; k++)
+            ;
+        complete = k >= 2;
+        for (size_t i = 0; i < FC_RSA_MAX_PRIMES; i++)
+            complete = complete && (par[FC_COMP_F + i] != NULL) == (i < k) &&
+                       (par[FC_COMP_X + i] != NULL) == (i < k) &&
+                       (i == 0 || (par[FC_COMP_T + i - 1] != NULL) == (i < k));
+        for (size_t i = 0; complete && i < k; i++) {
+            out[np++] = *par[FC_COMP_F + i];
+            out[np++] = *par[FC_COMP_X + i];
+            if (i >= 1)
+                out[np++] = *par[FC_COMP_T + i - 1];
+        }
+    }
+    out[np] = OSSL_PARAM_construct_end();
+    return out;
+}
+
+/*
+ * Keeps the key of |params| (components |par|, as fc_rsa_km_import read
+ * them) as a delegated one (rsa_deleg.h) if default's rules take it, in
+ * the shape fc_rsa_deleg_params gives it. A private key is delegated only
+ * if default's private operations on it give results that pass the check
+ * with e (fc_rsa_deleg_check_private): a key whose primes do not multiply
+ * to n, or whose d does not belong to n and e, is refused here with that
+ * reason, as our core refuses it, never held by default, which would
+ * release its unchecked results. Returns 1 if it is delegated, 0 if
+ * default refuses it (the caller reports), -1 if refused here (reported).
  */
 static int fc_rsa_km_delegate(fc_rsa_obj *obj, int selection,
-                              const OSSL_PARAM params[], int has_d)
+                              const OSSL_PARAM params[],
+                              const OSSL_PARAM *const *par)
 {
-    EVP_PKEY *pkey =
-        fc_rsa_deleg_import(obj->prov, obj->pss, selection, params);
+    const int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+    OSSL_PARAM *sel;
+    const char *why = NULL;
+    EVP_PKEY *pkey = NULL;
+    int has_d = 0;
 
+    sel = fc_rsa_deleg_params(params, par, priv, &has_d);
+    if (sel == NULL) {
+        FC_RAISE(obj->prov, FC_R_MALLOC_FAILURE);
+        return -1;
+    }
+    if (has_d)
+        why = fc_rsa_deleg_check_private(obj->prov, sel);
+    if (why == NULL)
+        pkey = fc_rsa_deleg_import(obj->prov, obj->pss, selection, sel);
+    OPENSSL_free(sel);
+    if (why != NULL) {
+        FC_RAISE_DATA(obj->prov, FC_R_INVALID_KEY, "%s", why);
+        return -1;
+    }
     if (pkey == NULL)
         return 0;
     fc_rsa_key_free(obj->key);
@@ -448,7 +532,7 @@ static int fc_rsa_km_import(void *keydata, int selection,
     const char *reason = NULL;
     fc_rsa_key *key = NULL;
     fc_rsa_pss_params pss = {0};
-    int priv, pss_seen = 0, ok = 0;
+    int priv, pss_seen = 0, ok = 0, deleg;
 
     if (obj == NULL)
         return 0;
@@ -506,13 +590,11 @@ static int fc_rsa_km_import(void *keydata, int selection,
         if (par[i] == NULL)
             continue;
         if (!fc_param_to_be(par[i], buf + used, total - used, &len[i])) {
-            if (fc_rsa_km_delegate(obj, selection, params,
-                                   priv && par[2] != NULL)) {
-                ok = 1;
-                goto err;
-            }
-            FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
-                          fc_rsa_comps[i].name);
+            deleg = fc_rsa_km_delegate(obj, selection, params, par);
+            if (deleg == 0)
+                FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
+                              fc_rsa_comps[i].name);
+            ok = deleg > 0;
             goto err;
         }
         val[i] = buf + used;
@@ -526,8 +608,7 @@ static int fc_rsa_km_import(void *keydata, int selection,
          * 7.2 us, delegated 9.3 us, refused at import (libcrypto retrying
          * the export every time) 10.1 us; signing 81 / 83-87 / 80-83 us. */
         if (i == 0 && !fc_rsa_offered(prov, val[0], len[0])) {
-            ok = fc_rsa_km_delegate(obj, selection, params,
-                                    priv && par[2] != NULL);
+            ok = fc_rsa_km_delegate(obj, selection, params, par) > 0;
             goto err;
         }
     }
@@ -567,10 +648,12 @@ static int fc_rsa_km_import(void *keydata, int selection,
     }
     key = fc_rsa_key_new(&c, &prov->rsa, &reason);
     /* A shape our core does not take (size, parity, zero values, ...) but
-     * default does: kept as default's key, used there (rsa_deleg.h). */
+     * default does: kept as default's key, used there (rsa_deleg.h). A key
+     * our core refuses as inconsistent (primes that do not multiply to n)
+     * is refused there too, with its own reason. */
     if (key == NULL &&
-        fc_rsa_km_delegate(obj, selection, params, priv && par[2] != NULL)) {
-        ok = 1;
+        (deleg = fc_rsa_km_delegate(obj, selection, params, par)) != 0) {
+        ok = deleg > 0;
         goto err;
     }
     if (key == NULL) {

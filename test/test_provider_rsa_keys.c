@@ -993,6 +993,366 @@ static void test_pss_encoding(void **state)
     EVP_PKEY_free(kf);
 }
 
+/* ---- inconsistent, incomplete and over-prime keys ------------------------
+ */
+
+/* Key components in the keymgmt's order: n, e, d, rsa-factor1..5,
+ * rsa-exponent1..5, rsa-coefficient1..4. */
+enum { K_N, K_E, K_D, K_F, K_X = K_F + 5, K_T = K_X + 5, K_COUNT = K_T + 4 };
+static const char *const comp_name[K_COUNT] = {
+    OSSL_PKEY_PARAM_RSA_N,
+    OSSL_PKEY_PARAM_RSA_E,
+    OSSL_PKEY_PARAM_RSA_D,
+    OSSL_PKEY_PARAM_RSA_FACTOR1,
+    OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_FACTOR3,
+    OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_FACTOR5,
+    OSSL_PKEY_PARAM_RSA_EXPONENT1,
+    OSSL_PKEY_PARAM_RSA_EXPONENT2,
+    OSSL_PKEY_PARAM_RSA_EXPONENT3,
+    OSSL_PKEY_PARAM_RSA_EXPONENT4,
+    OSSL_PKEY_PARAM_RSA_EXPONENT5,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT3,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT4};
+typedef struct comps {
+    BIGNUM *v[K_COUNT];
+} comps;
+/* masks of components */
+#define M(i)    (1u << (i))
+#define M_PUB   (M(K_N) | M(K_E))
+#define M_CRT2  (M(K_F) | M(K_F + 1) | M(K_X) | M(K_X + 1) | M(K_T))
+#define M_CRT3  (M_CRT2 | M(K_F + 2) | M(K_X + 2) | M(K_T + 1))
+#define M_FULL2 (M_PUB | M(K_D) | M_CRT2)
+#define M_FULL3 (M_PUB | M(K_D) | M_CRT3)
+
+static void comps_free(comps *c)
+{
+    for (int i = 0; i < K_COUNT; i++)
+        BN_clear_free(c->v[i]);
+    memset(c, 0, sizeof(*c));
+}
+
+/* A |bits|-bit key of |np| primes made here (any size, any prime count),
+ * e = 65537, coefficients t_i = (r_1 ... r_(i-1))^-1 mod r_i. */
+static comps make_key(int bits, int np)
+{
+    BN_CTX *bn = BN_CTX_new();
+    comps c = {{NULL}};
+
+    for (int tries = 0; tries < 100; tries++) {
+        BIGNUM *lam = BN_new(), *g = BN_new(), *rm1 = BN_new(), *pp = BN_new();
+        int ok = 1;
+
+        comps_free(&c);
+        c.v[K_N] = BN_new();
+        c.v[K_E] = BN_new();
+        CHECK(BN_one(c.v[K_N]) && BN_one(lam) && BN_one(pp) &&
+                  BN_set_word(c.v[K_E], 65537),
+              "BN");
+        for (int i = 0; i < np; i++) {
+            BIGNUM *r = c.v[K_F + i] = BN_new();
+
+            CHECK(BN_generate_prime_ex(r, bits / np + (i < bits % np), 0, NULL,
+                                       NULL, NULL) &&
+                      BN_mul(c.v[K_N], c.v[K_N], r, bn) && BN_copy(rm1, r) &&
+                      BN_sub_word(rm1, 1) && BN_gcd(g, lam, rm1, bn) &&
+                      BN_mul(lam, lam, rm1, bn) &&
+                      BN_div(lam, NULL, lam, g, bn),
+                  "prime %d", i);
+        }
+        c.v[K_D] = BN_mod_inverse(NULL, c.v[K_E], lam, bn);
+        ok = BN_num_bits(c.v[K_N]) == bits && c.v[K_D] != NULL;
+        for (int i = 0; ok && i < np; i++) {
+            BIGNUM *r = c.v[K_F + i];
+
+            c.v[K_X + i] = BN_new();
+            ok = BN_copy(rm1, r) && BN_sub_word(rm1, 1) &&
+                 BN_mod(c.v[K_X + i], c.v[K_D], rm1, bn);
+            if (ok && i >= 1)
+                ok = (c.v[K_T + i - 1] =
+                          BN_mod_inverse(NULL, i == 1 ? c.v[K_F + 1] : pp,
+                                         i == 1 ? c.v[K_F] : r, bn)) != NULL;
+            ok = ok && BN_mul(pp, pp, r, bn);
+        }
+        BN_free(lam);
+        BN_free(g);
+        BN_free(rm1);
+        BN_free(pp);
+        if (ok) {
+            BN_CTX_free(bn);
+            return c;
+        }
+    }
+    fail_msg("no %d-bit key of %d primes", bits, np);
+    return c;
+}
+
+/* The key of the components of |c| in |mask| (key pair) on the keymgmt
+ * |propq| selects, NULL if refused. */
+static EVP_PKEY *key_of(const comps *c, unsigned mask, const char *propq)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", propq);
+    EVP_PKEY *pkey = NULL;
+
+    CHECK(bld != NULL && ctx != NULL, "allocation");
+    for (int i = 0; i < K_COUNT; i++)
+        if ((mask & M(i)) != 0 && c->v[i] != NULL)
+            CHECK(OSSL_PARAM_BLD_push_BN(bld, comp_name[i], c->v[i]), "push");
+    params = OSSL_PARAM_BLD_to_param(bld);
+    if (params == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_KEYPAIR, params) <= 0)
+        pkey = NULL;
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+/* A signature (|pad|, digest |md|) of |msg| on the provider |propq|
+ * selects, or verification (|sig| given, |*slen| its length). */
+static int sig_op(EVP_PKEY *pkey, const char *propq, const char *md, int pad,
+                  int verify, const uint8_t *msg, size_t mlen, uint8_t *sig,
+                  size_t *slen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ok;
+
+    ok = m != NULL &&
+         (verify
+              ? EVP_DigestVerifyInit_ex(m, &pctx, md, g_lib, propq, pkey, NULL)
+              : EVP_DigestSignInit_ex(m, &pctx, md, g_lib, propq, pkey, NULL)) >
+             0 &&
+         EVP_PKEY_CTX_set_rsa_padding(pctx, pad) > 0 &&
+         (verify ? EVP_DigestVerify(m, sig, *slen, msg, mlen) == 1
+                 : EVP_DigestSign(m, sig, slen, msg, mlen) > 0);
+    if (ok && strstr(propq, "fastcrypto") != NULL)
+        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
+                     "fastcrypto") == 0,
+              "ran on %s", prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    EVP_MD_CTX_free(m);
+    ERR_clear_error();
+    return ok;
+}
+
+/* Encryption or decryption with |pad| (OAEP with |md|). */
+static int enc_op(EVP_PKEY *pkey, const char *propq, int enc, int pad,
+                  const char *md, const uint8_t *in, size_t inlen, uint8_t *out,
+                  size_t *outlen)
+{
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    int ok;
+
+    *outlen = MAXB;
+    ok = c != NULL &&
+         (enc ? EVP_PKEY_encrypt_init(c) : EVP_PKEY_decrypt_init(c)) > 0 &&
+         EVP_PKEY_CTX_set_rsa_padding(c, pad) > 0 &&
+         (pad != RSA_PKCS1_OAEP_PADDING ||
+          (EVP_PKEY_CTX_set_rsa_oaep_md_name(c, md, NULL) > 0 &&
+           EVP_PKEY_CTX_set_rsa_mgf1_md_name(c, md, NULL) > 0)) &&
+         (enc ? EVP_PKEY_encrypt(c, out, outlen, in, inlen)
+              : EVP_PKEY_decrypt(c, out, outlen, in, inlen)) > 0;
+    EVP_PKEY_CTX_free(c);
+    ERR_clear_error();
+    return ok;
+}
+
+/*
+ * Every private operation of fastcrypto's key |kf| (of the public key
+ * |c|'s n and e): PKCS#1 v1.5 and PSS signatures, OAEP, PKCS#1 v1.5 and
+ * raw decryption, each run twice. Each either fails or gives a result
+ * that is right with e (a signature default verifies with n and e, the
+ * message encrypted, y^e = x). Returns how many gave a result.
+ */
+static int private_ops_checked(EVP_PKEY *kf, const comps *c, const char *what)
+{
+    EVP_PKEY *pub = key_of(c, M_PUB, DF_PROPQ);
+    const size_t k = (size_t)BN_num_bytes(c->v[K_N]);
+    /* SHA-1 where the modulus is too short for SHA-256 */
+    const char *md = k < 80 ? "SHA1" : "SHA256";
+    /* what OAEP with SHA-1 carries in 48 bytes: 6 */
+    const size_t mlen = k < 80 ? 4 : 8;
+    static const int pads[] = {RSA_PKCS1_OAEP_PADDING, RSA_PKCS1_PADDING};
+    uint8_t msg[8], sig[MAXB], ct[MAXB], pt[MAXB];
+    size_t slen, clen, plen;
+    int results = 0;
+    BN_CTX *bn = BN_CTX_new();
+    BIGNUM *x = BN_new(), *y = BN_new();
+
+    CHECK(pub != NULL && bn != NULL && x != NULL && y != NULL, "%s: public key",
+          what);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    for (int round = 0; round < 2; round++) {
+        for (int pss = 0; pss < 2; pss++) {
+            int pad = pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING;
+
+            slen = MAXB;
+            if (!sig_op(kf, FC_PROPQ, md, pad, 0, msg, mlen, sig, &slen))
+                continue;
+            results++;
+            CHECK(sig_op(pub, DF_PROPQ, md, pad, 1, msg, mlen, sig, &slen),
+                  "%s: a %s signature that does not verify with e", what,
+                  pss ? "PSS" : "PKCS#1 v1.5");
+        }
+        for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]); i++) {
+            CHECK(enc_op(pub, DF_PROPQ, 1, pads[i], md, msg, mlen, ct, &clen),
+                  "%s: encryption", what);
+            if (!enc_op(kf, FC_PROPQ, 0, pads[i], md, ct, clen, pt, &plen))
+                continue;
+            results++;
+            CHECK(plen == mlen && memcmp(pt, msg, plen) == 0,
+                  "%s: %s decryption released a wrong message", what,
+                  pads[i] == RSA_PKCS1_PADDING ? "PKCS#1 v1.5" : "OAEP");
+        }
+        /* raw: y^e = x */
+        memset(ct, 0, k);
+        fc_test_rand_bytes(ct + 1, k - 1);
+        if (enc_op(kf, FC_PROPQ, 0, RSA_NO_PADDING, NULL, ct, k, pt, &plen)) {
+            results++;
+            CHECK(BN_bin2bn(ct, (int)k, x) != NULL &&
+                      BN_bin2bn(pt, (int)plen, y) != NULL &&
+                      BN_mod_exp(y, y, c->v[K_E], c->v[K_N], bn) &&
+                      BN_cmp(x, y) == 0,
+                  "%s: a raw decryption that fails y^e = x", what);
+        }
+    }
+    BN_free(x);
+    BN_free(y);
+    BN_CTX_free(bn);
+    EVP_PKEY_free(pub);
+    return results;
+}
+
+/* Keys whose primes do not multiply to n (taken from another key), with d
+ * of either: refused by fastcrypto with its reason, held neither by our
+ * core nor by default (whose results with d it does not check: a
+ * signature that fails y^e = x and changes from call to call), at 2048
+ * bits (our core's size) and 384 (default's alone); and the same checks
+ * with d belonging to n alone (our core's check of every result). */
+static void test_inconsistent_keys(void **state)
+{
+    static const int sizes[] = {384, 2048};
+
+    (void)state;
+    fc_test_rand_start("inconsistent_keys");
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        comps a = make_key(sizes[s], 2), b = make_key(sizes[s], 2), v;
+        static const struct {
+            const char *name;
+            int n_of_a, p_of_b, d_of_b;
+        } cases[] = {
+            {"n of A, the rest of B", 1, 1, 1},
+            {"p of B (p * q != n), d of A", 0, 1, 0},
+            {"p and d of B", 0, 1, 1},
+        };
+
+        for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+            char what[96];
+            EVP_PKEY *kf, *kd;
+            unsigned long err;
+
+            snprintf(what, sizeof(what), "RSA-%d, %s", sizes[s], cases[i].name);
+            v = cases[i].n_of_a ? b : a;
+            if (cases[i].n_of_a)
+                v.v[K_N] = a.v[K_N], v.v[K_E] = a.v[K_E];
+            if (cases[i].p_of_b)
+                v.v[K_F] = b.v[K_F];
+            if (cases[i].d_of_b)
+                v.v[K_D] = b.v[K_D];
+            /* default takes it (and signs with it) */
+            kd = key_of(&v, M_FULL2, DF_PROPQ);
+            CHECK(kd != NULL, "%s: default refused it", what);
+            ERR_clear_error();
+            kf = key_of(&v, M_FULL2, FC_PROPQ);
+            err = ERR_peek_last_error();
+            if (kf != NULL)
+                private_ops_checked(kf, &v, what);
+            CHECK(kf == NULL, "%s: fastcrypto took it", what);
+            CHECK(err != 0 && ERR_GET_REASON(err) != 0 &&
+                      strcmp(ERR_lib_error_string(err), "fastcrypto") == 0,
+                  "%s: refused without a reason of fastcrypto's", what);
+            ERR_clear_error();
+            EVP_PKEY_free(kf);
+            EVP_PKEY_free(kd);
+        }
+        /* consistent but for the CRT values (dp of B), d right: our core
+         * and default both end up on d, checked */
+        {
+            char what[64];
+            EVP_PKEY *kf;
+
+            v = a;
+            v.v[K_X] = b.v[K_X];
+            snprintf(what, sizeof(what), "RSA-%d, dp of B", sizes[s]);
+            kf = key_of(&v, M_FULL2, FC_PROPQ);
+            CHECK(kf != NULL, "%s: refused", what);
+            CHECK(private_ops_checked(kf, &v, what) >= 8,
+                  "%s: private operations refused", what);
+            EVP_PKEY_free(kf);
+        }
+        comps_free(&a);
+        comps_free(&b);
+    }
+}
+
+/*
+ * Incomplete or mismatched multi-prime CRT sets (a missing exponent or
+ * coefficient, factors alone, more exponents than factors, an extra
+ * coefficient), 3 primes, on a size our core holds (2048) and one only
+ * default holds (384): taken, without a crash in default's import or in
+ * its first operation, and every private operation right with e (through
+ * d, or the complete set).
+ */
+static void test_incomplete_crt(void **state)
+{
+    static const int sizes[] = {384, 2048};
+    static const struct {
+        const char *name;
+        unsigned mask;
+    } shapes[] = {
+        {"no exponent3", M_FULL3 & ~M(K_X + 2)},
+        {"no coefficient2", M_FULL3 & ~M(K_T + 1)},
+        {"factors only", M_PUB | M(K_D) | M(K_F) | M(K_F + 1) | M(K_F + 2)},
+        {"two exponents, no coefficient", M_PUB | M(K_D) | M(K_F) | M(K_F + 1) |
+                                              M(K_F + 2) | M(K_X) | M(K_X + 1)},
+        {"2 factors, 3 exponents", M_FULL2 | M(K_X + 2)},
+        {"3 coefficients", M_FULL3 | M(K_T + 2)},
+        {"no factor3", M_FULL3 & ~M(K_F + 2)},
+        {"complete", M_FULL3},
+    };
+
+    (void)state;
+    fc_test_rand_start("incomplete_crt");
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        comps c = make_key(sizes[s], 3);
+
+        /* a fourth value for "3 coefficients": one more component */
+        c.v[K_T + 2] = BN_dup(c.v[K_T + 1]);
+        for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+            char what[96];
+            EVP_PKEY *kf;
+
+            snprintf(what, sizeof(what), "3-prime RSA-%d, %s", sizes[s],
+                     shapes[i].name);
+            kf = key_of(&c, shapes[i].mask, FC_PROPQ);
+            CHECK(kf != NULL, "%s: refused", what);
+            CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") ==
+                      0,
+                  "%s: held by %s", what,
+                  prov_name(EVP_PKEY_get0_provider(kf)));
+            CHECK(private_ops_checked(kf, &c, what) >= 8,
+                  "%s: private operations refused", what);
+            EVP_PKEY_free(kf);
+        }
+        comps_free(&c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1002,6 +1362,8 @@ int main(void)
         cmocka_unit_test(test_pss_keys),
         cmocka_unit_test(test_pss_rules),
         cmocka_unit_test(test_pss_encoding),
+        cmocka_unit_test(test_inconsistent_keys),
+        cmocka_unit_test(test_incomplete_crt),
     };
     int fails = 0;
 
