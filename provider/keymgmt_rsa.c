@@ -14,7 +14,9 @@
  * their exponents and coefficients) are taken; one of more primes
  * (rsa-factor6...) is refused with FC_R_MULTIPRIME_UNSUPPORTED, and
  * libcrypto then uses the key's own provider. A private key without all
- * the CRT values (or with only some of them) is used through d alone.
+ * the CRT values (or with only some of them) is used through d alone; one
+ * without d is a public key, whatever CRT values come with it, as default
+ * keeps it.
  *
  * The same functions serve "RSA-PSS" keys (RFC 4055), which sign with PSS
  * only: their restrictions (digest, MGF1 digest, minimum salt length) are
@@ -628,7 +630,10 @@ static int fc_rsa_km_import(void *keydata, int selection,
         if (par[FC_COMP_F + i] == NULL || par[FC_COMP_X + i] == NULL ||
             (i >= 1 && par[FC_COMP_T + i - 1] == NULL))
             np = 0;
-    if (np == 1)
+    /* Without d the key is a public one, as default keeps it (its import
+     * reads the CRT values only next to d): no private operation, n and e
+     * exported. */
+    if (np == 1 || par[2] == NULL)
         np = 0;
     if (np > 0) {
         c.p = val[FC_COMP_F], c.p_len = len[FC_COMP_F];
@@ -818,6 +823,15 @@ static int fc_rsa_security_bits(size_t n)
     return sec;
 }
 
+/* 1 unless |key| has more primes than its size allows (fc_rsa_max_primes,
+ * default's ossl_rsa_multip_cap): such a key signs and decrypts, on both
+ * providers, but reports no security strength and fails the key-pair
+ * check. */
+static int fc_rsa_primes_allowed(const fc_rsa_key *key)
+{
+    return fc_rsa_num_primes(key) <= fc_rsa_max_primes(fc_rsa_bits(key));
+}
+
 static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
 {
     fc_rsa_obj *obj = keydata;
@@ -833,9 +847,14 @@ static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS);
     if (p != NULL && !OSSL_PARAM_set_int(p, (int)fc_rsa_bits(key)))
         return 0;
+    /* A key of more primes than its size allows (fc_rsa_max_primes) has
+     * none, as default reports it (RSA_security_bits): so libssl's
+     * security levels refuse it with either provider. */
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS);
     if (p != NULL &&
-        !OSSL_PARAM_set_int(p, fc_rsa_security_bits(fc_rsa_bits(key))))
+        !OSSL_PARAM_set_int(p, fc_rsa_primes_allowed(key)
+                                   ? fc_rsa_security_bits(fc_rsa_bits(key))
+                                   : 0))
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE);
     if (p != NULL && !OSSL_PARAM_set_int(p, (int)fc_rsa_size(key)))
@@ -988,6 +1007,17 @@ static int fc_rsa_km_validate(const void *keydata, int selection, int checktype)
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) {
         if (!fc_rsa_has_private(obj->key))
             return 0;
+        /* default's key-pair check refuses too many primes for the size;
+         * its check of the private key alone does not */
+        if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) ==
+                OSSL_KEYMGMT_SELECT_KEYPAIR &&
+            !fc_rsa_primes_allowed(obj->key)) {
+            FC_RAISE_DATA(obj->prov, FC_R_KEY_PRIME_NUM_INVALID,
+                          "%zu primes for a %zu-bit key (at most %zu)",
+                          fc_rsa_num_primes(obj->key), fc_rsa_bits(obj->key),
+                          fc_rsa_max_primes(fc_rsa_bits(obj->key)));
+            return 0;
+        }
         if (!fc_rsa_pairwise_check(obj)) {
             FC_RAISE_DATA(obj->prov, FC_R_INVALID_KEY,
                           "pairwise consistency check failed");

@@ -1025,6 +1025,7 @@ typedef struct comps {
 #define M_PUB   (M(K_N) | M(K_E))
 #define M_CRT2  (M(K_F) | M(K_F + 1) | M(K_X) | M(K_X + 1) | M(K_T))
 #define M_CRT3  (M_CRT2 | M(K_F + 2) | M(K_X + 2) | M(K_T + 1))
+#define M_CRT4  (M_CRT3 | M(K_F + 3) | M(K_X + 3) | M(K_T + 2))
 #define M_FULL2 (M_PUB | M(K_D) | M_CRT2)
 #define M_FULL3 (M_PUB | M(K_D) | M_CRT3)
 
@@ -1033,6 +1034,17 @@ static void comps_free(comps *c)
     for (int i = 0; i < K_COUNT; i++)
         BN_clear_free(c->v[i]);
     memset(c, 0, sizeof(*c));
+}
+
+/* The components of |pkey| (those it has). */
+static comps comps_of(EVP_PKEY *pkey)
+{
+    comps c = {{NULL}};
+
+    for (int i = 0; i < K_COUNT; i++)
+        EVP_PKEY_get_bn_param(pkey, comp_name[i], &c.v[i]);
+    ERR_clear_error();
+    return c;
 }
 
 /* A |bits|-bit key of |np| primes made here (any size, any prime count),
@@ -1353,6 +1365,95 @@ static void test_incomplete_crt(void **state)
     }
 }
 
+/* What default answers for |pkey| on the provider |propq| selects: the
+ * security bits, EVP_PKEY_pairwise_check, EVP_PKEY_check,
+ * EVP_PKEY_private_check, the parameters todata exports, a signature. */
+typedef struct key_answers {
+    int sec, pairwise, check, privcheck, exported, signs;
+} key_answers;
+
+static key_answers answers_of(EVP_PKEY *pkey, const char *propq)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    OSSL_PARAM *params = NULL;
+    key_answers a;
+    uint8_t msg[16] = {0}, sig[MAXB];
+    size_t slen = MAXB;
+
+    CHECK(ctx != NULL, "context");
+    a.sec = EVP_PKEY_get_security_bits(pkey);
+    a.pairwise = EVP_PKEY_pairwise_check(ctx);
+    a.check = EVP_PKEY_check(ctx);
+    a.privcheck = EVP_PKEY_private_check(ctx);
+    a.exported = 0;
+    if (EVP_PKEY_todata(pkey, EVP_PKEY_KEYPAIR, &params) > 0)
+        for (const OSSL_PARAM *p = params; p->key != NULL; p++)
+            a.exported++;
+    OSSL_PARAM_free(params);
+    a.signs = sig_op(pkey, propq, "SHA256", RSA_PKCS1_PADDING, 0, msg, 16, sig,
+                     &slen);
+    EVP_PKEY_CTX_free(ctx);
+    ERR_clear_error();
+    return a;
+}
+
+static void same_answers(EVP_PKEY *kf, EVP_PKEY *kd, const char *what)
+{
+    key_answers f = answers_of(kf, FC_PROPQ), d = answers_of(kd, DF_PROPQ);
+
+    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
+          "%s: held by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+    CHECK(f.sec == d.sec, "%s: security bits %d, default %d", what, f.sec,
+          d.sec);
+    CHECK(f.pairwise == d.pairwise, "%s: pairwise check %d, default %d", what,
+          f.pairwise, d.pairwise);
+    CHECK(f.check == d.check, "%s: check %d, default %d", what, f.check,
+          d.check);
+    CHECK(f.privcheck == d.privcheck, "%s: private check %d, default %d", what,
+          f.privcheck, d.privcheck);
+    CHECK(f.exported == d.exported, "%s: %d parameters exported, default %d",
+          what, f.exported, d.exported);
+    CHECK(f.signs == d.signs, "%s: signs %d, default %d", what, f.signs,
+          d.signs);
+}
+
+/* Keys where default's answers are not the obvious ones: 4 primes at 2048
+ * bits (more than default allows for the size: no security bits, the key
+ * pair check fails, yet it signs), and a CRT-only key (no d: default keeps
+ * the public key alone). Built on both providers, the same answers. */
+static void test_default_answers(void **state)
+{
+    comps c;
+    EVP_PKEY *kf, *kd, *gen;
+
+    (void)state;
+    fc_test_rand_start("default_answers");
+    c = make_key(2048, 4);
+    kf = key_of(&c, M_PUB | M(K_D) | M_CRT4, FC_PROPQ);
+    kd = key_of(&c, M_PUB | M(K_D) | M_CRT4, DF_PROPQ);
+    CHECK(kf != NULL && kd != NULL, "4-prime RSA-2048: fromdata");
+    same_answers(kf, kd, "4-prime RSA-2048");
+    CHECK(EVP_PKEY_get_security_bits(kf) == 0, "4-prime RSA-2048: %d bits",
+          EVP_PKEY_get_security_bits(kf));
+    EVP_PKEY_free(kf);
+    EVP_PKEY_free(kd);
+    comps_free(&c);
+
+    gen = gen_mp(DF_PROPQ, 2048, 2);
+    CHECK(gen != NULL, "keygen");
+    c = comps_of(gen);
+    kf = key_of(&c, M_PUB | M_CRT2, FC_PROPQ);
+    kd = key_of(&c, M_PUB | M_CRT2, DF_PROPQ);
+    CHECK(kf != NULL && kd != NULL, "CRT-only RSA-2048: fromdata");
+    same_answers(kf, kd, "CRT-only RSA-2048");
+    CHECK(answers_of(kf, FC_PROPQ).exported == 2,
+          "CRT-only RSA-2048: more than n and e exported");
+    EVP_PKEY_free(kf);
+    EVP_PKEY_free(kd);
+    EVP_PKEY_free(gen);
+    comps_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1364,6 +1465,7 @@ int main(void)
         cmocka_unit_test(test_pss_encoding),
         cmocka_unit_test(test_inconsistent_keys),
         cmocka_unit_test(test_incomplete_crt),
+        cmocka_unit_test(test_default_answers),
     };
     int fails = 0;
 
