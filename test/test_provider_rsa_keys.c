@@ -1103,27 +1103,43 @@ static comps make_key(int bits, int np)
     return c;
 }
 
-/* The key of the components of |c| in |mask| (key pair) on the keymgmt
- * |propq| selects, NULL if refused. */
-static EVP_PKEY *key_of(const comps *c, unsigned mask, const char *propq)
+/* The key of the components of |c| in |mask| on the keymgmt |propq|
+ * selects, an RSA-PSS one restricted to the hash |pss_md| if not NULL;
+ * NULL if refused. */
+static EVP_PKEY *key_of_type(const comps *c, unsigned mask, const char *propq,
+                             const char *pss_md)
 {
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     OSSL_PARAM *params = NULL;
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", propq);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(
+        g_lib, pss_md != NULL ? "RSA-PSS" : "RSA", propq);
     EVP_PKEY *pkey = NULL;
 
     CHECK(bld != NULL && ctx != NULL, "allocation");
     for (int i = 0; i < K_COUNT; i++)
         if ((mask & M(i)) != 0 && c->v[i] != NULL)
             CHECK(OSSL_PARAM_BLD_push_BN(bld, comp_name[i], c->v[i]), "push");
+    if (pss_md != NULL)
+        CHECK(OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST,
+                                              pss_md, 0),
+              "push");
     params = OSSL_PARAM_BLD_to_param(bld);
     if (params == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_KEYPAIR, params) <= 0)
+        EVP_PKEY_fromdata(ctx, &pkey,
+                          pss_md != NULL
+                              ? EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS
+                              : EVP_PKEY_KEYPAIR,
+                          params) <= 0)
         pkey = NULL;
     OSSL_PARAM_free(params);
     OSSL_PARAM_BLD_free(bld);
     EVP_PKEY_CTX_free(ctx);
     return pkey;
+}
+
+static EVP_PKEY *key_of(const comps *c, unsigned mask, const char *propq)
+{
+    return key_of_type(c, mask, propq, NULL);
 }
 
 /* A signature (|pad|, digest |md|) of |msg| on the provider |propq|
@@ -1436,6 +1452,26 @@ static void test_incomplete_crt(void **state)
             CHECK(private_ops_checked(kf, &c, what) >= 8,
                   "%s: private operations refused", what);
             EVP_PKEY_free(kf);
+        }
+        /* an RSA-PSS key (restricted to SHA-1) of the same shape: its PSS
+         * signatures verify with n and e */
+        {
+            char what[64];
+            uint8_t msg[4] = {1, 2, 3, 4}, sig[MAXB];
+            size_t slen = MAXB;
+            EVP_PKEY *kf, *pub = key_of(&c, M_PUB, DF_PROPQ);
+
+            snprintf(what, sizeof(what), "3-prime RSA-PSS-%d, factors only",
+                     sizes[s]);
+            kf = key_of_type(&c, shapes[2].mask, FC_PROPQ, "SHA1");
+            CHECK(kf != NULL && pub != NULL, "%s: refused", what);
+            CHECK(sig_op(kf, FC_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 0, msg,
+                         sizeof(msg), sig, &slen) &&
+                      sig_op(pub, DF_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 1,
+                             msg, sizeof(msg), sig, &slen),
+                  "%s: PSS signature", what);
+            EVP_PKEY_free(kf);
+            EVP_PKEY_free(pub);
         }
         comps_free(&c);
     }
