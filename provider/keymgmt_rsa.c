@@ -14,7 +14,9 @@
  * their exponents and coefficients) are taken; one of more primes
  * (rsa-factor6...) is refused with FC_R_MULTIPRIME_UNSUPPORTED, and
  * libcrypto then uses the key's own provider. A private key without all
- * the CRT values (or with only some of them) is used through d alone.
+ * the CRT values (or with only some of them) is used through d alone; one
+ * without d is a public key, whatever CRT values come with it, as default
+ * keeps it.
  *
  * The same functions serve "RSA-PSS" keys (RFC 4055), which sign with PSS
  * only: their restrictions (digest, MGF1 digest, minimum salt length) are
@@ -33,8 +35,12 @@
  *     too, before our core sees them: they run on default's code whether
  *     libcrypto moved them to us for an operation or a program built them
  *     on our keymgmt (a silent refusal made the latter fail, and cost the
- *     former a failed export on every operation). A key neither takes is
- *     refused with FC_R_INVALID_KEY and our core's reason;
+ *     former a failed export on every operation). Default is handed n, e,
+ *     d and a complete CRT set only (fc_rsa_deleg_params), and a private
+ *     key only if its results cannot come out wrong there
+ *     (fc_rsa_deleg_check_private): one whose primes do not multiply to n
+ *     is refused, as our core refuses it. A key neither takes is refused
+ *     with FC_R_INVALID_KEY and our core's reason;
  *   - CRT values that are valid but unreduced (dp + (p - 1), dq + (q - 1),
  *     qinv + p, up to the modulus length): reduced for use by the core
  *     without a secret-dependent branch, exported as given (what default
@@ -409,15 +415,95 @@ static int fc_param_to_be(const OSSL_PARAM *p, uint8_t *dst, size_t cap,
 }
 
 /*
- * Keeps the key of |params| as a delegated one (rsa_deleg.h) if default's
- * rules take it: for components our core refused. Returns 1 if it did.
+ * The parameters a delegated key is made of, from |params| and its
+ * components |par| (fc_rsa_km_import's, private ones only if |priv|):
+ * what is not a key component (an RSA-PSS key's restrictions), n and e,
+ * and for a private key d and the CRT values, these only as a complete
+ * set: k primes (rsa-factor1..k, k >= 2), their k exponents and k - 1
+ * coefficients, nothing beyond. Default is given no other shape: OpenSSL
+ * 3.0's import frees p and q twice on an incomplete multi-prime set, or
+ * keeps one whose first private operation reads a NULL exponent; later
+ * versions refuse some of these. Our core uses such a key through d, and
+ * so does default with n, e and d alone. Without d, default keeps only the
+ * public key whatever else is given: so it gets n and e. Other "rsa-"
+ * parameters (rsa-derive-from-pq, the parts of a sixth prime) are left
+ * out, as our core ignores them. Returns an OPENSSL_malloc'ed list (the
+ * values stay the caller's), *has_d set, or NULL.
+ */
+static OSSL_PARAM *fc_rsa_deleg_params(const OSSL_PARAM params[],
+                                       const OSSL_PARAM *const *par, int priv,
+                                       int *has_d)
+{
+    size_t count = 0, np = 0, k;
+    int complete;
+    OSSL_PARAM *out;
+
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        count++;
+    out = OPENSSL_malloc((count + FC_RSA_NCOMPS + 1) * sizeof(*out));
+    if (out == NULL)
+        return NULL;
+    for (const OSSL_PARAM *p = params; p != NULL && p->key != NULL; p++)
+        if (strncmp(p->key, "rsa-", 4) != 0 && fc_rsa_comp_index(p->key) == -1)
+            out[np++] = *p;
+    out[np++] = *par[0];
+    out[np++] = *par[1];
+    *has_d = priv && par[2] != NULL;
+    if (*has_d) {
+        out[np++] = *par[2];
+        for (k = 0; k < FC_RSA_MAX_PRIMES && par[FC_COMP_F + k] != NULL; k++)
+            ;
+        complete = k >= 2;
+        for (size_t i = 0; i < FC_RSA_MAX_PRIMES; i++)
+            complete = complete && (par[FC_COMP_F + i] != NULL) == (i < k) &&
+                       (par[FC_COMP_X + i] != NULL) == (i < k) &&
+                       (i == 0 || (par[FC_COMP_T + i - 1] != NULL) == (i < k));
+        for (size_t i = 0; complete && i < k; i++) {
+            out[np++] = *par[FC_COMP_F + i];
+            out[np++] = *par[FC_COMP_X + i];
+            if (i >= 1)
+                out[np++] = *par[FC_COMP_T + i - 1];
+        }
+    }
+    out[np] = OSSL_PARAM_construct_end();
+    return out;
+}
+
+/*
+ * Keeps the key of |params| (components |par|, as fc_rsa_km_import read
+ * them) as a delegated one (rsa_deleg.h) if default's rules take it, in
+ * the shape fc_rsa_deleg_params gives it. A private key is delegated only
+ * if default's private operations on it give results that pass the check
+ * with e (fc_rsa_deleg_check_private): a key whose primes do not multiply
+ * to n, or whose d does not belong to n and e, is refused here with that
+ * reason, as our core refuses it, never held by default, which would
+ * release its unchecked results. Returns 1 if it is delegated, 0 if
+ * default refuses it (the caller reports), -1 if refused here (reported).
  */
 static int fc_rsa_km_delegate(fc_rsa_obj *obj, int selection,
-                              const OSSL_PARAM params[], int has_d)
+                              const OSSL_PARAM params[],
+                              const OSSL_PARAM *const *par)
 {
-    EVP_PKEY *pkey =
-        fc_rsa_deleg_import(obj->prov, obj->pss, selection, params);
+    const int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+    OSSL_PARAM *sel;
+    const char *why = NULL;
+    EVP_PKEY *pkey = NULL;
+    int has_d = 0;
 
+    sel = fc_rsa_deleg_params(params, par, priv, &has_d);
+    if (sel == NULL) {
+        FC_RAISE(obj->prov, FC_R_MALLOC_FAILURE);
+        return -1;
+    }
+    if (has_d)
+        why = fc_rsa_deleg_check_private(obj->prov, sel);
+    if (why == NULL)
+        pkey = fc_rsa_deleg_import(obj->prov, obj->pss, selection, sel);
+    OPENSSL_free(sel);
+    if (why != NULL) {
+        FC_RAISE_DATA(obj->prov, FC_R_INVALID_KEY, "%s", why);
+        return -1;
+    }
     if (pkey == NULL)
         return 0;
     fc_rsa_key_free(obj->key);
@@ -448,7 +534,7 @@ static int fc_rsa_km_import(void *keydata, int selection,
     const char *reason = NULL;
     fc_rsa_key *key = NULL;
     fc_rsa_pss_params pss = {0};
-    int priv, pss_seen = 0, ok = 0;
+    int priv, pss_seen = 0, ok = 0, deleg;
 
     if (obj == NULL)
         return 0;
@@ -506,13 +592,11 @@ static int fc_rsa_km_import(void *keydata, int selection,
         if (par[i] == NULL)
             continue;
         if (!fc_param_to_be(par[i], buf + used, total - used, &len[i])) {
-            if (fc_rsa_km_delegate(obj, selection, params,
-                                   priv && par[2] != NULL)) {
-                ok = 1;
-                goto err;
-            }
-            FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
-                          fc_rsa_comps[i].name);
+            deleg = fc_rsa_km_delegate(obj, selection, params, par);
+            if (deleg == 0)
+                FC_RAISE_DATA(prov, FC_R_INVALID_KEY, "bad parameter %s",
+                              fc_rsa_comps[i].name);
+            ok = deleg > 0;
             goto err;
         }
         val[i] = buf + used;
@@ -526,8 +610,7 @@ static int fc_rsa_km_import(void *keydata, int selection,
          * 7.2 us, delegated 9.3 us, refused at import (libcrypto retrying
          * the export every time) 10.1 us; signing 81 / 83-87 / 80-83 us. */
         if (i == 0 && !fc_rsa_offered(prov, val[0], len[0])) {
-            ok = fc_rsa_km_delegate(obj, selection, params,
-                                    priv && par[2] != NULL);
+            ok = fc_rsa_km_delegate(obj, selection, params, par) > 0;
             goto err;
         }
     }
@@ -547,7 +630,10 @@ static int fc_rsa_km_import(void *keydata, int selection,
         if (par[FC_COMP_F + i] == NULL || par[FC_COMP_X + i] == NULL ||
             (i >= 1 && par[FC_COMP_T + i - 1] == NULL))
             np = 0;
-    if (np == 1)
+    /* Without d the key is a public one, as default keeps it (its import
+     * reads the CRT values only next to d): no private operation, n and e
+     * exported. */
+    if (np == 1 || par[2] == NULL)
         np = 0;
     if (np > 0) {
         c.p = val[FC_COMP_F], c.p_len = len[FC_COMP_F];
@@ -567,10 +653,12 @@ static int fc_rsa_km_import(void *keydata, int selection,
     }
     key = fc_rsa_key_new(&c, &prov->rsa, &reason);
     /* A shape our core does not take (size, parity, zero values, ...) but
-     * default does: kept as default's key, used there (rsa_deleg.h). */
+     * default does: kept as default's key, used there (rsa_deleg.h). A key
+     * our core refuses as inconsistent (primes that do not multiply to n)
+     * is refused there too, with its own reason. */
     if (key == NULL &&
-        fc_rsa_km_delegate(obj, selection, params, priv && par[2] != NULL)) {
-        ok = 1;
+        (deleg = fc_rsa_km_delegate(obj, selection, params, par)) != 0) {
+        ok = deleg > 0;
         goto err;
     }
     if (key == NULL) {
@@ -735,6 +823,15 @@ static int fc_rsa_security_bits(size_t n)
     return sec;
 }
 
+/* 1 unless |key| has more primes than its size allows (fc_rsa_max_primes,
+ * default's ossl_rsa_multip_cap): such a key signs and decrypts, on both
+ * providers, but reports no security strength and fails the key-pair
+ * check. */
+static int fc_rsa_primes_allowed(const fc_rsa_key *key)
+{
+    return fc_rsa_num_primes(key) <= fc_rsa_max_primes(fc_rsa_bits(key));
+}
+
 static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
 {
     fc_rsa_obj *obj = keydata;
@@ -750,9 +847,14 @@ static int fc_rsa_km_get_params(void *keydata, OSSL_PARAM params[])
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_BITS);
     if (p != NULL && !OSSL_PARAM_set_int(p, (int)fc_rsa_bits(key)))
         return 0;
+    /* A key of more primes than its size allows (fc_rsa_max_primes) has
+     * none, as default reports it (RSA_security_bits): so libssl's
+     * security levels refuse it with either provider. */
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_SECURITY_BITS);
     if (p != NULL &&
-        !OSSL_PARAM_set_int(p, fc_rsa_security_bits(fc_rsa_bits(key))))
+        !OSSL_PARAM_set_int(p, fc_rsa_primes_allowed(key)
+                                   ? fc_rsa_security_bits(fc_rsa_bits(key))
+                                   : 0))
         return 0;
     p = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_MAX_SIZE);
     if (p != NULL && !OSSL_PARAM_set_int(p, (int)fc_rsa_size(key)))
@@ -905,6 +1007,17 @@ static int fc_rsa_km_validate(const void *keydata, int selection, int checktype)
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0) {
         if (!fc_rsa_has_private(obj->key))
             return 0;
+        /* default's key-pair check refuses too many primes for the size;
+         * its check of the private key alone does not */
+        if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) ==
+                OSSL_KEYMGMT_SELECT_KEYPAIR &&
+            !fc_rsa_primes_allowed(obj->key)) {
+            FC_RAISE_DATA(obj->prov, FC_R_KEY_PRIME_NUM_INVALID,
+                          "%zu primes for a %zu-bit key (at most %zu)",
+                          fc_rsa_num_primes(obj->key), fc_rsa_bits(obj->key),
+                          fc_rsa_max_primes(fc_rsa_bits(obj->key)));
+            return 0;
+        }
         if (!fc_rsa_pairwise_check(obj)) {
             FC_RAISE_DATA(obj->prov, FC_R_INVALID_KEY,
                           "pairwise consistency check failed");

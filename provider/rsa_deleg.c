@@ -30,6 +30,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
+#include <openssl/rsa.h>
 
 #include "fc_prov.h"
 #include "rsa_deleg.h"
@@ -57,6 +58,162 @@ EVP_PKEY *fc_rsa_deleg_import(fc_prov_ctx *prov, int pss, int selection,
     EVP_PKEY_CTX_free(ctx);
     ERR_pop_to_mark();
     return pkey;
+}
+
+/* The primes, exponents and coefficients of a key, by position. */
+static const char *const fc_deleg_factor[] = {
+    OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_FACTOR3, OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_FACTOR5};
+static const char *const fc_deleg_exp[] = {
+    OSSL_PKEY_PARAM_RSA_EXPONENT1, OSSL_PKEY_PARAM_RSA_EXPONENT2,
+    OSSL_PKEY_PARAM_RSA_EXPONENT3, OSSL_PKEY_PARAM_RSA_EXPONENT4,
+    OSSL_PKEY_PARAM_RSA_EXPONENT5};
+static const char *const fc_deleg_coef[] = {
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT1, OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT3, OSSL_PKEY_PARAM_RSA_COEFFICIENT4};
+#define FC_DELEG_MAX_PRIMES 5
+
+/* Parameter |name| of |params| as a BIGNUM marked constant-time (the
+ * private parts go through BN_mod_mul's fixed-top division), NULL if
+ * absent or not an integer. */
+static BIGNUM *fc_deleg_bn(const OSSL_PARAM params[], const char *name)
+{
+    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
+    BIGNUM *b = NULL;
+
+    if (p == NULL || !OSSL_PARAM_get_BN(p, &b))
+        return NULL;
+    BN_set_flags(b, BN_FLG_CONSTTIME);
+    return b;
+}
+
+/*
+ * One raw private operation of default's on the key of |params| (n, e, d
+ * and the CRT values it has), on a random x below n, checked: y^e = x mod
+ * n. Returns NULL if it passes, or if default refuses the key or the
+ * operation (it then refuses the key's operations itself), else why not.
+ * Imported as a plain RSA key, key pair only: an RSA-PSS key's private
+ * operation is the same, and a PSS key cannot decrypt.
+ */
+static const char *fc_rsa_deleg_selftest(fc_prov_ctx *prov,
+                                         const OSSL_PARAM params[],
+                                         const BIGNUM *n, const BIGNUM *e,
+                                         BN_CTX *bn)
+{
+    EVP_PKEY *pkey = NULL;
+    EVP_PKEY_CTX *ctx = NULL;
+    BIGNUM *x = BN_new(), *y = BN_new();
+    const size_t k = (size_t)BN_num_bytes(n);
+    unsigned char *buf = NULL;
+    size_t outlen = k;
+    const char *why = NULL;
+
+    ERR_set_mark();
+    if (x == NULL || y == NULL || BN_cmp(n, BN_value_one()) <= 0 ||
+        (buf = OPENSSL_zalloc(2 * k)) == NULL)
+        goto done;
+    pkey = fc_rsa_deleg_import(prov, 0, OSSL_KEYMGMT_SELECT_KEYPAIR, params);
+    if (pkey == NULL || !BN_priv_rand_range_ex(x, n, 0, bn) ||
+        BN_bn2binpad(x, buf, (int)k) < 0)
+        goto done;
+    ctx = EVP_PKEY_CTX_new_from_pkey(prov->libctx, pkey, FC_DELEG_PROPQ);
+    if (ctx == NULL || EVP_PKEY_decrypt_init(ctx) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) <= 0 ||
+        EVP_PKEY_decrypt(ctx, buf + k, &outlen, buf, k) <= 0)
+        goto done;
+    if (BN_bin2bn(buf + k, (int)outlen, y) == NULL ||
+        !BN_mod_exp(y, y, e, n, bn) || BN_cmp(y, x) != 0)
+        why = "a test private operation failed its check with e "
+              "(d does not belong to n and e)";
+done:
+    ERR_pop_to_mark();
+    EVP_PKEY_CTX_free(ctx);
+    EVP_PKEY_free(pkey);
+    OPENSSL_clear_free(buf, 2 * k);
+    BN_clear_free(x);
+    BN_clear_free(y);
+    return why;
+}
+
+/* see rsa_deleg.h */
+const char *fc_rsa_deleg_check_private(fc_prov_ctx *prov,
+                                       const OSSL_PARAM params[])
+{
+    BN_CTX *bn = BN_CTX_new_ex(prov->libctx);
+    BIGNUM *n = NULL, *e = NULL, *prod = BN_new(), *rm1 = BN_new();
+    BIGNUM *t = BN_new(), *r[FC_DELEG_MAX_PRIMES] = {NULL};
+    BIGNUM *x[FC_DELEG_MAX_PRIMES] = {NULL}, *c[FC_DELEG_MAX_PRIMES] = {NULL};
+    const char *why = NULL;
+    size_t np = 0;
+    int crt_right = 0;
+
+    ERR_set_mark();
+    if (bn == NULL || prod == NULL || rm1 == NULL || t == NULL) {
+        why = "out of memory";
+        goto done;
+    }
+    n = fc_deleg_bn(params, OSSL_PKEY_PARAM_RSA_N);
+    e = fc_deleg_bn(params, OSSL_PKEY_PARAM_RSA_E);
+    if (n == NULL || e == NULL)
+        goto done; /* default refuses the key */
+    while (np < FC_DELEG_MAX_PRIMES &&
+           (r[np] = fc_deleg_bn(params, fc_deleg_factor[np])) != NULL)
+        np++;
+    if (np >= 2) {
+        /* The primes multiply to n: else default's CRT result never passes
+         * its check and every operation falls back to d, unchecked. */
+        BN_one(prod);
+        for (size_t i = 0; i < np; i++) {
+            if (BN_cmp(r[i], BN_value_one()) <= 0) {
+                why = "invalid prime factor";
+                goto done;
+            }
+            if (!BN_mul(prod, prod, r[i], bn)) {
+                why = "out of memory";
+                goto done;
+            }
+        }
+        if (BN_cmp(prod, n) != 0) {
+            why = np == 2 ? "p * q does not match the modulus"
+                          : "the primes' product does not match the modulus";
+            goto done;
+        }
+        /* The CRT values belong to the primes (e x_i = 1 mod r_i - 1,
+         * qinv q = 1 mod p, t_i r_1 ... r_(i-1) = 1 mod r_i): then default's
+         * CRT results pass its own check with e. */
+        crt_right = 1;
+        BN_one(prod);
+        for (size_t i = 0; i < np && crt_right; i++) {
+            x[i] = fc_deleg_bn(params, fc_deleg_exp[i]);
+            c[i] = i >= 1 ? fc_deleg_bn(params, fc_deleg_coef[i - 1]) : NULL;
+            crt_right = x[i] != NULL && (i == 0 || c[i] != NULL) &&
+                        BN_copy(rm1, r[i]) != NULL && BN_sub_word(rm1, 1) &&
+                        BN_mod_mul(t, e, x[i], rm1, bn) && BN_is_one(t) &&
+                        (i == 0 || (BN_mod_mul(t, c[i], i == 1 ? r[1] : prod,
+                                               i == 1 ? r[0] : r[i], bn) &&
+                                    BN_is_one(t))) &&
+                        BN_mul(prod, prod, r[i], bn);
+        }
+    }
+    /* d alone, or CRT values that do not belong to the primes: default
+     * uses d, whose results it does not check. One test operation. */
+    if (!crt_right)
+        why = fc_rsa_deleg_selftest(prov, params, n, e, bn);
+done:
+    ERR_pop_to_mark();
+    for (size_t i = 0; i < FC_DELEG_MAX_PRIMES; i++) {
+        BN_clear_free(r[i]);
+        BN_clear_free(x[i]);
+        BN_clear_free(c[i]);
+    }
+    BN_free(n);
+    BN_free(e);
+    BN_clear_free(prod);
+    BN_clear_free(rm1);
+    BN_clear_free(t);
+    BN_CTX_free(bn);
+    return why;
 }
 
 /* see rsa_deleg.h */

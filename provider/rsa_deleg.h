@@ -5,7 +5,9 @@
  * even moduli, even or unit exponents, zero components, ...), held as an
  * EVP_PKEY of the default provider in the provider's child library context
  * and used there (provider/rsa_deleg.c). The key management, signature and
- * asymmetric cipher code call these and nothing else for such keys.
+ * asymmetric cipher code call these and nothing else for such keys. The
+ * key management hands default only shapes it handles safely, and private
+ * keys only once fc_rsa_deleg_check_private passed them.
  */
 #ifndef FC_PROV_RSA_DELEG_H
 #define FC_PROV_RSA_DELEG_H
@@ -29,6 +31,23 @@
  */
 EVP_PKEY *fc_rsa_deleg_import(fc_prov_ctx *prov, int pss, int selection,
                               const OSSL_PARAM params[]);
+
+/*
+ * fc_rsa_deleg_check_private checks that default's private operations on
+ * the key of |params| (n, e, d, and a complete CRT set or none, as the key
+ * management hands them to fc_rsa_deleg_import) give results that pass the
+ * check with e, which default does not make when it computes with d (a key
+ * without CRT values, or after its CRT result failed the check). Primes
+ * given must multiply to n. With CRT values that belong to the primes
+ * (e dP = 1 mod p - 1, ..., qinv q = 1 mod p, ...) default's CRT result
+ * passes its own check; otherwise, and for d alone, one raw private
+ * operation of default's on a random value is checked with e. Returns NULL
+ * if the key passes (or default refuses to compute with it at all), else a
+ * short static reason. CT: the private values go through BIGNUMs marked
+ * constant-time; only the outcome leaks.
+ */
+const char *fc_rsa_deleg_check_private(fc_prov_ctx *prov,
+                                       const OSSL_PARAM params[]);
 
 /* fc_rsa_deleg_export hands the parts of |pkey| in |selection| to |cb| as
  * default exports them. */

@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <openssl/bn.h>
@@ -993,6 +994,578 @@ static void test_pss_encoding(void **state)
     EVP_PKEY_free(kf);
 }
 
+/* ---- inconsistent, incomplete and over-prime keys ------------------------
+ */
+
+/* Key components in the keymgmt's order: n, e, d, rsa-factor1..5,
+ * rsa-exponent1..5, rsa-coefficient1..4. */
+enum { K_N, K_E, K_D, K_F, K_X = K_F + 5, K_T = K_X + 5, K_COUNT = K_T + 4 };
+static const char *const comp_name[K_COUNT] = {
+    OSSL_PKEY_PARAM_RSA_N,
+    OSSL_PKEY_PARAM_RSA_E,
+    OSSL_PKEY_PARAM_RSA_D,
+    OSSL_PKEY_PARAM_RSA_FACTOR1,
+    OSSL_PKEY_PARAM_RSA_FACTOR2,
+    OSSL_PKEY_PARAM_RSA_FACTOR3,
+    OSSL_PKEY_PARAM_RSA_FACTOR4,
+    OSSL_PKEY_PARAM_RSA_FACTOR5,
+    OSSL_PKEY_PARAM_RSA_EXPONENT1,
+    OSSL_PKEY_PARAM_RSA_EXPONENT2,
+    OSSL_PKEY_PARAM_RSA_EXPONENT3,
+    OSSL_PKEY_PARAM_RSA_EXPONENT4,
+    OSSL_PKEY_PARAM_RSA_EXPONENT5,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT2,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT3,
+    OSSL_PKEY_PARAM_RSA_COEFFICIENT4};
+typedef struct comps {
+    BIGNUM *v[K_COUNT];
+} comps;
+/* masks of components */
+#define M(i)    (1u << (i))
+#define M_PUB   (M(K_N) | M(K_E))
+#define M_CRT2  (M(K_F) | M(K_F + 1) | M(K_X) | M(K_X + 1) | M(K_T))
+#define M_CRT3  (M_CRT2 | M(K_F + 2) | M(K_X + 2) | M(K_T + 1))
+#define M_CRT4  (M_CRT3 | M(K_F + 3) | M(K_X + 3) | M(K_T + 2))
+#define M_FULL2 (M_PUB | M(K_D) | M_CRT2)
+#define M_FULL3 (M_PUB | M(K_D) | M_CRT3)
+
+static void comps_free(comps *c)
+{
+    for (int i = 0; i < K_COUNT; i++)
+        BN_clear_free(c->v[i]);
+    memset(c, 0, sizeof(*c));
+}
+
+/* The components of |pkey| (those it has). */
+static comps comps_of(EVP_PKEY *pkey)
+{
+    comps c = {{NULL}};
+
+    for (int i = 0; i < K_COUNT; i++)
+        EVP_PKEY_get_bn_param(pkey, comp_name[i], &c.v[i]);
+    ERR_clear_error();
+    return c;
+}
+
+/* A |bits|-bit key of |np| primes made here (any size, any prime count),
+ * e = 65537, coefficients t_i = (r_1 ... r_(i-1))^-1 mod r_i. */
+static comps make_key(int bits, int np)
+{
+    BN_CTX *bn = BN_CTX_new();
+    comps c = {{NULL}};
+
+    for (int tries = 0; tries < 100; tries++) {
+        BIGNUM *lam = BN_new(), *g = BN_new(), *rm1 = BN_new(), *pp = BN_new();
+        int ok = 1;
+
+        comps_free(&c);
+        c.v[K_N] = BN_new();
+        c.v[K_E] = BN_new();
+        CHECK(BN_one(c.v[K_N]) && BN_one(lam) && BN_one(pp) &&
+                  BN_set_word(c.v[K_E], 65537),
+              "BN");
+        for (int i = 0; i < np; i++) {
+            BIGNUM *r = c.v[K_F + i] = BN_new();
+
+            CHECK(BN_generate_prime_ex(r, bits / np + (i < bits % np), 0, NULL,
+                                       NULL, NULL) &&
+                      BN_mul(c.v[K_N], c.v[K_N], r, bn) && BN_copy(rm1, r) &&
+                      BN_sub_word(rm1, 1) && BN_gcd(g, lam, rm1, bn) &&
+                      BN_mul(lam, lam, rm1, bn) &&
+                      BN_div(lam, NULL, lam, g, bn),
+                  "prime %d", i);
+        }
+        c.v[K_D] = BN_mod_inverse(NULL, c.v[K_E], lam, bn);
+        ok = BN_num_bits(c.v[K_N]) == bits && c.v[K_D] != NULL;
+        for (int i = 0; ok && i < np; i++) {
+            BIGNUM *r = c.v[K_F + i];
+
+            c.v[K_X + i] = BN_new();
+            ok = BN_copy(rm1, r) && BN_sub_word(rm1, 1) &&
+                 BN_mod(c.v[K_X + i], c.v[K_D], rm1, bn);
+            if (ok && i >= 1)
+                ok = (c.v[K_T + i - 1] =
+                          BN_mod_inverse(NULL, i == 1 ? c.v[K_F + 1] : pp,
+                                         i == 1 ? c.v[K_F] : r, bn)) != NULL;
+            ok = ok && BN_mul(pp, pp, r, bn);
+        }
+        BN_free(lam);
+        BN_free(g);
+        BN_free(rm1);
+        BN_free(pp);
+        if (ok) {
+            BN_CTX_free(bn);
+            return c;
+        }
+    }
+    fail_msg("no %d-bit key of %d primes", bits, np);
+    return c;
+}
+
+/* The key of the components of |c| in |mask| on the keymgmt |propq|
+ * selects, an RSA-PSS one restricted to the hash |pss_md| if not NULL;
+ * NULL if refused. */
+static EVP_PKEY *key_of_type(const comps *c, unsigned mask, const char *propq,
+                             const char *pss_md)
+{
+    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
+    OSSL_PARAM *params = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(
+        g_lib, pss_md != NULL ? "RSA-PSS" : "RSA", propq);
+    EVP_PKEY *pkey = NULL;
+
+    CHECK(bld != NULL && ctx != NULL, "allocation");
+    for (int i = 0; i < K_COUNT; i++)
+        if ((mask & M(i)) != 0 && c->v[i] != NULL)
+            CHECK(OSSL_PARAM_BLD_push_BN(bld, comp_name[i], c->v[i]), "push");
+    if (pss_md != NULL)
+        CHECK(OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST,
+                                              pss_md, 0),
+              "push");
+    params = OSSL_PARAM_BLD_to_param(bld);
+    if (params == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
+        EVP_PKEY_fromdata(ctx, &pkey,
+                          pss_md != NULL
+                              ? EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS
+                              : EVP_PKEY_KEYPAIR,
+                          params) <= 0)
+        pkey = NULL;
+    OSSL_PARAM_free(params);
+    OSSL_PARAM_BLD_free(bld);
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+static EVP_PKEY *key_of(const comps *c, unsigned mask, const char *propq)
+{
+    return key_of_type(c, mask, propq, NULL);
+}
+
+/* A signature (|pad|, digest |md|) of |msg| on the provider |propq|
+ * selects, or verification (|sig| given, |*slen| its length). */
+static int sig_op(EVP_PKEY *pkey, const char *propq, const char *md, int pad,
+                  int verify, const uint8_t *msg, size_t mlen, uint8_t *sig,
+                  size_t *slen)
+{
+    EVP_MD_CTX *m = EVP_MD_CTX_new();
+    EVP_PKEY_CTX *pctx = NULL;
+    int ok;
+
+    ok = m != NULL &&
+         (verify
+              ? EVP_DigestVerifyInit_ex(m, &pctx, md, g_lib, propq, pkey, NULL)
+              : EVP_DigestSignInit_ex(m, &pctx, md, g_lib, propq, pkey, NULL)) >
+             0 &&
+         EVP_PKEY_CTX_set_rsa_padding(pctx, pad) > 0 &&
+         (verify ? EVP_DigestVerify(m, sig, *slen, msg, mlen) == 1
+                 : EVP_DigestSign(m, sig, slen, msg, mlen) > 0);
+    if (ok && strstr(propq, "fastcrypto") != NULL)
+        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
+                     "fastcrypto") == 0,
+              "ran on %s", prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    EVP_MD_CTX_free(m);
+    ERR_clear_error();
+    return ok;
+}
+
+/* Encryption or decryption with |pad| (OAEP with |md|). */
+static int enc_op(EVP_PKEY *pkey, const char *propq, int enc, int pad,
+                  const char *md, const uint8_t *in, size_t inlen, uint8_t *out,
+                  size_t *outlen)
+{
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    int ok;
+
+    *outlen = MAXB;
+    ok = c != NULL &&
+         (enc ? EVP_PKEY_encrypt_init(c) : EVP_PKEY_decrypt_init(c)) > 0 &&
+         EVP_PKEY_CTX_set_rsa_padding(c, pad) > 0 &&
+         (pad != RSA_PKCS1_OAEP_PADDING ||
+          (EVP_PKEY_CTX_set_rsa_oaep_md_name(c, md, NULL) > 0 &&
+           EVP_PKEY_CTX_set_rsa_mgf1_md_name(c, md, NULL) > 0)) &&
+         (enc ? EVP_PKEY_encrypt(c, out, outlen, in, inlen)
+              : EVP_PKEY_decrypt(c, out, outlen, in, inlen)) > 0;
+    EVP_PKEY_CTX_free(c);
+    ERR_clear_error();
+    return ok;
+}
+
+/*
+ * Every private operation of fastcrypto's key |kf| (of the public key
+ * |c|'s n and e): PKCS#1 v1.5 and PSS signatures, OAEP, PKCS#1 v1.5 and
+ * raw decryption, each run twice. Each either fails or gives a result
+ * that is right with e (a signature default verifies with n and e, the
+ * message encrypted, y^e = x). Returns how many gave a result.
+ */
+static int private_ops_checked(EVP_PKEY *kf, const comps *c, const char *what)
+{
+    EVP_PKEY *pub = key_of(c, M_PUB, DF_PROPQ);
+    const size_t k = (size_t)BN_num_bytes(c->v[K_N]);
+    /* SHA-1 where the modulus is too short for SHA-256 */
+    const char *md = k < 80 ? "SHA1" : "SHA256";
+    /* what OAEP with SHA-1 carries in 48 bytes: 6 */
+    const size_t mlen = k < 80 ? 4 : 8;
+    static const int pads[] = {RSA_PKCS1_OAEP_PADDING, RSA_PKCS1_PADDING};
+    uint8_t msg[8], sig[MAXB], ct[MAXB], pt[MAXB];
+    size_t slen, clen, plen;
+    int results = 0;
+    BN_CTX *bn = BN_CTX_new();
+    BIGNUM *x = BN_new(), *y = BN_new();
+
+    CHECK(pub != NULL && bn != NULL && x != NULL && y != NULL, "%s: public key",
+          what);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    for (int round = 0; round < 2; round++) {
+        for (int pss = 0; pss < 2; pss++) {
+            int pad = pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING;
+
+            slen = MAXB;
+            if (!sig_op(kf, FC_PROPQ, md, pad, 0, msg, mlen, sig, &slen))
+                continue;
+            results++;
+            CHECK(sig_op(pub, DF_PROPQ, md, pad, 1, msg, mlen, sig, &slen),
+                  "%s: a %s signature that does not verify with e", what,
+                  pss ? "PSS" : "PKCS#1 v1.5");
+        }
+        for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]); i++) {
+            CHECK(enc_op(pub, DF_PROPQ, 1, pads[i], md, msg, mlen, ct, &clen),
+                  "%s: encryption", what);
+            if (!enc_op(kf, FC_PROPQ, 0, pads[i], md, ct, clen, pt, &plen))
+                continue;
+            results++;
+            CHECK(plen == mlen && memcmp(pt, msg, plen) == 0,
+                  "%s: %s decryption released a wrong message", what,
+                  pads[i] == RSA_PKCS1_PADDING ? "PKCS#1 v1.5" : "OAEP");
+        }
+        /* raw: y^e = x */
+        memset(ct, 0, k);
+        fc_test_rand_bytes(ct + 1, k - 1);
+        if (enc_op(kf, FC_PROPQ, 0, RSA_NO_PADDING, NULL, ct, k, pt, &plen)) {
+            results++;
+            CHECK(BN_bin2bn(ct, (int)k, x) != NULL &&
+                      BN_bin2bn(pt, (int)plen, y) != NULL &&
+                      BN_mod_exp(y, y, c->v[K_E], c->v[K_N], bn) &&
+                      BN_cmp(x, y) == 0,
+                  "%s: a raw decryption that fails y^e = x", what);
+        }
+    }
+    BN_free(x);
+    BN_free(y);
+    BN_CTX_free(bn);
+    EVP_PKEY_free(pub);
+    return results;
+}
+
+/* Keys of |bits| bits whose primes do not multiply to n (taken from
+ * another key), with d of either: refused by fastcrypto with its reason.
+ * d of another key alone: refused, or taken with every private operation
+ * refused. CRT values of another key with d right: taken, every private
+ * operation right (through d, checked). */
+static void inconsistent_keys(int bits, const char *where)
+{
+    comps a = make_key(bits, 2), b = make_key(bits, 2), v;
+    static const struct {
+        const char *name;
+        int n_of_a, p_of_b, d_of_b;
+    } cases[] = {
+        {"n of A, the rest of B", 1, 1, 1},
+        {"p of B (p * q != n), d of A", 0, 1, 0},
+        {"p and d of B", 0, 1, 1},
+    };
+    char what[128];
+    EVP_PKEY *kf, *kd;
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        unsigned long err;
+
+        snprintf(what, sizeof(what), "RSA-%d%s, %s", bits, where,
+                 cases[i].name);
+        v = cases[i].n_of_a ? b : a;
+        if (cases[i].n_of_a)
+            v.v[K_N] = a.v[K_N], v.v[K_E] = a.v[K_E];
+        if (cases[i].p_of_b)
+            v.v[K_F] = b.v[K_F];
+        if (cases[i].d_of_b)
+            v.v[K_D] = b.v[K_D];
+        /* default takes it (and signs with it) */
+        kd = key_of(&v, M_FULL2, DF_PROPQ);
+        CHECK(kd != NULL, "%s: default refused it", what);
+        ERR_clear_error();
+        kf = key_of(&v, M_FULL2, FC_PROPQ);
+        err = ERR_peek_last_error();
+        if (kf != NULL)
+            private_ops_checked(kf, &v, what);
+        CHECK(kf == NULL, "%s: fastcrypto took it", what);
+        CHECK(err != 0 && ERR_GET_REASON(err) != 0 &&
+                  strcmp(ERR_lib_error_string(err), "fastcrypto") == 0 &&
+                  strstr(ERR_reason_error_string(err), "invalid key") != NULL,
+              "%s: refused without fastcrypto's \"invalid key\"", what);
+        ERR_clear_error();
+        EVP_PKEY_free(kf);
+        EVP_PKEY_free(kd);
+    }
+    /* d of B alone: nothing to tell it from a right d but a test */
+    v = a;
+    v.v[K_D] = b.v[K_D];
+    snprintf(what, sizeof(what), "RSA-%d%s, d of B alone", bits, where);
+    kf = key_of(&v, M_PUB | M(K_D), FC_PROPQ);
+    CHECK(kf == NULL || private_ops_checked(kf, &v, what) == 0,
+          "%s: private operations gave results", what);
+    EVP_PKEY_free(kf);
+    ERR_clear_error();
+    /* consistent but for the CRT values (dp of B), d right: our core and
+     * default both end up on d, checked */
+    v = a;
+    v.v[K_X] = b.v[K_X];
+    snprintf(what, sizeof(what), "RSA-%d%s, dp of B", bits, where);
+    kf = key_of(&v, M_FULL2, FC_PROPQ);
+    CHECK(kf != NULL, "%s: refused", what);
+    CHECK(private_ops_checked(kf, &v, what) >= 8,
+          "%s: private operations refused", what);
+    EVP_PKEY_free(kf);
+    comps_free(&a);
+    comps_free(&b);
+}
+
+/* A library context as the test's, but with what fastcrypto offers on
+ * this CPU (no "offer = all"), or NULL. */
+static OSSL_LIB_CTX *lib_offer_auto(char *path, size_t pathlen)
+{
+    const char *conf = getenv("FC_TEST_CONF");
+    FILE *in = conf != NULL ? fopen(conf, "r") : NULL, *out;
+    OSSL_LIB_CTX *lib = NULL;
+    char line[1024];
+    int fd;
+
+    snprintf(path, pathlen, "/tmp/fc-rsa-keys-XXXXXX");
+    fd = mkstemp(path);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (in == NULL || out == NULL) {
+        if (in != NULL)
+            fclose(in);
+        if (out != NULL)
+            fclose(out);
+        return NULL;
+    }
+    while (fgets(line, sizeof(line), in) != NULL)
+        if (strncmp(line, "offer", 5) != 0)
+            fputs(line, out);
+    fclose(in);
+    fclose(out);
+    lib = OSSL_LIB_CTX_new();
+    if (lib != NULL && !OSSL_LIB_CTX_load_config(lib, path)) {
+        OSSL_LIB_CTX_free(lib);
+        lib = NULL;
+    }
+    return lib;
+}
+
+/* 1 if fastcrypto in |lib| offers RSA keys of sizes other than 2048, 3072
+ * and 4096 bits (its "fastcrypto-offer" has "rsa-other" or "all"). */
+static int offers_rsa_other(OSSL_LIB_CTX *lib)
+{
+    OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, "fastcrypto");
+    char offer[256] = "";
+    OSSL_PARAM req[] = {
+        OSSL_PARAM_utf8_string("fastcrypto-offer", offer, sizeof(offer)),
+        OSSL_PARAM_END};
+    int yes;
+
+    CHECK(p != NULL && OSSL_PROVIDER_get_params(p, req), "fastcrypto-offer");
+    yes = strstr(offer, "rsa-other") != NULL || strstr(offer, "all") != NULL;
+    OSSL_PROVIDER_unload(p);
+    return yes;
+}
+
+/* Inconsistent keys where our core refuses them (2048 bits), where only
+ * default holds them (384), and of a size fastcrypto does not offer here
+ * (1024, delegated before our core sees them): default releases wrong
+ * results with d; fastcrypto refuses them. */
+static void test_inconsistent_keys(void **state)
+{
+    OSSL_LIB_CTX *saved = g_lib;
+    char path[64];
+
+    (void)state;
+    fc_test_rand_start("inconsistent_keys");
+    inconsistent_keys(384, "");
+    inconsistent_keys(2048, "");
+    g_lib = lib_offer_auto(path, sizeof(path));
+    CHECK(g_lib != NULL, "a library context without \"offer = all\"");
+    if (!offers_rsa_other(g_lib))
+        inconsistent_keys(1024, " (not offered)");
+    else
+        print_message("[%s] RSA-1024 offered here: its delegated case "
+                      "skipped\n",
+                      g_group);
+    OSSL_LIB_CTX_free(g_lib);
+    g_lib = saved;
+    unlink(path);
+}
+
+/*
+ * Incomplete or mismatched multi-prime CRT sets (a missing exponent or
+ * coefficient, factors alone, more exponents than factors, an extra
+ * coefficient), 3 primes, on a size our core holds (2048) and one only
+ * default holds (384): taken, without a crash in default's import or in
+ * its first operation, and every private operation right with e (through
+ * d, or the complete set).
+ */
+static void test_incomplete_crt(void **state)
+{
+    static const int sizes[] = {384, 2048};
+    static const struct {
+        const char *name;
+        unsigned mask;
+    } shapes[] = {
+        {"no exponent3", M_FULL3 & ~M(K_X + 2)},
+        {"no coefficient2", M_FULL3 & ~M(K_T + 1)},
+        {"factors only", M_PUB | M(K_D) | M(K_F) | M(K_F + 1) | M(K_F + 2)},
+        {"two exponents, no coefficient", M_PUB | M(K_D) | M(K_F) | M(K_F + 1) |
+                                              M(K_F + 2) | M(K_X) | M(K_X + 1)},
+        {"2 factors, 3 exponents", M_FULL2 | M(K_X + 2)},
+        {"3 coefficients", M_FULL3 | M(K_T + 2)},
+        {"no factor3", M_FULL3 & ~M(K_F + 2)},
+        {"complete", M_FULL3},
+    };
+
+    (void)state;
+    fc_test_rand_start("incomplete_crt");
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        comps c = make_key(sizes[s], 3);
+
+        /* a fourth value for "3 coefficients": one more component */
+        c.v[K_T + 2] = BN_dup(c.v[K_T + 1]);
+        for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+            char what[96];
+            EVP_PKEY *kf;
+
+            snprintf(what, sizeof(what), "3-prime RSA-%d, %s", sizes[s],
+                     shapes[i].name);
+            kf = key_of(&c, shapes[i].mask, FC_PROPQ);
+            CHECK(kf != NULL, "%s: refused", what);
+            CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") ==
+                      0,
+                  "%s: held by %s", what,
+                  prov_name(EVP_PKEY_get0_provider(kf)));
+            CHECK(private_ops_checked(kf, &c, what) >= 8,
+                  "%s: private operations refused", what);
+            EVP_PKEY_free(kf);
+        }
+        /* an RSA-PSS key (restricted to SHA-1) of the same shape: its PSS
+         * signatures verify with n and e */
+        {
+            char what[64];
+            uint8_t msg[4] = {1, 2, 3, 4}, sig[MAXB];
+            size_t slen = MAXB;
+            EVP_PKEY *kf, *pub = key_of(&c, M_PUB, DF_PROPQ);
+
+            snprintf(what, sizeof(what), "3-prime RSA-PSS-%d, factors only",
+                     sizes[s]);
+            kf = key_of_type(&c, shapes[2].mask, FC_PROPQ, "SHA1");
+            CHECK(kf != NULL && pub != NULL, "%s: refused", what);
+            CHECK(sig_op(kf, FC_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 0, msg,
+                         sizeof(msg), sig, &slen) &&
+                      sig_op(pub, DF_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 1,
+                             msg, sizeof(msg), sig, &slen),
+                  "%s: PSS signature", what);
+            EVP_PKEY_free(kf);
+            EVP_PKEY_free(pub);
+        }
+        comps_free(&c);
+    }
+}
+
+/* What default answers for |pkey| on the provider |propq| selects: the
+ * security bits, EVP_PKEY_pairwise_check, EVP_PKEY_check,
+ * EVP_PKEY_private_check, the parameters todata exports, a signature. */
+typedef struct key_answers {
+    int sec, pairwise, check, privcheck, exported, signs;
+} key_answers;
+
+static key_answers answers_of(EVP_PKEY *pkey, const char *propq)
+{
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    OSSL_PARAM *params = NULL;
+    key_answers a;
+    uint8_t msg[16] = {0}, sig[MAXB];
+    size_t slen = MAXB;
+
+    CHECK(ctx != NULL, "context");
+    a.sec = EVP_PKEY_get_security_bits(pkey);
+    a.pairwise = EVP_PKEY_pairwise_check(ctx);
+    a.check = EVP_PKEY_check(ctx);
+    a.privcheck = EVP_PKEY_private_check(ctx);
+    a.exported = 0;
+    if (EVP_PKEY_todata(pkey, EVP_PKEY_KEYPAIR, &params) > 0)
+        for (const OSSL_PARAM *p = params; p->key != NULL; p++)
+            a.exported++;
+    OSSL_PARAM_free(params);
+    a.signs = sig_op(pkey, propq, "SHA256", RSA_PKCS1_PADDING, 0, msg, 16, sig,
+                     &slen);
+    EVP_PKEY_CTX_free(ctx);
+    ERR_clear_error();
+    return a;
+}
+
+static void same_answers(EVP_PKEY *kf, EVP_PKEY *kd, const char *what)
+{
+    key_answers f = answers_of(kf, FC_PROPQ), d = answers_of(kd, DF_PROPQ);
+
+    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
+          "%s: held by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+    CHECK(f.sec == d.sec, "%s: security bits %d, default %d", what, f.sec,
+          d.sec);
+    CHECK(f.pairwise == d.pairwise, "%s: pairwise check %d, default %d", what,
+          f.pairwise, d.pairwise);
+    CHECK(f.check == d.check, "%s: check %d, default %d", what, f.check,
+          d.check);
+    CHECK(f.privcheck == d.privcheck, "%s: private check %d, default %d", what,
+          f.privcheck, d.privcheck);
+    CHECK(f.exported == d.exported, "%s: %d parameters exported, default %d",
+          what, f.exported, d.exported);
+    CHECK(f.signs == d.signs, "%s: signs %d, default %d", what, f.signs,
+          d.signs);
+}
+
+/* Keys where default's answers are not the obvious ones: 4 primes at 2048
+ * bits (more than default allows for the size: no security bits, the key
+ * pair check fails, yet it signs), and a CRT-only key (no d: default keeps
+ * the public key alone). Built on both providers, the same answers. */
+static void test_default_answers(void **state)
+{
+    comps c;
+    EVP_PKEY *kf, *kd, *gen;
+
+    (void)state;
+    fc_test_rand_start("default_answers");
+    c = make_key(2048, 4);
+    kf = key_of(&c, M_PUB | M(K_D) | M_CRT4, FC_PROPQ);
+    kd = key_of(&c, M_PUB | M(K_D) | M_CRT4, DF_PROPQ);
+    CHECK(kf != NULL && kd != NULL, "4-prime RSA-2048: fromdata");
+    same_answers(kf, kd, "4-prime RSA-2048");
+    CHECK(EVP_PKEY_get_security_bits(kf) == 0, "4-prime RSA-2048: %d bits",
+          EVP_PKEY_get_security_bits(kf));
+    EVP_PKEY_free(kf);
+    EVP_PKEY_free(kd);
+    comps_free(&c);
+
+    gen = gen_mp(DF_PROPQ, 2048, 2);
+    CHECK(gen != NULL, "keygen");
+    c = comps_of(gen);
+    kf = key_of(&c, M_PUB | M_CRT2, FC_PROPQ);
+    kd = key_of(&c, M_PUB | M_CRT2, DF_PROPQ);
+    CHECK(kf != NULL && kd != NULL, "CRT-only RSA-2048: fromdata");
+    same_answers(kf, kd, "CRT-only RSA-2048");
+    CHECK(answers_of(kf, FC_PROPQ).exported == 2,
+          "CRT-only RSA-2048: more than n and e exported");
+    EVP_PKEY_free(kf);
+    EVP_PKEY_free(kd);
+    EVP_PKEY_free(gen);
+    comps_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1002,6 +1575,9 @@ int main(void)
         cmocka_unit_test(test_pss_keys),
         cmocka_unit_test(test_pss_rules),
         cmocka_unit_test(test_pss_encoding),
+        cmocka_unit_test(test_inconsistent_keys),
+        cmocka_unit_test(test_incomplete_crt),
+        cmocka_unit_test(test_default_answers),
     };
     int fails = 0;
 
