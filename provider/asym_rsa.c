@@ -25,8 +25,9 @@
  *   3.2 on (OpenSSL_version_num() at run time, not the headers we were
  *   built with), explicit before; the parameter selects either on any
  *   version and get_ctx_params reports the value in force. Implicit
- *   rejection needs d: a key held with CRT values only is refused
- *   (FC_R_MISSING_PRIVATE_KEY), as default cannot hold one at all.
+ *   rejection needs d; keymgmt holds no private key without it (CRT
+ *   values without d make a public key, as with default), and the check
+ *   below stays for a key that somehow lacks it (FC_R_MISSING_PRIVATE_KEY).
  *   Publicly invalid input fails either way, before any padding is seen: a
  *   ciphertext longer than the modulus (FC_R_DATA_TOO_LARGE) or empty
  *   (FC_R_DATA_TOO_SMALL), or not below n (FC_R_RSA_OPERATION_FAILED); an
@@ -401,8 +402,8 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     if (implicit) {
         /* The synthetic message depends on d and the ciphertext only, so
          * it is made for every ciphertext, before the padding is seen. A
-         * key without d (CRT values only) cannot make it: refused whatever
-         * the ciphertext, as the default provider refuses it. */
+         * key without d cannot make it (keymgmt makes such keys public):
+         * refused whatever the ciphertext. */
         if (!fc_rsa_get_d_padded(key, dbuf)) {
             FC_RAISE_DATA(ctx->prov, FC_R_MISSING_PRIVATE_KEY,
                           "implicit rejection needs the private exponent d");
