@@ -93,4 +93,11 @@ uint32_t fc_offer_rsa_bit(size_t half_limbs);
  */
 void fc_offer_describe(uint32_t offer, char *buf, size_t len);
 
+/*
+ * fc_offer_family_bit returns the FC_OFFER_* bit of the family called
+ * |name| (|len| bytes, not necessarily NUL-terminated) as
+ * fc_offer_describe spells it ("gcm", "cbc-hmac", "rsa3072", ...), or 0.
+ */
+uint32_t fc_offer_family_bit(const char *name, size_t len);
+
 #endif /* FC_OFFER_H */
