@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* clang-format off */
 /*
  * fc/wisdom.h - what this machine measured: the offer decisions that
  * `fastcrypto-calibrate` writes after timing our kernels against the
@@ -13,9 +14,8 @@
  *
  *     fastcrypto-wisdom 1
  *     key cpu=x86:GenuineIntel:6:167:1 caps=0x0007fbff ossl=0x30000130 fc=0.1.0
- *     family gcm offer median=2.612 q1=2.540 ours=vaes-avx512 default=3.0.19
- * ms=2210 family rsa3072 no median=1.011 q1=0.985 ours=ifma default=3.0.19
- * ms=3100
+ *     family gcm offer median=2.612 q1=2.540 ours=vaes-avx512 default=3.0.19 ms=2210
+ *     family rsa3072 no median=1.011 q1=0.985 ours=ifma default=3.0.19 ms=3100
  *
  * "fastcrypto-wisdom 1" names the format and its version. The key is the
  * machine and software the figures hold for, written by the provider
@@ -47,6 +47,7 @@
  * a missing or second key or header makes the whole file ignored. The
  * reason is kept for reports.
  */
+/* clang-format on */
 #ifndef FC_WISDOM_H
 #define FC_WISDOM_H
 
