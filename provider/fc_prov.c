@@ -375,7 +375,7 @@ static void fc_build_info(fc_prov_ctx *prov)
     fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
              "fastcrypto %s (aes=%s gcm=%s sha=%s cbc-hmac=%s rsa=%s cpu=%s "
-             "offer=%s offer-from=%s wisdom=%s)",
+             "offer=%s offer-from=%s wisdom=%.200s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
              prov->cbc_sha->name, prov->rsa.names, prov->tuning->name, offer,
              fc_offer_source_name(prov->offer_from), prov->wisdom);
