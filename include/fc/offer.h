@@ -24,6 +24,10 @@
  * arm64 so far), the answer is "not offered": a configuration key forces
  * every algorithm on (FC_OFFER_ENV or "offer = all" in the provider's
  * section), as the tests and the benchmarks do.
+ *
+ * All of this is the prior. Where `fastcrypto-calibrate` measured this
+ * machine, its wisdom file (fc/wisdom.h) decides each family it has a
+ * record for, and fc_offer_decide only the rest; forcing still wins.
  */
 #ifndef FC_OFFER_H
 #define FC_OFFER_H
