@@ -123,6 +123,7 @@ static void test_parse_valid(void **state)
                            "fastcrypto-wisdom\t1\n  \n"
                            "key  " KEY "  \n"
                            "# a comment\n"
+                           "\t  # an indented comment: fields # = x\n"
                            "family\tcbc\toffer\n"
                            "family cbc-hmac  no   median=0.9\n"
                            "family rsa-other offer\n",

@@ -8,8 +8,8 @@
  * never measures at load: a missing, foreign or broken file only means
  * the table decides.
  *
- * The file is text, one record a line; '#' starts a comment line, blank
- * lines are skipped. The first record is the key, then one record per
+ * The file is text, one record a line; a line whose first non-blank
+ * character is '#' is a comment, and blank lines are skipped. The first record is the key, then one record per
  * family measured:
  *
  *     fastcrypto-wisdom 1
@@ -40,7 +40,7 @@
  * Hostile input: the file is read only if it is a regular file owned by
  * root or by the process's effective uid and writable by no one else
  * (group and other write bits clear); at most FC_WISDOM_MAX_BYTES bytes
- * and FC_WISDOM_MAX_LINE per line; every line ends with '\n' (a last
+ * and FC_WISDOM_MAX_LINE per line (its '\n' not counted); every line ends with '\n' (a last
  * line without one is a truncated file) and holds printable ASCII, space
  * and tab only; fields are separated by spaces or tabs. Any record that
  * does not parse, an unknown record type or family, a family named twice,

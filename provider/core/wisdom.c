@@ -250,11 +250,9 @@ int fc_wisdom_parse(const char *text, size_t len, const char *key, fc_wisdom *w)
                                              : "a byte that is not "
                                                "printable ASCII");
         }
-        if (n > 0 && line.p[0] == '#')
-            continue;
         rec = fc_next_token(&line);
-        if (rec.n == 0)
-            continue; /* blank */
+        if (rec.n == 0 || rec.p[0] == '#')
+            continue; /* blank, or a comment */
 
         if (!have_magic) {
             fc_span v = fc_next_token(&line);
