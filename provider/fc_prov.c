@@ -49,6 +49,9 @@
 #define FC_PARAM_OFFER        "fastcrypto-offer"
 #define FC_PARAM_STATS        "fastcrypto-stats"
 #define FC_PARAM_STATSFILE    "fastcrypto-stats-file"
+#define FC_PARAM_OFFER_FROM   "fastcrypto-offer-from"
+#define FC_PARAM_WISDOM       "fastcrypto-wisdom"
+#define FC_PARAM_WISDOM_KEY   "fastcrypto-wisdom-key"
 
 /* Names of the counters (enum fc_stat in fc_prov.h), as printed. */
 const char *const fc_stat_names[FC_STAT_COUNT] = {
@@ -291,15 +294,43 @@ void fc_raise_error(const fc_prov_ctx *prov, int reason, const char *file,
     va_end(ap);
 }
 
-/* What is offered here (fc/offer.h): decided from the kernels chosen, the
- * CPU's row and the running libcrypto's version, unless forced. */
-static void fc_prov_offer(fc_prov_ctx *prov, int all)
+static const char *fc_offer_source_name(int from)
+{
+    switch (from) {
+    case FC_OFFER_FROM_WISDOM:
+        return "wisdom";
+    case FC_OFFER_FROM_FORCED:
+        return "forced";
+    default:
+        return "table";
+    }
+}
+
+/*
+ * What is offered here: forced ("offer = all"), else what this machine
+ * measured (the wisdom file at |wisdom_path|, fc/wisdom.h) for the
+ * families it decided, and the table's prior (fc/offer.h: the kernels
+ * chosen, the CPU's row and the running libcrypto's version) for the
+ * rest. The wisdom key holds the CPU features after the mask, so a masked
+ * run never takes an unmasked machine's figures. Read once, here; nothing
+ * is measured.
+ */
+static void fc_prov_offer(fc_prov_ctx *prov, int all, const char *wisdom_path)
 {
     static const size_t halves[3] = {16, 24, 32};
+    const char *path = fc_wisdom_path(wisdom_path);
     fc_offer_in in;
+    fc_wisdom w;
 
+    if (!fc_wisdom_key(prov->wisdom_key, sizeof(prov->wisdom_key), prov->caps,
+                       OpenSSL_version_num(), FC_VERSION_STR))
+        prov->wisdom_key[0] = '\0';
+    prov->offer_wisdom = 0;
     if (all) {
         prov->offer = FC_OFFER_ALL;
+        prov->offer_from = FC_OFFER_FROM_FORCED;
+        snprintf(prov->wisdom, sizeof(prov->wisdom),
+                 "%s: not read: offer forced to all", path);
         return;
     }
     memset(&in, 0, sizeof(in));
@@ -313,11 +344,30 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all)
         in.rsa_engine[i] =
             fc_rsa_engine_for(&prov->rsa, halves[i], halves[i])->name;
     prov->offer = fc_offer_decide(&in);
+    prov->offer_from = FC_OFFER_FROM_TABLE;
+    if (prov->wisdom_key[0] == '\0') {
+        snprintf(prov->wisdom, sizeof(prov->wisdom),
+                 "%s: not read: no key for this machine", path);
+        return;
+    }
+    if (!fc_wisdom_load(path, prov->wisdom_key, &w)) {
+        const int missing = strcmp(w.reason, "no such file") == 0;
+
+        snprintf(prov->wisdom, sizeof(prov->wisdom), "%s: %s%s", path,
+                 missing ? "" : "ignored: ", w.reason);
+        return;
+    }
+    snprintf(prov->wisdom, sizeof(prov->wisdom), "%s", path);
+    prov->offer = (prov->offer & ~w.decided) | (w.offer & w.decided);
+    prov->offer_wisdom = w.decided;
+    if (w.decided != 0)
+        prov->offer_from = FC_OFFER_FROM_WISDOM;
 }
 
 /* "buildinfo" names the kernel chosen for each family on this CPU, the RSA
- * engines in the order a key takes the first that fits it, and what is
- * offered. */
+ * engines in the order a key takes the first that fits it, what is
+ * offered and where that came from, and the wisdom file (last: a path may
+ * hold spaces) with why it was not used, if it was not. */
 static void fc_build_info(fc_prov_ctx *prov)
 {
     char offer[96];
@@ -325,9 +375,10 @@ static void fc_build_info(fc_prov_ctx *prov)
     fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
              "fastcrypto %s (aes=%s gcm=%s sha=%s cbc-hmac=%s rsa=%s cpu=%s "
-             "offer=%s)",
+             "offer=%s offer-from=%s wisdom=%.200s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
-             prov->cbc_sha->name, prov->rsa.names, prov->tuning->name, offer);
+             prov->cbc_sha->name, prov->rsa.names, prov->tuning->name, offer,
+             fc_offer_source_name(prov->offer_from), prov->wisdom);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);
@@ -354,6 +405,9 @@ static const OSSL_PARAM *fc_prov_gettable_params(void *provctx)
         OSSL_PARAM_utf8_string(FC_PARAM_OFFER, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATS, NULL, 0),
         OSSL_PARAM_utf8_string(FC_PARAM_STATSFILE, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_OFFER_FROM, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_WISDOM, NULL, 0),
+        OSSL_PARAM_utf8_ptr(FC_PARAM_WISDOM_KEY, NULL, 0),
         OSSL_PARAM_END,
     };
     return params;
@@ -422,6 +476,16 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
     if (p != NULL && !OSSL_PARAM_set_utf8_string(
                          p, prov->stats_file != NULL ? prov->stats_path : ""))
         return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_OFFER_FROM);
+    if (p != NULL &&
+        !OSSL_PARAM_set_utf8_ptr(p, fc_offer_source_name(prov->offer_from)))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_WISDOM);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->wisdom))
+        return 0;
+    p = OSSL_PARAM_locate(params, FC_PARAM_WISDOM_KEY);
+    if (p != NULL && !OSSL_PARAM_set_utf8_ptr(p, prov->wisdom_key))
+        return 0;
     return 1;
 }
 
@@ -488,16 +552,19 @@ static int fc_cfg_offer(const char *v, int *all)
 
 /*
  * The provider's config section: "cpu_mask" (added to FASTCRYPTO_CPU_MASK),
- * "strict", "cpu_class", "offer" (FASTCRYPTO_OFFER=all also forces) and
+ * "strict", "cpu_class", "offer" (FASTCRYPTO_OFFER=all also forces),
  * "stats_dir" (FASTCRYPTO_STATS_DIR wins; *dir points into the core's or
- * the environment's storage). Returns 0 if a mask or an offer value does
+ * the environment's storage) and "wisdom" (the wisdom file's path: it
+ * wins over FASTCRYPTO_WISDOM, fc_wisdom_path; *wisdom points into the
+ * core's storage, or is NULL). Returns 0 if a mask or an offer value does
  * not parse: a mistyped mask must not silently test the wrong kernels.
  * |why| receives the reason.
  */
 static int fc_prov_config(fc_prov_ctx *prov,
                           OSSL_FUNC_core_get_params_fn *get_params,
                           uint32_t *mask, int *strict, int *offer_all,
-                          const char **dir, char *why, size_t whylen)
+                          const char **dir, const char **wisdom, char *why,
+                          size_t whylen)
 {
     const char *env = getenv(FC_CPU_MASK_ENV);
     const char *cls = getenv(FC_CPU_CLASS_ENV);
@@ -506,7 +573,7 @@ static int fc_prov_config(fc_prov_ctx *prov,
      * create files. */
     const char *env_dir = secure_getenv("FASTCRYPTO_STATS_DIR");
     char *cfg_mask = NULL, *cfg_strict = NULL, *cfg_class = NULL;
-    char *cfg_dir = NULL, *cfg_offer = NULL;
+    char *cfg_dir = NULL, *cfg_offer = NULL, *cfg_wisdom = NULL;
     uint32_t m_env = 0, m_cfg = 0;
     OSSL_PARAM req[] = {
         OSSL_PARAM_utf8_ptr("cpu_mask", &cfg_mask, 0),
@@ -514,11 +581,14 @@ static int fc_prov_config(fc_prov_ctx *prov,
         OSSL_PARAM_utf8_ptr("cpu_class", &cfg_class, 0),
         OSSL_PARAM_utf8_ptr("stats_dir", &cfg_dir, 0),
         OSSL_PARAM_utf8_ptr("offer", &cfg_offer, 0),
+        OSSL_PARAM_utf8_ptr("wisdom", &cfg_wisdom, 0),
         OSSL_PARAM_END,
     };
 
     if (get_params != NULL && !get_params(prov->handle, req))
-        cfg_mask = cfg_strict = cfg_class = cfg_dir = cfg_offer = NULL;
+        cfg_mask = cfg_strict = cfg_class = cfg_dir = cfg_offer = cfg_wisdom =
+            NULL;
+    *wisdom = cfg_wisdom;
     *dir = env_dir != NULL && *env_dir != '\0' ? env_dir : cfg_dir;
     *strict =
         fc_cfg_true(cfg_strict) || fc_cfg_true(getenv("FASTCRYPTO_STRICT"));
@@ -600,7 +670,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     fc_prov_ctx *prov;
     uint32_t mask = 0;
     int strict = 0, offer_all = 0;
-    const char *stats_dir = NULL;
+    const char *stats_dir = NULL, *wisdom_path = NULL;
     char why[160] = "out of memory";
     const OSSL_DISPATCH *f;
 
@@ -631,7 +701,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         prov->new_error = NULL; /* no error reporting without all three */
 
     if (!fc_prov_config(prov, core_get_params, &mask, &strict, &offer_all,
-                        &stats_dir, why, sizeof(why)))
+                        &stats_dir, &wisdom_path, why, sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
     prov->aes = fc_aes_select(prov->caps);
@@ -655,7 +725,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "sha=%s", prov->sha->name);
         goto err;
     }
-    fc_prov_offer(prov, offer_all);
+    fc_prov_offer(prov, offer_all, wisdom_path);
     if (!fc_prov_build_tables(prov))
         goto err;
     fc_build_info(prov);

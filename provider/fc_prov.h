@@ -19,6 +19,7 @@
 #include "fc/tuning.h"
 #include "fc/gcm.h"
 #include "fc/sha.h"
+#include "fc/wisdom.h"
 
 /* Declares a dispatch function with its exact OpenSSL prototype, so a wrong
  * signature fails to compile: FC_DISPATCH(cipher, newctx, fc_aes_cbc_newctx) */
@@ -135,7 +136,15 @@ typedef struct fc_prov_ctx {
      * tables, one per operation (query_operation's answers). */
     uint32_t offer;
     OSSL_ALGORITHM *algs[FC_NOPS];
-    char buildinfo[288]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
+    /* Where |offer| came from (fc/wisdom.h): forced, else the wisdom
+     * file's decisions for the families in |offer_wisdom|, the table's
+     * for the rest. */
+    int offer_from;        /* fc_offer_source */
+    uint32_t offer_wisdom; /* FC_OFFER_* families the wisdom decided */
+    char wisdom_key[FC_WISDOM_KEY_MAX]; /* this machine's key */
+    /* The wisdom file's path, and why it was not used if it was not. */
+    char wisdom[FC_WISDOM_REASON_MAX + 272];
+    char buildinfo[768]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none (provider/stats.c). */
     uint64_t *stats;

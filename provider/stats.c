@@ -384,7 +384,7 @@ void fc_stats_detach(fc_prov_ctx *prov)
 
     /* FASTCRYPTO_STATS: one line per provider instance, at unload. */
     if (want != NULL && *want != '\0' && strcmp(want, "0") != 0) {
-        char line[1024], stats[512];
+        char line[2048], stats[512];
         fc_sbuf b = {line, sizeof(line), 1};
 
         fc_stats_format(prov, stats, sizeof(stats));

@@ -16,6 +16,10 @@
 # runs its commands with FASTCRYPTO_OFFER=all, so that it tests the
 # configuration's preference whatever is offered, and then says what is
 # offered here: the rest runs on default, which is as fast or faster.
+# For each family it prints whether it is offered and where that came
+# from: "wisdom" (what `fastcrypto-calibrate` measured on this machine,
+# with the median ratio default/ours), "table" (the per-CPU prior) or
+# "forced" (offer = all); it warns when no valid wisdom exists.
 #
 # Without --propq it checks no query and the ones programs commonly pass
 # ("provider!=fips" as stunnel does, "fips=no", "-provider"); with --propq
@@ -25,6 +29,7 @@
 # program asked for default, and gets it.
 set -eu
 OPENSSL=${OPENSSL:-openssl}
+wisdom_default=/var/lib/fastcrypto/wisdom
 queries=""
 nq=0
 while [ $# -gt 0 ]; do
@@ -44,7 +49,7 @@ while [ $# -gt 0 ]; do
         shift
         ;;
     -h | --help)
-        sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -67,9 +72,15 @@ mkdir "$tmp/stats"
 # openssl, with the stats files of our own runs (if any) in $tmp, and
 # every algorithm offered.
 ossl() { FASTCRYPTO_OFFER=all FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" "$@"; }
-# What fastcrypto offers by default here ("gcm cbc ..." or "none").
-offer=$(FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" list -providers -verbose 2>/dev/null |
-    sed -n 's/.*build info: fastcrypto .* offer=\([^)]*\)).*/\1/p' | head -1)
+# What fastcrypto offers by default here ("gcm cbc ..." or "none"), where
+# that came from (wisdom, table, forced) and the wisdom file's state (its
+# path, then ": ..." if it was not used). The build info ends with
+# "offer=... offer-from=... wisdom=...)"; the wisdom part may hold spaces.
+binfo=$(FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" list -providers -verbose 2>/dev/null |
+    sed -n 's/.*build info: \(fastcrypto .*\))$/\1/p' | head -1)
+offer=$(echo "$binfo" | sed -n 's/.* offer=\(.*\) offer-from=.*/\1/p')
+offer_from=$(echo "$binfo" | sed -n 's/.* offer-from=\([a-z]*\) .*/\1/p')
+wisdom=$(echo "$binfo" | sed -n 's/.* offer-from=[a-z]* wisdom=//p')
 
 if ! ossl list -providers 2>/dev/null | grep -A3 '^  fastcrypto' |
     grep -q 'status: active'; then
@@ -162,7 +173,50 @@ if [ "$bad" -ne 0 ]; then
 fi
 echo "fastcrypto-check: ok: fastcrypto is loaded and preferred"
 echo "  offered on this CPU and OpenSSL: ${offer:-unknown} (the rest runs on default, as fast or faster here)"
-echo "  ${cipher_line#fastcrypto: stats }" | cut -c1-200
+# Family by family: offered or not, decided by what, measured how.
+# wisdom_path is the file in force when the state is a bare path.
+case "$wisdom" in
+*": "*) wisdom_path="" ;;
+*) wisdom_path=$wisdom ;;
+esac
+echo "  decisions (offer-from=${offer_from:-unknown}; wisdom: ${wisdom:-unknown}):"
+for fam in gcm cbc ctr drbg cbc-hmac rsa2048 rsa3072 rsa4096 rsa-other; do
+    case " $offer " in
+    " all ") o=offered ;;
+    *" $fam "*) o=offered ;;
+    *) o="not offered" ;;
+    esac
+    src=table
+    fig=""
+    if [ "$offer_from" = forced ]; then
+        src=forced
+    elif [ -n "$wisdom_path" ] && [ -r "$wisdom_path" ]; then
+        # The provider used this file: its record for the family, if any.
+        fig=$(awk -v f="$fam" '$1 == "family" && $2 == f {
+                m = ""; q = ""; k = ""
+                for (i = 4; i <= NF; i++) {
+                    if ($i ~ /^median=/) m = substr($i, 8)
+                    else if ($i ~ /^q1=/) q = substr($i, 4)
+                    else if ($i ~ /^ours=/) k = substr($i, 6)
+                }
+                printf "measured: median %sx, q1 %sx (default time / ours)%s\n",
+                    (m == "" ? "?" : m), (q == "" ? "?" : q),
+                    (k == "" ? "" : ", ours=" k)
+                found = 1; exit
+            } END { if (!found) exit 1 }' "$wisdom_path") && src=wisdom || fig=""
+    fi
+    printf '    %-10s %-12s %-7s %s\n' "$fam" "$o" "$src" "$fig"
+done
+if [ "$offer_from" != forced ] && [ -z "$wisdom_path" ]; then
+    {
+        echo "fastcrypto-check: warning: no valid wisdom for this machine (${wisdom:-unknown});"
+        echo "  the per-CPU table decides what is offered. Measure this machine with"
+        echo "  fastcrypto-calibrate (as root it writes $wisdom_default; see README, Wisdom)."
+    } >&2
+fi
+# The counters of one AES-256-CBC run (its build info, printed above, cut).
+echo "$cipher_line" | sed 's/^fastcrypto: stats \(pid=[0-9]*\) fastcrypto .*) /  \1 /' |
+    cut -c1-200
 # Live counters: does a run with the configuration as it is leave a stats
 # file? (That one file is removed again.)
 stats=$(dirname "$0")/fastcrypto-stats

@@ -24,6 +24,10 @@
  * arm64 so far), the answer is "not offered": a configuration key forces
  * every algorithm on (FC_OFFER_ENV or "offer = all" in the provider's
  * section), as the tests and the benchmarks do.
+ *
+ * All of this is the prior. Where `fastcrypto-calibrate` measured this
+ * machine, its wisdom file (fc/wisdom.h) decides each family it has a
+ * record for, and fc_offer_decide only the rest; forcing still wins.
  */
 #ifndef FC_OFFER_H
 #define FC_OFFER_H
@@ -92,5 +96,12 @@ uint32_t fc_offer_rsa_bit(size_t half_limbs);
  * drbg rsa2048 ...", or "all") into |buf| (|len| bytes, NUL-terminated).
  */
 void fc_offer_describe(uint32_t offer, char *buf, size_t len);
+
+/*
+ * fc_offer_family_bit returns the FC_OFFER_* bit of the family called
+ * |name| (|len| bytes, not necessarily NUL-terminated) as
+ * fc_offer_describe spells it ("gcm", "cbc-hmac", "rsa3072", ...), or 0.
+ */
+uint32_t fc_offer_family_bit(const char *name, size_t len);
 
 #endif /* FC_OFFER_H */

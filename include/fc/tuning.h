@@ -65,6 +65,19 @@ typedef struct fc_tuning {
 fc_cpu_id fc_cpu_identify(void);
 
 /*
+ * fc_cpu_identify_more returns what else tells two CPUs of one model
+ * apart, for the wisdom key (fc/wisdom.h): the vendor's CPUID string
+ * ("GenuineIntel", "AuthenticAMD", ...; "" when unknown) and the stepping
+ * (0 when unknown). Probed with fc_cpu_identify, once.
+ */
+typedef struct fc_cpu_id_more {
+    char vendor_name[13];
+    uint32_t stepping;
+} fc_cpu_id_more;
+
+fc_cpu_id_more fc_cpu_identify_more(void);
+
+/*
  * fc_tuning_for returns the row for |id|: the first row whose vendor,
  * family and model range match, else the default row. Never NULL.
  */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* clang-format off */
 /*
  * fc/wisdom.h - what this machine measured: the offer decisions that
  * `fastcrypto-calibrate` writes after timing our kernels against the
@@ -7,8 +8,8 @@
  * never measures at load: a missing, foreign or broken file only means
  * the table decides.
  *
- * The file is text, one record a line; '#' starts a comment line, blank
- * lines are skipped. The first record is the key, then one record per
+ * The file is text, one record a line; a line whose first non-blank
+ * character is '#' is a comment, and blank lines are skipped. The first record is the key, then one record per
  * family measured:
  *
  *     fastcrypto-wisdom 1
@@ -39,23 +40,27 @@
  * Hostile input: the file is read only if it is a regular file owned by
  * root or by the process's effective uid and writable by no one else
  * (group and other write bits clear); at most FC_WISDOM_MAX_BYTES bytes
- * and FC_WISDOM_MAX_LINE per line; any record that does not parse, an
- * unknown record type, a family named twice, a missing or second key
- * makes the whole file ignored. The reason is kept for reports.
+ * and FC_WISDOM_MAX_LINE per line (its '\n' not counted); every line ends with '\n' (a last
+ * line without one is a truncated file) and holds printable ASCII, space
+ * and tab only; fields are separated by spaces or tabs. Any record that
+ * does not parse, an unknown record type or family, a family named twice,
+ * a missing or second key or header makes the whole file ignored. The
+ * reason is kept for reports.
  */
+/* clang-format on */
 #ifndef FC_WISDOM_H
 #define FC_WISDOM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define FC_WISDOM_ENV         "FASTCRYPTO_WISDOM" /* read with secure_getenv */
-#define FC_WISDOM_DEFAULT     "/var/lib/fastcrypto/wisdom"
-#define FC_WISDOM_MAGIC       "fastcrypto-wisdom 1"
-#define FC_WISDOM_MAX_BYTES   16384
-#define FC_WISDOM_MAX_LINE    512
-#define FC_WISDOM_KEY_MAX     160
-#define FC_WISDOM_REASON_MAX  160
+#define FC_WISDOM_ENV        "FASTCRYPTO_WISDOM" /* read with secure_getenv */
+#define FC_WISDOM_DEFAULT    "/var/lib/fastcrypto/wisdom"
+#define FC_WISDOM_MAGIC      "fastcrypto-wisdom 1"
+#define FC_WISDOM_MAX_BYTES  16384
+#define FC_WISDOM_MAX_LINE   512
+#define FC_WISDOM_KEY_MAX    160
+#define FC_WISDOM_REASON_MAX 160
 
 /* Where the offer decision came from, as buildinfo's "offer-from=". */
 typedef enum fc_offer_source {
@@ -92,10 +97,18 @@ int fc_wisdom_parse(const char *text, size_t len, const char *key,
                     fc_wisdom *w);
 
 /*
+ * fc_wisdom_path returns the file the provider reads: |configured| (the
+ * config section's "wisdom") if set and not empty, else FC_WISDOM_ENV's
+ * value (secure_getenv: ignored in set-user-ID programs) if not empty,
+ * else FC_WISDOM_DEFAULT.
+ */
+const char *fc_wisdom_path(const char *configured);
+
+/*
  * fc_wisdom_load opens |path| (NULL: the environment's, else the default
- * path), checks its owner and mode as above, reads it and parses it with
- * fc_wisdom_parse. Returns 1 if it holds decisions for this machine, else
- * 0 with the reason (a missing file says so too).
+ * path, as fc_wisdom_path), checks its owner and mode as above, reads it and
+ * parses it with fc_wisdom_parse. Returns 1 if it holds decisions for this
+ * machine, else 0 with the reason (a missing file says so too).
  */
 int fc_wisdom_load(const char *path, const char *key, fc_wisdom *w);
 

@@ -200,23 +200,35 @@ uint32_t fc_offer_rsa_bit(size_t half_limbs)
     }
 }
 
+/* The families' names, as buildinfo and the wisdom file spell them. */
+static const struct {
+    uint32_t bit;
+    const char *name;
+} fc_offer_names[] = {
+    {FC_OFFER_GCM, "gcm"},
+    {FC_OFFER_CBC, "cbc"},
+    {FC_OFFER_CTR, "ctr"},
+    {FC_OFFER_DRBG, "drbg"},
+    {FC_OFFER_CBC_HMAC, "cbc-hmac"},
+    {FC_OFFER_RSA2048, "rsa2048"},
+    {FC_OFFER_RSA3072, "rsa3072"},
+    {FC_OFFER_RSA4096, "rsa4096"},
+    {FC_OFFER_RSAOTHER, "rsa-other"},
+};
+
+/* see fc/offer.h */
+uint32_t fc_offer_family_bit(const char *name, size_t len)
+{
+    for (size_t i = 0; i < FC_ARRAY_LEN(fc_offer_names); i++)
+        if (strlen(fc_offer_names[i].name) == len &&
+            memcmp(fc_offer_names[i].name, name, len) == 0)
+            return fc_offer_names[i].bit;
+    return 0;
+}
+
 /* see fc/offer.h */
 void fc_offer_describe(uint32_t offer, char *buf, size_t len)
 {
-    static const struct {
-        uint32_t bit;
-        const char *name;
-    } names[] = {
-        {FC_OFFER_GCM, "gcm"},
-        {FC_OFFER_CBC, "cbc"},
-        {FC_OFFER_CTR, "ctr"},
-        {FC_OFFER_DRBG, "drbg"},
-        {FC_OFFER_CBC_HMAC, "cbc-hmac"},
-        {FC_OFFER_RSA2048, "rsa2048"},
-        {FC_OFFER_RSA3072, "rsa3072"},
-        {FC_OFFER_RSA4096, "rsa4096"},
-        {FC_OFFER_RSAOTHER, "rsa-other"},
-    };
     size_t used = 0;
 
     if (len == 0)
@@ -226,13 +238,13 @@ void fc_offer_describe(uint32_t offer, char *buf, size_t len)
         snprintf(buf, len, "all");
         return;
     }
-    for (size_t i = 0; i < FC_ARRAY_LEN(names) && used < len; i++) {
+    for (size_t i = 0; i < FC_ARRAY_LEN(fc_offer_names) && used < len; i++) {
         int n;
 
-        if ((offer & names[i].bit) == 0)
+        if ((offer & fc_offer_names[i].bit) == 0)
             continue;
         n = snprintf(buf + used, len - used, "%s%s", used ? " " : "",
-                     names[i].name);
+                     fc_offer_names[i].name);
         if (n < 0)
             break;
         used += (size_t)n;

@@ -228,13 +228,18 @@ const fc_tuning *fc_tuning_by_name(const char *name)
 }
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-static void fc_cpu_id_probe(fc_cpu_id *id)
+static void fc_cpu_id_probe(fc_cpu_id *id, fc_cpu_id_more *more)
 {
     uint32_t max, b, c, d, a;
 
     memset(id, 0, sizeof(*id));
+    memset(more, 0, sizeof(*more));
     if (!__get_cpuid(0, &max, &b, &c, &d) || max < 1)
         return;
+    memcpy(more->vendor_name, &b, 4);
+    memcpy(more->vendor_name + 4, &d, 4);
+    memcpy(more->vendor_name + 8, &c, 4);
+    more->vendor_name[12] = '\0';
     /* "GenuineIntel" / "AuthenticAMD" in EBX, EDX, ECX. */
     if (b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e)
         id->vendor = FC_VENDOR_INTEL;
@@ -251,21 +256,24 @@ static void fc_cpu_id_probe(fc_cpu_id *id)
             mod |= ((a >> 16) & 0xf) << 4;
         id->family = fam;
         id->model = mod;
+        more->stepping = a & 0xf;
     }
 }
 #else
-static void fc_cpu_id_probe(fc_cpu_id *id)
+static void fc_cpu_id_probe(fc_cpu_id *id, fc_cpu_id_more *more)
 {
     memset(id, 0, sizeof(*id));
+    memset(more, 0, sizeof(*more));
 }
 #endif
 
 static pthread_once_t fc_cpu_id_once = PTHREAD_ONCE_INIT;
 static fc_cpu_id fc_cpu_id_cached;
+static fc_cpu_id_more fc_cpu_id_more_cached;
 
 static void fc_cpu_id_do_probe(void)
 {
-    fc_cpu_id_probe(&fc_cpu_id_cached);
+    fc_cpu_id_probe(&fc_cpu_id_cached, &fc_cpu_id_more_cached);
 }
 
 /* see fc/tuning.h */
@@ -273,4 +281,11 @@ fc_cpu_id fc_cpu_identify(void)
 {
     pthread_once(&fc_cpu_id_once, fc_cpu_id_do_probe);
     return fc_cpu_id_cached;
+}
+
+/* see fc/tuning.h */
+fc_cpu_id_more fc_cpu_identify_more(void)
+{
+    pthread_once(&fc_cpu_id_once, fc_cpu_id_do_probe);
+    return fc_cpu_id_more_cached;
 }
