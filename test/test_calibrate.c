@@ -162,6 +162,7 @@ static void test_min_over_workloads(void **state)
     assert_int_equal(r.rounds, 5);
     assert_int_equal(r.offer, 0);
     /* big and wide_q1: the medians are 2.0 and 1.4, the q1s 1.95, 1.3. */
+    fc_cal_series_free(&s[1]);
     s[1] = s[2];
     assert_true(fc_cal_family(s, 2, &r));
     assert_float_equal(r.median, 1.4, 1e-9);
