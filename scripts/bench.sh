@@ -318,7 +318,7 @@ grep -q 'status: active' <<<"$fc_block" || {
 buildinfo=$(sed -n 's/^ *build info: //p' <<<"$fc_block")
 # What it offers by default on this CPU and OpenSSL (not forced).
 offer_auto=$(FASTCRYPTO_OFFER= openssl list -providers -verbose "${prov_opts[@]}" 2>/dev/null |
-    sed -n 's/.*build info: fastcrypto .* offer=\([^)]*\)).*/\1/p' | head -1)
+    sed -n 's/.*build info: fastcrypto .* offer=\(.*\) offer-from=.*/\1/p' | head -1)
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
     head -n 1)

@@ -9,7 +9,9 @@
 #      VAES, AES-NI without AVX, portable C only), a FASTCRYPTO_NO_ASM build,
 #      and a clang build (CC=clang, Release: clang's C compiler and its
 #      integrated assembler) with the suite in its quick form
-#      (FC_TEST_QUICK=1);
+#      (FC_TEST_QUICK=1); the "slow" label (a real fastcrypto-calibrate
+#      run, about 10 s) only in the first pass of the release and sanitizer
+#      builds;
 #   2. AddressSanitizer + UBSan build, ctest;
 #   3. the provider tests under the newest OpenSSL 3.x Debian ships as a
 #      source package, built once into a cached private prefix; the arm64
@@ -72,15 +74,26 @@ build() { # build DIR CMAKE_ARGS...: warnings are errors (FASTCRYPTO_WERROR)
     cmake --build "$dir" -j "$jobs"
 }
 
-ctest_mask() { # ctest_mask DIR MASK
-    FASTCRYPTO_CPU_MASK="$2" ctest --test-dir "$1" --output-on-failure -j "$jobs"
+# ctest_mask DIR MASK [CTEST ARGS]: the suite under one CPU mask.
+ctest_mask() {
+    local dir=$1 mask=$2
+    shift 2
+    FASTCRYPTO_CPU_MASK="$mask" ctest --test-dir "$dir" --output-on-failure \
+        -j "$jobs" "$@"
 }
+# The "slow" tests (a real calibration run) measure this machine: once, in
+# the first pass of a build, not again under every mask.
+not_slow=(-LE slow)
 
 step "release build"
 build build
 for mask in "" "vaes" "avx" "all"; do
     step "ctest, FASTCRYPTO_CPU_MASK='${mask}'"
-    run "ctest mask='${mask}'" ctest_mask build "$mask"
+    if [ -z "$mask" ]; then
+        run "ctest mask='${mask}'" ctest_mask build "$mask"
+    else
+        run "ctest mask='${mask}'" ctest_mask build "$mask" "${not_slow[@]}"
+    fi
 done
 
 step "module exports"
@@ -122,14 +135,16 @@ run "install/package" scripts/package_test.sh build
 if [ "$quick" -eq 0 ]; then
     step "portable build (FASTCRYPTO_NO_ASM=ON)"
     build build-noasm -DFASTCRYPTO_NO_ASM=ON
-    run "ctest noasm" ctest --test-dir build-noasm --output-on-failure -j "$jobs"
+    run "ctest noasm" ctest --test-dir build-noasm --output-on-failure \
+        -j "$jobs" "${not_slow[@]}"
 
     # The suite's quick form (about 20 s): the clang-compiled C and the
     # objects of clang's integrated assembler, on this CPU's kernels.
     step "clang build (CC=clang, Release), ctest with FC_TEST_QUICK=1"
     if CC=clang build build-clang -DCMAKE_BUILD_TYPE=Release; then
         run "ctest clang" env FC_TEST_QUICK=1 \
-            ctest --test-dir build-clang --output-on-failure -j "$jobs"
+            ctest --test-dir build-clang --output-on-failure -j "$jobs" \
+            "${not_slow[@]}"
     else
         failed+=("clang build")
         echo "!!!! FAILED: clang build"
@@ -138,9 +153,8 @@ if [ "$quick" -eq 0 ]; then
     step "AddressSanitizer + UBSan build"
     build build-asan -DFASTCRYPTO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-    for mask in "" "all"; do
-        run "ctest asan mask='${mask}'" ctest_mask build-asan "$mask"
-    done
+    run "ctest asan mask=''" ctest_mask build-asan ""
+    run "ctest asan mask='all'" ctest_mask build-asan all "${not_slow[@]}"
     unset ASAN_OPTIONS UBSAN_OPTIONS
 
     step "the newest OpenSSL 3.x Debian ships (private prefix, cached)"

@@ -99,10 +99,6 @@
 #include <openssl/provider.h>
 #include <openssl/rsa.h>
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
 #include "calibrate_keys.h"
 #include "calibrate_logic.h"
 #include "fc/cpu.h"
@@ -331,59 +327,6 @@ static void tier_free(tier_env *t)
 
 /* ------------------------------------------------------------------------ */
 /* The machine's key (fc/wisdom.h). */
-
-/*
- * Until the provider hands out its own key ("fastcrypto-wisdom-key"), the
- * tool spells it from what the provider reports, as fc/wisdom.h describes
- * it. This fallback goes once every provider built with this tool has the
- * parameter.
- */
-static void key_fallback(OSSL_PROVIDER *fc, char *key, size_t len)
-{
-    char caps_s[256], ver[32], cpu[64] = "unknown";
-    uint32_t caps = 0;
-
-    if (!get_str(fc, "fastcrypto-cpu-caps", caps_s, sizeof(caps_s)) ||
-        !fc_cpu_parse_mask(caps_s, &caps))
-        caps = 0;
-    if (!get_str(fc, OSSL_PROV_PARAM_VERSION, ver, sizeof(ver)))
-        snprintf(ver, sizeof(ver), "?");
-#if defined(__x86_64__)
-    {
-        unsigned a, b, c, d, fam, model;
-        char vendor[13];
-
-        __cpuid(0, a, b, c, d);
-        memcpy(vendor, &b, 4);
-        memcpy(vendor + 4, &d, 4);
-        memcpy(vendor + 8, &c, 4);
-        vendor[12] = '\0';
-        __cpuid(1, a, b, c, d);
-        fam = (a >> 8) & 0xf;
-        model = (a >> 4) & 0xf;
-        if (fam == 0xf)
-            fam += (a >> 20) & 0xff;
-        if (fam == 0x6 || fam >= 0xf)
-            model |= ((a >> 16) & 0xf) << 4;
-        snprintf(cpu, sizeof(cpu), "x86:%s:%u:%u:%u", vendor, fam, model,
-                 a & 0xf);
-    }
-#elif defined(__aarch64__)
-    {
-        FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/"
-                        "midr_el1",
-                        "r");
-        unsigned long midr = 0;
-
-        if (f != NULL && fscanf(f, "%lx", &midr) == 1)
-            snprintf(cpu, sizeof(cpu), "arm64:%lx", midr);
-        if (f != NULL)
-            fclose(f);
-    }
-#endif
-    snprintf(key, len, "cpu=%s caps=0x%08x ossl=0x%08lx fc=%s", cpu, caps,
-             (unsigned long)OpenSSL_version_num(), ver);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Workloads. */
@@ -1209,8 +1152,14 @@ int main(int argc, char **argv)
             snprintf(offer, sizeof(offer), "?");
         if (key_arg != NULL)
             snprintf(key, sizeof(key), "%s", key_arg);
-        else if (!get_str(plain.fc, CAL_PARAM_KEY, key, sizeof(key)))
-            key_fallback(plain.fc, key, sizeof(key));
+        else if (!get_str(plain.fc, CAL_PARAM_KEY, key, sizeof(key))) {
+            /* The provider spells the key (fc/wisdom.h): one it reads. */
+            fprintf(stderr, "fastcrypto-calibrate: this fastcrypto.so does "
+                            "not report \"%s\" (older than the tool)\n",
+                    CAL_PARAM_KEY);
+            tier_free(&plain);
+            return 1;
+        }
         tier_free(&plain);
 
         if (!tier_load(&tiers[0], "", "all"))
