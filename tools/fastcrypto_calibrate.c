@@ -1154,8 +1154,9 @@ int main(int argc, char **argv)
             snprintf(key, sizeof(key), "%s", key_arg);
         else if (!get_str(plain.fc, CAL_PARAM_KEY, key, sizeof(key))) {
             /* The provider spells the key (fc/wisdom.h): one it reads. */
-            fprintf(stderr, "fastcrypto-calibrate: this fastcrypto.so does "
-                            "not report \"%s\" (older than the tool)\n",
+            fprintf(stderr,
+                    "fastcrypto-calibrate: this fastcrypto.so does "
+                    "not report \"%s\" (older than the tool)\n",
                     CAL_PARAM_KEY);
             tier_free(&plain);
             return 1;
