@@ -57,7 +57,10 @@
  *   file already unlinked (st_nlink 0 on the descriptor it opened before
  *   taking the lock) skips it; one that finds the name in |last_folded|
  *   only unlinks it (the last folder died between the two steps). Only
- *   regular files of this user are written, opened with O_NOFOLLOW.
+ *   regular files of this user are written, opened with O_NOFOLLOW. The
+ *   lock is never waited for (LOCK_NB): when it is busy the file is left
+ *   for a later process, so that a folder that is stopped or traced
+ *   cannot stall the first count of every other process of its user.
  * - Cost: once per process, at its first count: making and mapping the
  *   file, one directory read, and about ten system calls per dead file
  *   folded. Measured on tmpfs (2-core VM, first AES-GCM message of a forked
@@ -354,8 +357,9 @@ static void fc_stats_fold_file(int dfd, const char *name, uid_t uid)
         goto done;
     afd = openat(dfd, ename, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (afd < 0 || fstat(afd, &as) != 0 || !S_ISREG(as.st_mode) ||
-        as.st_uid != uid || as.st_nlink != 1 || flock(afd, LOCK_EX) != 0)
-        goto done;
+        as.st_uid != uid || as.st_nlink != 1 ||
+        flock(afd, LOCK_EX | LOCK_NB) != 0)
+        goto done; /* busy: another folder's, or a later process's */
     /* Folded by another process since it was opened above? Else read it
      * again: the first read may predate its process's last counts. */
     if (fstat(fd, &ds) != 0 || ds.st_nlink != 1 ||

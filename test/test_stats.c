@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1207,6 +1208,42 @@ static void test_tool_fuzz(void **state)
     free(out);
 }
 
+/* A child that counts once in the directory |p|, within 10 s. */
+static int child_count_alarm(void *p)
+{
+    alarm(10);
+    return child_count_in(p);
+}
+
+/*
+ * A process holding the lock of an ended file (a folder stopped or traced
+ * mid-fold) must not stall the first count of another process, which
+ * leaves the fold to a later one; nothing is lost.
+ */
+static void test_fold_lock_held(void **state)
+{
+    char dir[128], ended[256], *out;
+    int fd;
+
+    new_dir(dir, sizeof(dir));
+    assert_child_ok(in_child(child_count_in, dir));
+    assert_int_equal(count_files(dir), 1);
+    snprintf(ended, sizeof(ended), "%s/%s.ended.%u" FC_STATS_SUFFIX, dir,
+             g_comm, (unsigned)geteuid());
+    fd = open(ended, O_RDWR | O_CREAT, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    assert_child_ok(in_child(child_count_alarm, dir));
+    assert_int_equal(count_files(dir), 3); /* two dead, the ended one */
+    assert_int_equal(flock(fd, LOCK_UN), 0);
+    close(fd);
+    assert_child_ok(in_child(child_count_alarm, dir));
+    assert_int_equal(count_files(dir), 2); /* the last one, the ended one */
+    assert_exit(tool_run(dir, "-a -z -r", &out), 0);
+    assert_int_equal(sum_lines(out, "aes-gcm-enc", ""), 3);
+    free(out);
+}
+
 /* ---------------------------------------------------------------------- */
 
 static int group_setup(void **state)
@@ -1248,6 +1285,7 @@ int main(void)
         cmocka_unit_test(test_fork_bound),
         cmocka_unit_test(test_planted),
         cmocka_unit_test(test_tool_fuzz),
+        cmocka_unit_test(test_fold_lock_held),
     };
 
     /* FC_TEST_FILTER=test_fork_bound runs one test (scripts/stats_e2e.sh). */
