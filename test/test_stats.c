@@ -1085,6 +1085,9 @@ static void test_tool_fuzz(void **state)
     pid_t live[3] = {getpid(), getppid(), 1}, dead = dead_pid();
 
     new_dir(dir, sizeof(dir));
+    /* FC_TEST_SEED=N explores other files; the default is fixed. */
+    if (getenv("FC_TEST_SEED") != NULL)
+        fuzz_state = strtoull(getenv("FC_TEST_SEED"), NULL, 0) | 1;
     print_message("seed %#llx\n", (unsigned long long)fuzz_state);
     for (int i = 0; i < nfiles; i++) {
         size_t len = FC_STATS_FILE_SIZE;
