@@ -76,22 +76,6 @@ const char *const fc_stat_names[FC_STAT_COUNT] = {
     [FC_STAT_DRBG_BYTES] = "drbg-bytes",
 };
 
-/* see fc_prov.h */
-void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (int i = 0; i < FC_STAT_COUNT && used < len; i++) {
-        uint64_t v = __atomic_load_n(&prov->stats[i], __ATOMIC_RELAXED);
-        int n = snprintf(buf + used, len - used, "%s%s=%llu", i ? " " : "",
-                         fc_stat_names[i], (unsigned long long)v);
-        if (n < 0)
-            break;
-        used += (size_t)n;
-    }
-}
-
 /*
  * The algorithm tables, each entry tagged with its family's FC_OFFER_* bit:
  * at init the provider copies the entries of the families it offers on
@@ -473,8 +457,7 @@ static int fc_prov_get_params(void *provctx, OSSL_PARAM params[])
             return 0;
     }
     p = OSSL_PARAM_locate(params, FC_PARAM_STATSFILE);
-    if (p != NULL && !OSSL_PARAM_set_utf8_string(
-                         p, prov->stats_file != NULL ? prov->stats_path : ""))
+    if (p != NULL && !OSSL_PARAM_set_utf8_string(p, fc_stats_path(prov)))
         return 0;
     p = OSSL_PARAM_locate(params, FC_PARAM_OFFER_FROM);
     if (p != NULL &&

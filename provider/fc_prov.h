@@ -146,7 +146,8 @@ typedef struct fc_prov_ctx {
     char wisdom[FC_WISDOM_REASON_MAX + 272];
     char buildinfo[768]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
-     * stats_local when there is none (provider/stats.c). */
+     * stats_local when there is none; NULL until the first count makes
+     * the file (provider/stats.c). */
     uint64_t *stats;
     uint64_t stats_local[FC_STAT_COUNT];
     struct fc_stats_file *stats_file; /* mapped, or NULL */
@@ -170,11 +171,26 @@ static inline int fc_partial_overlap(const uint8_t *a, const uint8_t *b,
     return x != y && x < y + n && y < x + n;
 }
 
-/* fc_stat_add adds |n| to counter |s| of |prov| (NULL-safe). */
+/*
+ * fc_stats_first_count makes |prov|'s stats file at its first count (or
+ * picks its fallback), points prov->stats at the counters and returns
+ * them (provider/stats.c). Only fc_stat_add calls it.
+ */
+uint64_t *fc_stats_first_count(fc_prov_ctx *prov);
+
+/* fc_stat_add adds |n| to counter |s| of |prov| (NULL-safe). A NULL
+ * prov->stats means "no stats file yet" (until the first count of a
+ * process); otherwise this is one relaxed atomic add. */
 static inline void fc_stat_add(fc_prov_ctx *prov, enum fc_stat s, uint64_t n)
 {
-    if (prov != NULL)
-        __atomic_fetch_add(&prov->stats[s], n, __ATOMIC_RELAXED);
+    uint64_t *c;
+
+    if (prov == NULL)
+        return;
+    c = __atomic_load_n(&prov->stats, __ATOMIC_RELAXED);
+    if (FC_UNLIKELY(c == NULL))
+        c = fc_stats_first_count(prov);
+    __atomic_fetch_add(&c[s], n, __ATOMIC_RELAXED);
 }
 
 /* Counter names, as printed and stored in stats files (fc_prov.c). */
@@ -183,10 +199,14 @@ extern const char *const fc_stat_names[FC_STAT_COUNT];
 /* fc_stats_format writes "aes-cbc-enc=3 aes-cbc-dec=0 ..." into |buf|. */
 void fc_stats_format(const fc_prov_ctx *prov, char *buf, size_t len);
 
+/* fc_stats_path returns the path of the stats file |prov| counts into, or
+ * "" if there is none (yet). */
+const char *fc_stats_path(const fc_prov_ctx *prov);
+
 /*
- * fc_stats_attach points |prov|'s counters at a new stats file in |dir|
- * (NULL or "": none) or, failing that, at its private array, and registers
- * |prov| for fork handling. Needs prov->buildinfo. Never fails.
+ * fc_stats_attach registers |prov| for fork handling and sets where it
+ * counts: a stats file in |dir| made at its first count, or (|dir| NULL
+ * or "") its private array. Needs prov->buildinfo. Never fails.
  */
 void fc_stats_attach(fc_prov_ctx *prov, const char *dir);
 

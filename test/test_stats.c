@@ -23,8 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -243,10 +245,11 @@ static void set_dir(const char *dir)
 
 /* ---------------------------------------------------------------------- */
 
-/* A live file: counts while the program runs, marked exited at unload. */
+/* A live file: made at the first count, counts while the program runs,
+ * marked exited at unload. */
 static void test_live_file(void **state)
 {
-    char dir[128], path[512] = "", line[2048];
+    char dir[128], path[512] = "x", line[2048];
     fc_stats_file f;
     OSSL_LIB_CTX *lib;
 
@@ -255,9 +258,14 @@ static void test_live_file(void **state)
     lib = load();
     set_dir(NULL);
     assert_non_null(lib);
+    /* Loaded, nothing counted: no file. */
+    assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
+    assert_string_equal(path, "");
+    assert_int_equal(files_of(dir, 0, NULL, 0), 0);
+    assert_int_equal(param_counter(lib, "aes-gcm-enc"), 0);
+    assert_true(gcm_messages(lib, 3));
     assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
     assert_true(strncmp(path, dir, strlen(dir)) == 0);
-    assert_true(gcm_messages(lib, 3));
 
     assert_true(read_stats(path, &f));
     assert_int_equal(f.pid, getpid());
@@ -305,6 +313,7 @@ static void test_config_key(void **state)
         lib = OSSL_LIB_CTX_new();
         assert_true(lib != NULL && OSSL_LIB_CTX_load_config(lib, conf));
         set_dir(NULL);
+        assert_true(gcm_messages(lib, 1));
         assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
         assert_true(strncmp(path, env ? dir_env : dir_cfg,
                             strlen(env ? dir_env : dir_cfg)) == 0);
@@ -312,8 +321,9 @@ static void test_config_key(void **state)
     }
 }
 
-/* Forked children get files of their own and start from zero; one that
- * leaves through _exit() leaves its counts, and shows as gone. */
+/* Forked children get files of their own at their first count and start
+ * from zero; one that leaves through _exit() leaves its counts, and shows
+ * as gone. */
 struct fork_arg {
     OSSL_LIB_CTX *lib;
     int fd; /* the child writes its stats file path here */
@@ -347,8 +357,8 @@ static void test_fork_own_file(void **state)
     a.lib = load();
     set_dir(NULL);
     assert_non_null(a.lib);
-    assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
     assert_true(gcm_messages(a.lib, 1));
+    assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
     assert_int_equal(pipe(fds), 0);
     a.fd = fds[1];
     assert_child_ok(in_child(child_count_and_exit, &a));
@@ -399,6 +409,7 @@ static void test_fork_fallback(void **state)
     a.lib = load();
     set_dir(NULL);
     assert_non_null(a.lib);
+    assert_true(gcm_messages(a.lib, 1));
     assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
     snprintf(moved, sizeof(moved), "%s.moved", dir);
     assert_int_equal(rename(dir, moved), 0);
@@ -407,7 +418,7 @@ static void test_fork_fallback(void **state)
     assert_int_equal(files_of(dir, 0, NULL, 0), 1);
     snprintf(mpath, sizeof(mpath), "%s", ppath);
     assert_true(read_stats(mpath, &f));
-    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 4);
+    assert_int_equal(file_counter(&f, "aes-gcm-enc"), 1 + 4);
     assert_int_equal(f.inherited, 1);
     assert_int_equal(f.state, FC_STATS_RUNNING);
     OSSL_LIB_CTX_free(a.lib);
@@ -417,9 +428,10 @@ static void test_fork_fallback(void **state)
 
 /*
  * RLIMIT_FSIZE = 0 after fork, stderr on a regular file, FASTCRYPTO_STATS
- * set: the child counts into the file it got at fork, a provider loaded
- * under the limit makes no file, and neither unload writes the line (it
- * would raise SIGXFSZ and kill the child, as it did sshd's pre-auth one).
+ * set: the child cannot make a file at its first count and counts into its
+ * parent's (made when the parent forked), a provider loaded under the
+ * limit makes no file, and neither unload writes the line (it would raise
+ * SIGXFSZ and kill the child, as it did sshd's pre-auth one).
  */
 struct fsize_arg {
     OSSL_LIB_CTX *lib;
@@ -481,12 +493,18 @@ static void test_fsize_zero(void **state)
     assert_child_ok(st_child);
     assert_int_equal(stat(errfile, &st), 0);
     assert_int_equal(st.st_size, 0);
-    /* One file for the child: the one from fork, not one under the limit. */
-    assert_int_equal(files_of(dir, (long)pid, path, sizeof(path)), 1);
+    /* No file for the child; its counts are in the parent's. */
+    assert_int_equal(files_of(dir, (long)pid, NULL, 0), 0);
+    assert_int_equal(files_of(dir, (long)getpid(), path, sizeof(path)), 1);
     assert_true(read_stats(path, &f));
     assert_int_equal(file_counter(&f, "aes-gcm-enc"), 2);
-    assert_int_equal(f.state, FC_STATS_EXITED);
+    assert_int_equal(f.inherited, 1);
+    assert_int_equal(f.state, FC_STATS_RUNNING);
+    /* The parent's counters are that file's. */
+    assert_int_equal(param_counter(a.lib, "aes-gcm-enc"), 2);
     OSSL_LIB_CTX_free(a.lib);
+    assert_true(read_stats(path, &f));
+    assert_int_equal(f.state, FC_STATS_EXITED);
 }
 
 /* The line still comes where it can be written. */
@@ -612,6 +630,624 @@ static void test_unwritable_dir(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* The tool on files it must not trust, and the number of files forks make */
+
+/* Runs fastcrypto-stats -d |dir| |args|; its standard output, NUL-terminated,
+ * in a malloc'd |*out|. Returns the wait status; a sanitizer report makes
+ * the tool exit 86. */
+static int tool_run(const char *dir, const char *args, char **out)
+{
+    char cmd[2048];
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    FILE *p;
+
+    assert_non_null(buf);
+    snprintf(cmd, sizeof(cmd),
+             "ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86\" "
+             "%s -d '%s' %s",
+             g_tool, dir, args);
+    p = popen(cmd, "r");
+    assert_non_null(p);
+    for (;;) {
+        size_t n;
+
+        if (cap - len < 4096) {
+            buf = realloc(buf, cap *= 2);
+            assert_non_null(buf);
+        }
+        n = fread(buf + len, 1, cap - len - 1, p);
+        if (n == 0)
+            break;
+        len += n;
+    }
+    buf[len] = '\0';
+    if (memchr(buf, '\0', len) != NULL)
+        buf[0] = '\x01'; /* a NUL in the output fails the printable check */
+    *out = buf;
+    return pclose(p);
+}
+
+/* Fails unless |st| is a normal exit with status |want|. */
+#define assert_exit(st, want)                                                  \
+    do {                                                                       \
+        int st_ = (st);                                                        \
+        if (WIFSIGNALED(st_))                                                  \
+            fail_msg("fastcrypto-stats killed by signal %d (%s)",              \
+                     WTERMSIG(st_), strsignal(WTERMSIG(st_)));                 \
+        assert_int_equal(WEXITSTATUS(st_), (want));                            \
+    } while (0)
+
+/* 1 if |s| holds only printable ASCII and newlines. */
+static int printable(const char *s)
+{
+    for (; *s != '\0'; s++)
+        if ((*s < 0x20 || *s > 0x7e) && *s != '\n')
+            return 0;
+    return 1;
+}
+
+/* Counter |name| summed over the lines of |out| that contain |filter|. */
+static long long sum_lines(const char *out, const char *name,
+                           const char *filter)
+{
+    long long sum = 0;
+    char key[64];
+
+    snprintf(key, sizeof(key), " %s=", name);
+    for (const char *l = out; *l != '\0';) {
+        const char *e = strchr(l, '\n'), *k;
+        size_t len = e != NULL ? (size_t)(e - l) : strlen(l);
+        char line[4096];
+
+        snprintf(line, sizeof(line), "%.*s", (int)len, l);
+        if (strstr(line, filter) != NULL && (k = strstr(line, key)) != NULL)
+            sum += strtoll(k + strlen(key), NULL, 10);
+        l += len + (e != NULL);
+    }
+    return sum;
+}
+
+/* Counter |name| on the total line of program |comm| in the output |out|
+ * of fastcrypto-stats ("<comm>   total ...": the vouched-for files), or -1. */
+static long long total_of(const char *out, const char *comm, const char *name)
+{
+    size_t cl = strlen(comm);
+
+    for (const char *l = out; *l != '\0';) {
+        const char *e = strchr(l, '\n'), *p = l + cl;
+        size_t len = e != NULL ? (size_t)(e - l) : strlen(l);
+        char line[4096];
+
+        if (strncmp(l, comm, cl) == 0 && *p == ' ') {
+            while (*p == ' ')
+                p++;
+            if (strncmp(p, "total ", 6) == 0) {
+                snprintf(line, sizeof(line), "%.*s", (int)len, l);
+                return sum_lines(line, name, "");
+            }
+        }
+        l += len + (e != NULL);
+    }
+    return -1;
+}
+
+/* The number of *.fcstats entries in |dir|. */
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name), sl = strlen(FC_STATS_SUFFIX);
+        n += l > sl && strcmp(e->d_name + l - sl, FC_STATS_SUFFIX) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
+static char g_comm[16]; /* this program's name, as stats files carry it */
+
+static int self_comm(void)
+{
+    FILE *fp = fopen("/proc/self/comm", "r");
+    int ok = fp != NULL && fgets(g_comm, sizeof(g_comm), fp) != NULL;
+
+    if (fp != NULL)
+        fclose(fp);
+    g_comm[strcspn(g_comm, "\n")] = '\0';
+    return ok;
+}
+
+/* One AES-128-GCM message through EVP with |c|; 1 on success. */
+static int gcm_one(const EVP_CIPHER *c)
+{
+    static const unsigned char key[16], iv[12];
+    unsigned char in[32] = {2}, out[32 + 16];
+    EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+    int l, ok = x != NULL && EVP_EncryptInit_ex2(x, c, key, iv, NULL) &&
+                EVP_EncryptUpdate(x, out, &l, in, sizeof(in)) &&
+                EVP_EncryptFinal_ex(x, out + l, &l);
+
+    EVP_CIPHER_CTX_free(x);
+    return ok;
+}
+
+/*
+ * Forked children that do nothing leave no file; 10,000 (FC_TEST_FORKS)
+ * children, four at a time, each doing one AES-GCM message and leaving
+ * through _exit(), leave at most a few files beyond the running ones, and
+ * fastcrypto-stats -a still reports every message. The ASan build, about
+ * seven times slower at this, checks memory with 2,000: the same paths.
+ */
+#define FORK_INFLIGHT 4
+#define FORK_SLACK    8 /* files allowed beyond running processes */
+#if defined(__SANITIZE_ADDRESS__)
+#define FORK_N 2000
+#else
+#define FORK_N 10000
+#endif
+
+static void test_fork_bound(void **state)
+{
+    const char *env = getenv("FC_TEST_FORKS");
+    int n = env != NULL ? atoi(env) : FORK_N, started = 0, reaped = 0, bad = 0;
+    int running = 0, most = 0;
+    char dir[128], filter[64], *out;
+    EVP_CIPHER *c;
+    OSSL_LIB_CTX *lib;
+
+    new_dir(dir, sizeof(dir));
+    set_dir(dir);
+    lib = load();
+    set_dir(NULL);
+    assert_non_null(lib);
+    c = EVP_CIPHER_fetch(lib, "AES-128-GCM", "provider=" FC_NAME);
+    assert_non_null(c);
+
+    for (int i = 0; i < 100; i++) {
+        pid_t pid = fork();
+        int st;
+
+        assert_true(pid >= 0);
+        if (pid == 0)
+            _exit(0);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+    }
+    /* At most the parent's own (made at its first fork). */
+    assert_in_range(count_files(dir), 0, 1);
+
+    fflush(NULL);
+    while (reaped < n) {
+        int st, files;
+
+        if (started < n && running < FORK_INFLIGHT) {
+            pid_t pid = fork();
+
+            assert_true(pid >= 0);
+            if (pid == 0)
+                _exit(gcm_one(c) ? 0 : 1);
+            started++;
+            running++;
+            continue;
+        }
+        assert_true(wait(&st) > 0);
+        running--;
+        reaped++;
+        bad += !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+        if (reaped % 250 == 0) {
+            files = count_files(dir);
+            if (files > most)
+                most = files;
+            if (files > running + 2 + FORK_SLACK)
+                fail_msg("%d files after %d children (%d running)", files,
+                         reaped, running);
+        }
+    }
+    assert_int_equal(bad, 0);
+    print_message("%d children, at most %d files seen, %d left\n", n, most,
+                  count_files(dir));
+    assert_in_range(count_files(dir), 1, 2 + FORK_SLACK);
+
+    snprintf(filter, sizeof(filter), "program=%s ", g_comm);
+    assert_exit(tool_run(dir, "-a -z -r", &out), 0);
+    if (sum_lines(out, "aes-gcm-enc", filter) != n)
+        print_message("%s", out);
+    assert_int_equal(sum_lines(out, "aes-gcm-enc", filter), n);
+    free(out);
+    assert_exit(tool_run(dir, "-a -s", &out), 0);
+    print_message("%s", out);
+    assert_int_equal(total_of(out, g_comm, "aes-gcm-enc"), n);
+    free(out);
+    EVP_CIPHER_free(c);
+    OSSL_LIB_CTX_free(lib);
+}
+
+/* A valid stats page for |comm| and |pid| with two counters. */
+static void make_page(fc_stats_file *f, const char *comm, int64_t pid,
+                      uint64_t gcm)
+{
+    memset(f, 0, FC_STATS_FILE_SIZE);
+    memcpy(f->magic, FC_STATS_MAGIC, sizeof(FC_STATS_MAGIC));
+    f->version = FC_STATS_VERSION;
+    f->size = FC_STATS_FILE_SIZE;
+    f->ncounters = 2;
+    f->state = FC_STATS_RUNNING;
+    f->pid = pid;
+    f->ppid = 1;
+    f->created = (int64_t)time(NULL);
+    snprintf(f->comm, sizeof(f->comm), "%s", comm);
+    snprintf(f->names[0], sizeof(f->names[0]), "aes-gcm-enc");
+    snprintf(f->names[1], sizeof(f->names[1]), "rsa-sign");
+    f->counters[0] = gcm;
+}
+
+/* Writes |len| bytes of |data| to |dir|/|name|, owned by |uid|. */
+static void plant(const char *dir, const char *name, const void *data,
+                  size_t len, uid_t uid)
+{
+    char path[512];
+    int fd;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, data, len), (ssize_t)len);
+    if (uid != geteuid())
+        assert_int_equal(fchown(fd, uid, (gid_t)-1), 0);
+    close(fd);
+}
+
+/* A pid that no process has now. */
+static pid_t dead_pid(void)
+{
+    pid_t pid = fork();
+
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(0);
+    assert_int_equal(waitpid(pid, NULL, 0), pid);
+    return pid;
+}
+
+#define NOBODY 65534
+
+/* A child running as nobody that counts two messages, then waits. */
+static int child_nobody(void *p)
+{
+    int *fds = p;
+    char c = 0;
+    OSSL_LIB_CTX *lib;
+
+    if (setgid(NOBODY) != 0 || setuid(NOBODY) != 0)
+        return 1;
+    lib = load();
+    if (lib == NULL || !gcm_messages(lib, 2))
+        return 2;
+    if (write(fds[1], "r", 1) != 1 || read(fds[0], &c, 1) != 1)
+        return 3;
+    _exit(0);
+}
+
+/*
+ * Files planted in a shared (mode 1777) directory, read by root: a file of
+ * another user that claims this program's running process, or a process
+ * that has ended, is flagged and kept out of the program's total; names
+ * with terminal escapes are printed escaped; times out of range print.
+ * A genuine file of a process running as nobody counts while it runs.
+ */
+static void test_planted(void **state)
+{
+    union {
+        fc_stats_file f;
+        unsigned char b[FC_STATS_FILE_SIZE];
+    } pg;
+    char dir[128], *out;
+    int up[2], down[2], fds[2], st;
+    OSSL_LIB_CTX *lib;
+    pid_t child;
+
+    if (geteuid() != 0) {
+        print_message("skipped: needs root (files owned by nobody)\n");
+        skip();
+    }
+    new_dir(dir, sizeof(dir));
+    assert_int_equal(chmod(dir, 01777), 0);
+    assert_int_equal(chmod(g_root, 0755), 0);
+    set_dir(dir);
+    lib = load();
+    assert_non_null(lib);
+    assert_true(gcm_messages(lib, 3)); /* root's own file: 3 */
+
+    /* nobody claims this process, and a process that has ended. */
+    make_page(&pg.f, g_comm, getpid(), 1000000);
+    plant(dir, "claim-live.fcstats", pg.b, sizeof(pg.b), NOBODY);
+    make_page(&pg.f, g_comm, dead_pid(), 2000000);
+    plant(dir, "claim-dead.fcstats", pg.b, sizeof(pg.b), NOBODY);
+    /* Terminal escapes in every string, root's own (trusted) file. */
+    make_page(&pg.f, "\x1b]0;owned\x07", dead_pid(), 5);
+    memcpy(pg.f.names[1], "\x1b[2J\x1b[31mred\x9b", 13);
+    pg.f.counters[1] = 7;
+    plant(dir, "esc\x1b[1m.fcstats", pg.b, sizeof(pg.b), 0);
+    /* Times no calendar holds. */
+    make_page(&pg.f, "badtime", getpid(), 4);
+    pg.f.created = INT64_MAX;
+    pg.f.exited = INT64_MIN;
+    plant(dir, "time-max.fcstats", pg.b, sizeof(pg.b), 0);
+    pg.f.created = INT64_MIN;
+    pg.f.state = FC_STATS_EXITED;
+    plant(dir, "time-min.fcstats", pg.b, sizeof(pg.b), 0);
+
+    /* A process of nobody's: genuine while it runs. */
+    assert_int_equal(pipe(up), 0);
+    assert_int_equal(pipe(down), 0);
+    fds[0] = down[0];
+    fds[1] = up[1];
+    fflush(NULL);
+    child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        close(up[0]);
+        close(down[1]);
+        _exit(child_nobody(fds));
+    }
+    close(up[1]);
+    close(down[0]);
+    set_dir(NULL);
+    {
+        char r = 0;
+        assert_int_equal(read(up[0], &r, 1), 1);
+    }
+
+    const char *modes[] = {"", "-a", "-a -z", "-a -s", "-a -r -z", "-s"};
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+        assert_exit(tool_run(dir, modes[i], &out), 0);
+        if (!printable(out))
+            fail_msg("unescaped bytes in the output of %s", modes[i]);
+        printf("-- fastcrypto-stats %s\n%s", modes[i], out);
+        free(out);
+    }
+    /* The total of this program: root's 3 and nobody's running 2. */
+    assert_exit(tool_run(dir, "-a -s", &out), 0);
+    assert_non_null(strstr(out, "\\x1b]0;owned\\x07"));
+    assert_non_null(strstr(out, "\\x1b[2J\\x1b[31mred\\x9b=7"));
+    assert_int_equal(total_of(out, g_comm, "aes-gcm-enc"), 5);
+    free(out);
+    assert_exit(tool_run(dir, "-a -r -z", &out), 0);
+    assert_non_null(strstr(out, "claim-live.fcstats"));
+    assert_int_equal(sum_lines(out, "aes-gcm-enc", "trusted=no "), 3000000);
+    assert_int_equal(sum_lines(out, "aes-gcm-enc", "trusted=yes "),
+                     3 + 2 + 5 + 4 + 4);
+    free(out);
+
+    /* nobody's process ends: its file is no longer vouched for (-u is). */
+    assert_int_equal(write(down[1], "x", 1), 1);
+    assert_int_equal(waitpid(child, &st, 0), child);
+    assert_child_ok(st);
+    assert_exit(tool_run(dir, "-a -s", &out), 0);
+    assert_int_equal(total_of(out, g_comm, "aes-gcm-enc"), 3);
+    free(out);
+    assert_exit(tool_run(dir, "-a -s -u nobody", &out), 0);
+    assert_int_equal(total_of(out, g_comm, "aes-gcm-enc"), 3 + 2 + 3000000);
+    free(out);
+
+    /* --clean (root, as from cron) removes what no running process owns. */
+    assert_exit(tool_run(dir, "--clean", &out), 0);
+    assert_true(printable(out));
+    free(out);
+    assert_int_equal(count_files(dir), 1);
+    OSSL_LIB_CTX_free(lib);
+    close(up[0]);
+    close(down[1]);
+}
+
+/*
+ * fastcrypto-stats on thousands of mutated and random files, in every
+ * mode: it must exit normally (0), print only printable bytes, and
+ * processes creating their files among them (which fold files of ended
+ * processes) must not fail either. Run under the ASan build too.
+ */
+static uint64_t fuzz_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t fuzz_rand(void)
+{
+    fuzz_state ^= fuzz_state << 13;
+    fuzz_state ^= fuzz_state >> 7;
+    fuzz_state ^= fuzz_state << 17;
+    return fuzz_state;
+}
+
+static int child_count_in(void *p)
+{
+    OSSL_LIB_CTX *lib;
+
+    set_dir(p);
+    lib = load();
+    if (lib == NULL || !gcm_messages(lib, 1))
+        return 1;
+    _exit(0);
+}
+
+static void test_tool_fuzz(void **state)
+{
+    static const int64_t odd[] = {
+        0,          1,         -1,        2,         3,
+        32,         33,        4096,      INT32_MAX, INT32_MIN,
+        UINT32_MAX, INT64_MAX, INT64_MIN, 1 << 22,   (int64_t)1 << 40};
+    union {
+        fc_stats_file f;
+        unsigned char b[2 * FC_STATS_FILE_SIZE];
+    } pg;
+    const int nfiles = 3000;
+    char dir[128], name[256], path[600], *out;
+    pid_t live[3] = {getpid(), getppid(), 1}, dead = dead_pid();
+
+    new_dir(dir, sizeof(dir));
+    /* FC_TEST_SEED=N explores other files; the default is fixed. */
+    if (getenv("FC_TEST_SEED") != NULL)
+        fuzz_state = strtoull(getenv("FC_TEST_SEED"), NULL, 0) | 1;
+    print_message("seed %#llx\n", (unsigned long long)fuzz_state);
+    for (int i = 0; i < nfiles; i++) {
+        size_t len = FC_STATS_FILE_SIZE;
+        int kind = (int)(fuzz_rand() % 6);
+        pid_t pid = fuzz_rand() % 2 ? live[fuzz_rand() % 3] : dead;
+
+        make_page(&pg.f, fuzz_rand() % 2 ? "fuzz" : g_comm, pid,
+                  fuzz_rand() % 1000);
+        pg.f.start_ticks = fuzz_rand() % 4 == 0 ? fuzz_rand() : 0;
+        pg.f.state = (uint32_t)(1 + fuzz_rand() % 3);
+        memset(pg.b + FC_STATS_FILE_SIZE, 0, FC_STATS_FILE_SIZE);
+        switch (kind) {
+        case 0: /* bytes flipped anywhere */
+            for (int k = 1 + (int)(fuzz_rand() % 20); k > 0; k--)
+                pg.b[fuzz_rand() % FC_STATS_FILE_SIZE] ^=
+                    (unsigned char)(1 + fuzz_rand() % 255);
+            break;
+        case 1: { /* a header field at an odd value */
+            int64_t v = odd[fuzz_rand() % (sizeof(odd) / sizeof(odd[0]))];
+            switch (fuzz_rand() % 9) {
+            case 0:
+                pg.f.ncounters = (uint32_t)v;
+                break;
+            case 1:
+                pg.f.state = (uint32_t)v;
+                break;
+            case 2:
+                pg.f.pid = v;
+                break;
+            case 3:
+                pg.f.created = v;
+                break;
+            case 4:
+                pg.f.exited = v;
+                break;
+            case 5:
+                pg.f.start_ticks = (uint64_t)v;
+                break;
+            case 6:
+                pg.f.inherited = (uint32_t)v;
+                break;
+            case 7:
+                pg.f.counters[fuzz_rand() % FC_STATS_MAX] = (uint64_t)v;
+                break;
+            default:
+                pg.f.ppid = v;
+                break;
+            }
+            break;
+        }
+        case 2: /* strings without a NUL, any bytes */
+            for (size_t k = 0; k < sizeof(pg.f.comm); k++)
+                pg.f.comm[k] = (char)(fuzz_rand() % 256);
+            for (size_t k = 0; k < sizeof(pg.f.names); k++)
+                ((char *)pg.f.names)[k] = (char)(fuzz_rand() % 256);
+            for (size_t k = 0; k < sizeof(pg.f.buildinfo); k++)
+                pg.f.buildinfo[k] = (char)(fuzz_rand() % 256);
+            pg.f.ncounters = (uint32_t)(fuzz_rand() % (FC_STATS_MAX + 1));
+            break;
+        case 3: /* random after the magic */
+            for (size_t k = 8; k < FC_STATS_FILE_SIZE; k++)
+                pg.b[k] = (unsigned char)fuzz_rand();
+            break;
+        case 4: /* a size other than one page */
+            len = fuzz_rand() % 2 ? fuzz_rand() % FC_STATS_FILE_SIZE
+                                  : FC_STATS_FILE_SIZE + 1 +
+                                        fuzz_rand() % FC_STATS_FILE_SIZE;
+            break;
+        default: /* accumulator-like pages, pid 0 */
+            pg.f.pid = 0;
+            pg.f.state = (uint32_t)(fuzz_rand() % 5);
+            for (size_t k = sizeof(fc_stats_file) - 128; k < FC_STATS_FILE_SIZE;
+                 k++)
+                pg.b[k] = (unsigned char)fuzz_rand();
+            break;
+        }
+        /* Names as the provider makes them (so that processes fold these)
+         * and any others. */
+        if (fuzz_rand() % 2)
+            snprintf(name, sizeof(name), "%s.%d.%llu.%d" FC_STATS_SUFFIX,
+                     fuzz_rand() % 2 ? "fuzz" : g_comm, (int)pid,
+                     (unsigned long long)pg.f.start_ticks, i);
+        else if (fuzz_rand() % 8 == 0)
+            snprintf(name, sizeof(name), "%s.ended.%u" FC_STATS_SUFFIX,
+                     fuzz_rand() % 2 ? "fuzz" : g_comm, (unsigned)geteuid());
+        else
+            snprintf(name, sizeof(name), "f%d\x1b\n" FC_STATS_SUFFIX, i);
+        snprintf(path, sizeof(path), "%s/%s", dir, name);
+        {
+            int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            assert_true(fd >= 0);
+            assert_int_equal(write(fd, pg.b, len), (ssize_t)len);
+            close(fd);
+        }
+    }
+    /* Entries that are not regular files. */
+    snprintf(path, sizeof(path), "%s/dir" FC_STATS_SUFFIX, dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/fifo" FC_STATS_SUFFIX, dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    snprintf(path, sizeof(path), "%s/zero" FC_STATS_SUFFIX, dir);
+    assert_int_equal(symlink("/dev/zero", path), 0);
+
+    const char *modes[] = {"",      "-a",           "-a -z",
+                           "-a -s", "-a -r -z",     "-a -z -n fuzz",
+                           "-s -z", "-a -u nobody", "-a -p 1"};
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+        assert_exit(tool_run(dir, modes[i], &out), 0);
+        if (!printable(out))
+            fail_msg("unescaped bytes in the output of %s", modes[i]);
+        free(out);
+    }
+    /* Processes making their files here read (and fold) these. */
+    for (int i = 0; i < 8; i++)
+        assert_child_ok(in_child(child_count_in, dir));
+    assert_exit(tool_run(dir, "-a -z", &out), 0);
+    assert_true(printable(out));
+    free(out);
+    assert_exit(tool_run(dir, "--clean", &out), 0);
+    assert_true(printable(out));
+    free(out);
+}
+
+/* A child that counts once in the directory |p|, within 10 s. */
+static int child_count_alarm(void *p)
+{
+    alarm(10);
+    return child_count_in(p);
+}
+
+/*
+ * A process holding the lock of an ended file (a folder stopped or traced
+ * mid-fold) must not stall the first count of another process, which
+ * leaves the fold to a later one; nothing is lost.
+ */
+static void test_fold_lock_held(void **state)
+{
+    char dir[128], ended[256], *out;
+    int fd;
+
+    new_dir(dir, sizeof(dir));
+    assert_child_ok(in_child(child_count_in, dir));
+    assert_int_equal(count_files(dir), 1);
+    snprintf(ended, sizeof(ended), "%s/%s.ended.%u" FC_STATS_SUFFIX, dir,
+             g_comm, (unsigned)geteuid());
+    fd = open(ended, O_RDWR | O_CREAT, 0600);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    assert_child_ok(in_child(child_count_alarm, dir));
+    assert_int_equal(count_files(dir), 3); /* two dead, the ended one */
+    assert_int_equal(flock(fd, LOCK_UN), 0);
+    close(fd);
+    assert_child_ok(in_child(child_count_alarm, dir));
+    assert_int_equal(count_files(dir), 2); /* the last one, the ended one */
+    assert_exit(tool_run(dir, "-a -z -r", &out), 0);
+    assert_int_equal(sum_lines(out, "aes-gcm-enc", ""), 3);
+    free(out);
+}
+
+/* ---------------------------------------------------------------------- */
 
 static int group_setup(void **state)
 {
@@ -620,6 +1256,8 @@ static int group_setup(void **state)
         return -1;
     }
     find_tool();
+    if (!self_comm())
+        return -1;
     snprintf(g_root, sizeof(g_root), "/tmp/fc-test-stats.XXXXXX");
     if (mkdtemp(g_root) == NULL)
         return -1;
@@ -647,8 +1285,15 @@ int main(void)
         cmocka_unit_test(test_line_written),
         cmocka_unit_test(test_line_pipe),
         cmocka_unit_test(test_unwritable_dir),
+        cmocka_unit_test(test_fork_bound),
+        cmocka_unit_test(test_planted),
+        cmocka_unit_test(test_tool_fuzz),
+        cmocka_unit_test(test_fold_lock_held),
     };
 
+    /* FC_TEST_FILTER=test_fork_bound runs one test (scripts/stats_e2e.sh). */
+    if (getenv("FC_TEST_FILTER") != NULL)
+        cmocka_set_test_filter(getenv("FC_TEST_FILTER"));
     return cmocka_run_group_tests_name("stats files", tests, group_setup,
                                        group_teardown);
 }

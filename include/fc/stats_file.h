@@ -4,10 +4,13 @@
  *
  * With a stats directory configured (`stats_dir` in the provider's config
  * section, or FASTCRYPTO_STATS_DIR), each provider instance keeps its
- * operation counters in one page of a file it creates there, mapped
- * MAP_SHARED: the provider updates the counters in place with relaxed
- * atomic adds, and `fastcrypto-stats` reads them at any time, while the
- * program runs and after it has gone.
+ * operation counters in one page of a file it creates there at its first
+ * counted operation, mapped MAP_SHARED: the provider updates the counters
+ * in place with relaxed atomic adds, and `fastcrypto-stats` reads them at
+ * any time, while the program runs and after it has gone. When a process
+ * has ended, a later process of the same user folds its file into the
+ * program's "ended" file (state FC_STATS_ENDED), which holds the sums of
+ * every ended process of that program and user (provider/stats.c).
  *
  * The file is self-describing (counter names are stored in it), so a
  * fastcrypto-stats of one version reads the files of another. Fields are in
@@ -15,7 +18,11 @@
  * with write(2) when it creates the file (so the page is allocated and a
  * later store through the mapping can neither grow the file nor find a full
  * file system), then only stores into the mapping: counters, and at unload
- * |state| and |exited|.
+ * |state| and |exited|. An ended file is rewritten whole with pwrite(2),
+ * under flock(2), by the process folding a file into it.
+ *
+ * Readers must treat every field as untrusted: anyone who can write to the
+ * directory can put any bytes in a file there.
  */
 #ifndef FC_STATS_FILE_H
 #define FC_STATS_FILE_H
@@ -28,11 +35,13 @@
 #define FC_STATS_MAX       32         /* counter slots */
 #define FC_STATS_NAME_LEN  24         /* per counter name, NUL-padded */
 #define FC_STATS_SUFFIX    ".fcstats" /* prog.pid.start.seq.fcstats */
+#define FC_STATS_ENDED_TAG "ended"    /* prog.ended.uid.fcstats */
 
 /* |state| */
 enum {
     FC_STATS_RUNNING = 1, /* created; the process may still run */
     FC_STATS_EXITED = 2,  /* the provider was unloaded (a normal exit) */
+    FC_STATS_ENDED = 3,   /* the sums of ended processes; pid is 0 */
 };
 
 typedef struct fc_stats_file {
@@ -55,6 +64,13 @@ typedef struct fc_stats_file {
     char names[FC_STATS_MAX][FC_STATS_NAME_LEN];
     /* One cache line per group of 8 counters; updated with atomics. */
     uint64_t counters[FC_STATS_MAX] __attribute__((aligned(64)));
+    /* FC_STATS_ENDED only (zero elsewhere): how many processes' files were
+     * folded in, and the name of the last one (a fold interrupted between
+     * writing the sums and removing that file is not counted twice). In
+     * an ended file |created| is when it was made, |exited| the last fold,
+     * |inherited| the sum of the folded files' fields. */
+    uint64_t merged;
+    char last_folded[96];
 } fc_stats_file;
 
 _Static_assert(sizeof(fc_stats_file) <= FC_STATS_FILE_SIZE,
