@@ -19,7 +19,9 @@
 # For each family it prints whether it is offered and where that came
 # from: "wisdom" (what `fastcrypto-calibrate` measured on this machine,
 # with the median ratio default/ours), "table" (the per-CPU prior) or
-# "forced" (offer = all); it warns when no valid wisdom exists.
+# "forced" (offer = all); it warns when no valid wisdom exists, and says
+# how to measure this machine (the package's fastcrypto-calibrate.service,
+# or fastcrypto-calibrate).
 #
 # Without --propq it checks no query and the ones programs commonly pass
 # ("provider!=fips" as stunnel does, "fips=no", "-provider"); with --propq
@@ -49,7 +51,7 @@ while [ $# -gt 0 ]; do
         shift
         ;;
     -h | --help)
-        sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -208,10 +210,24 @@ for fam in gcm cbc ctr drbg cbc-hmac rsa2048 rsa3072 rsa4096 rsa-other; do
     printf '    %-10s %-12s %-7s %s\n' "$fam" "$o" "$src" "$fig"
 done
 if [ "$offer_from" != forced ] && [ -z "$wisdom_path" ]; then
+    # The file the provider looked for: the state up to its ": reason".
+    wisdom_file=${wisdom%%: *}
+    unit=fastcrypto-calibrate.service
     {
         echo "fastcrypto-check: warning: no valid wisdom for this machine (${wisdom:-unknown});"
-        echo "  the per-CPU table decides what is offered. Measure this machine with"
-        echo "  fastcrypto-calibrate (as root it writes $wisdom_default; see README, Wisdom)."
+        echo "  the per-CPU table decides what is offered. To measure this machine:"
+        if [ -n "$wisdom_file" ] && [ "$wisdom_file" != "$wisdom_default" ]; then
+            echo "    fastcrypto-calibrate --out $wisdom_file"
+        else
+            if [ -d /run/systemd/system ] && { [ -e "/lib/systemd/system/$unit" ] ||
+                [ -e "/usr/lib/systemd/system/$unit" ] || [ -e "/etc/systemd/system/$unit" ]; }; then
+                echo "    systemctl start $unit    (the package also runs it at boot"
+                echo "        when the wisdom is missing or foreign)"
+                echo "  or, as root,"
+            fi
+            echo "    fastcrypto-calibrate    (as root: writes $wisdom_default)"
+        fi
+        echo "  then restart the programs that use fastcrypto (README, Wisdom)."
     } >&2
 fi
 # The counters of one AES-256-CBC run (its build info, printed above, cut).

@@ -78,6 +78,13 @@
  * Usage: fastcrypto-calibrate [--module PATH] [--budget S] [--quick]
  *            [--out FILE] [--dry-run] [--only FAM,...] [--verbose]
  *            [--self] [--test-timings FILE [--key KEY]]
+ *        fastcrypto-calibrate --check [--out FILE] [--module PATH]
+ * --check measures nothing: it asks the provider, activated as programs
+ * have it, whether the wisdom it reads (--out FILE, else FASTCRYPTO_WISDOM,
+ * else the default path) is valid for this machine: exit 0 if so, 1 if it
+ * is missing, foreign or broken (the provider's reason printed), 2 if the
+ * provider cannot be loaded. The boot unit (packaging/) calibrates only
+ * when it fails.
  * --self measures fastcrypto against itself (both sides of every pair
  * ours; nothing is written): the noise floor the margins stand on.
  */
@@ -1018,6 +1025,66 @@ bad:
     return 0;
 }
 
+/*
+ * --check: is the wisdom file the provider would read valid for this
+ * machine? fastcrypto is activated as programs have it (no forced offer)
+ * with FASTCRYPTO_WISDOM set to |path| if given, and its own verdict is
+ * read back: "fastcrypto-wisdom" is the bare path when the file was used,
+ * else "PATH: reason". Returns 0 if valid, 1 if missing, foreign or
+ * broken (the reason printed), 2 if fastcrypto cannot be loaded.
+ */
+static int check_wisdom(const char *path)
+{
+    const char *uo = getenv(FC_OFFER_ENV);
+    char *save_o = uo ? strdup(uo) : NULL, state[FC_WISDOM_REASON_MAX + 512];
+    char from[32], key[FC_WISDOM_KEY_MAX + 64];
+    OSSL_LIB_CTX *lib;
+    OSSL_PROVIDER *fc = NULL;
+    int rc;
+
+    if (path != NULL)
+        setenv(FC_WISDOM_ENV, path, 1);
+    path = fc_wisdom_path(NULL);
+    unsetenv(FC_OFFER_ENV);
+    if ((lib = OSSL_LIB_CTX_new()) != NULL) {
+        if (module_dir != NULL)
+            OSSL_PROVIDER_set_default_search_path(lib, module_dir);
+        fc = OSSL_PROVIDER_load(lib, FC_NAME);
+    }
+    save_o ? setenv(FC_OFFER_ENV, save_o, 1) : unsetenv(FC_OFFER_ENV);
+    free(save_o);
+    if (fc == NULL || !get_str(fc, "fastcrypto-wisdom", state, sizeof(state))) {
+        fprintf(stderr,
+                "fastcrypto-calibrate: cannot load %s, or it does not "
+                "report its wisdom (--module PATH, or OPENSSL_MODULES)\n",
+                FC_NAME);
+        ERR_print_errors_fp(stderr);
+        if (fc != NULL)
+            OSSL_PROVIDER_unload(fc);
+        OSSL_LIB_CTX_free(lib);
+        return 2;
+    }
+    if (!get_str(fc, "fastcrypto-offer-from", from, sizeof(from)))
+        snprintf(from, sizeof(from), "?");
+    if (!get_str(fc, CAL_PARAM_KEY, key, sizeof(key)))
+        snprintf(key, sizeof(key), "?");
+    if (strcmp(state, path) == 0) {
+        printf("fastcrypto-calibrate: %s: valid for this machine "
+               "(offer-from=%s)\n",
+               path, from);
+        rc = 0;
+    } else {
+        printf("fastcrypto-calibrate: %s (offer-from=%s)\n"
+               "  this machine's key: %s\n"
+               "  run fastcrypto-calibrate to measure this machine\n",
+               state, from, key);
+        rc = 1;
+    }
+    OSSL_PROVIDER_unload(fc);
+    OSSL_LIB_CTX_free(lib);
+    return rc;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -1026,9 +1093,14 @@ static void usage(FILE *f)
             "           [--out FILE] [--dry-run] [--only FAM,...] "
             "[--verbose]\n"
             "           [--self] [--test-timings FILE [--key KEY]]\n"
+            "       fastcrypto-calibrate --check [--out FILE] [--module PATH]\n"
             "Measures fastcrypto against default on this machine and writes "
             "the offer\ndecisions (default %s). Families: gcm cbc ctr drbg "
-            "cbc-hmac rsa2048\nrsa3072 rsa4096.\n",
+            "cbc-hmac rsa2048\nrsa3072 rsa4096.\n"
+            "--check measures nothing: exit 0 if the wisdom the provider "
+            "reads (--out FILE,\nelse FASTCRYPTO_WISDOM, else the default) "
+            "is valid for this machine, 1 if it\nis missing, foreign or "
+            "broken (the reason is printed), 2 on error.\n",
             FC_WISDOM_DEFAULT);
 }
 
@@ -1037,7 +1109,8 @@ int main(int argc, char **argv)
     const char *out = FC_WISDOM_DEFAULT, *timings = NULL, *key_arg = NULL;
     const char *only = NULL;
     double budget = 30;
-    int quick = 0, dry_run = 0, verbose = 0, sel[NFAM], ok = 1;
+    int quick = 0, dry_run = 0, verbose = 0, check = 0, sel[NFAM], ok = 1;
+    int out_set = 0;
     static fam_result res[NFAM];
     static fc_cal_series ser[NFAM][CAL_MAX_WL];
     size_t nser[NFAM];
@@ -1067,6 +1140,7 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--out") == 0 && v != NULL) {
             out = v;
+            out_set = 1;
             i++;
         } else if (strcmp(a, "--test-timings") == 0 && v != NULL) {
             timings = v;
@@ -1077,6 +1151,8 @@ int main(int argc, char **argv)
         } else if (strcmp(a, "--only") == 0 && v != NULL) {
             only = v;
             i++;
+        } else if (strcmp(a, "--check") == 0) {
+            check = 1;
         } else if (strcmp(a, "--quick") == 0) {
             quick = 1;
         } else if (strcmp(a, "--self") == 0) {
@@ -1093,6 +1169,12 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    if (check) {
+        int rc = check_wisdom(out_set ? out : NULL);
+
+        free(dir);
+        return rc;
     }
     if (quick && budget > 10)
         budget = 10;
