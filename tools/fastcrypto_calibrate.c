@@ -69,7 +69,8 @@
  * after at least FC_CAL_MIN_ROUNDS.
  *
  * Output: a table on stdout, and the wisdom file (fc/wisdom.h) written
- * atomically to --out FILE or /var/lib/fastcrypto/wisdom; --dry-run prints
+ * atomically to --out FILE, else to FASTCRYPTO_WISDOM's path or
+ * /var/lib/fastcrypto/wisdom (what the provider reads); --dry-run prints
  * without writing. --test-timings FILE replaces the measurements by
  * injected ones, a line per round: "FAMILY[:WORKLOAD] OURS_NS DEFAULT_NS"
  * (no provider is loaded; the key is --key's, or a placeholder), so that
@@ -1095,7 +1096,8 @@ static void usage(FILE *f)
             "           [--self] [--test-timings FILE [--key KEY]]\n"
             "       fastcrypto-calibrate --check [--out FILE] [--module PATH]\n"
             "Measures fastcrypto against default on this machine and writes "
-            "the offer\ndecisions (default %s). Families: gcm cbc ctr drbg "
+            "the offer\ndecisions (to FASTCRYPTO_WISDOM's path, else %s). "
+            "Families: gcm cbc ctr drbg "
             "cbc-hmac rsa2048\nrsa3072 rsa4096.\n"
             "--check measures nothing: exit 0 if the wisdom the provider "
             "reads (--out FILE,\nelse FASTCRYPTO_WISDOM, else the default) "
@@ -1352,7 +1354,10 @@ int main(int argc, char **argv)
                        res[f].tier[0].r.q1,
                        res[f].tier[0].r.offer ? "offer" : "no",
                        res[f].table ? "offer" : "no");
-    ok = write_wisdom(out, key, res, sel, dver, dry_run || self_mode);
+    /* Without --out, the file the provider reads (FASTCRYPTO_WISDOM, else
+     * the default), as --check looks at it. */
+    ok = write_wisdom(out_set ? out : fc_wisdom_path(NULL), key, res, sel, dver,
+                      dry_run || self_mode);
     for (size_t f = 0; f < NFAM; f++)
         for (size_t k = 0; k < nser[f]; k++)
             fc_cal_series_free(&ser[f][k]);
