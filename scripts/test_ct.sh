@@ -92,7 +92,12 @@ record canary "$rc" $((SECONDS - t0))
 # the slowest first; each one's output is printed when it is done.
 vg_one() { # vg_one BINARY: run it under valgrind into BINARY.vg.log
     local t0=$SECONDS rc=0
+    # The environment ctest gives the tests (test/CMakeLists.txt); the
+    # tools they start run outside valgrind.
     env FC_TEST_QUICK=1 FC_TEST_CONF="$bdir/test/fastcrypto-test.cnf" \
+        FC_TEST_MODULE_DIR="$bdir" \
+        FC_TEST_STATS_TOOL="$bdir/tools/fastcrypto-stats" \
+        FC_TEST_CALIBRATE_TOOL="$bdir/tools/fastcrypto-calibrate" \
         "${vg[@]}" "$1" >"$1.vg.log" 2>&1 || rc=$?
     echo "$rc $((SECONDS - t0))" >"$1.vg.rc"
 }

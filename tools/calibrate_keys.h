@@ -36,8 +36,7 @@ static const char fc_cal_key2048[] =
     "xodVg/bYMW9Sv7LcP2TYP7Kfn7XkVsTMdloLQnl/eeoiJBQqIIg0yzR6h+BalR3X\n"
     "vym+VZLWtZWpOP8DM2xvewyqWhkVXNFuYZhpzOG0ZKl13szaZ/Ld6rrQLo+6jAZG\n"
     "y18oaSRl4zahyzGGTSZNpw==\n"
-    "-----END PRIVATE KEY-----\n"
-    ;
+    "-----END PRIVATE KEY-----\n";
 static const char fc_cal_key3072[] =
     "-----BEGIN PRIVATE KEY-----\n"
     "MIIG/QIBADANBgkqhkiG9w0BAQEFAASCBucwggbjAgEAAoIBgQCxzNWuoXF7g1uc\n"
@@ -78,8 +77,7 @@ static const char fc_cal_key3072[] =
     "opPPUdxpLzTaes+hpF5PDg4k6g0Vfh9vmWvXWYPZpTINau6902YLokeiuLLIoVPQ\n"
     "6meKdsQfyNqY0jrBjRB6dZ+767qDl+8OZzXJtgQQVI80UDm5rh1nREfRKAvQP9RM\n"
     "ms1IwzxlHibbN9fE76mXaj4=\n"
-    "-----END PRIVATE KEY-----\n"
-    ;
+    "-----END PRIVATE KEY-----\n";
 static const char fc_cal_key4096[] =
     "-----BEGIN PRIVATE KEY-----\n"
     "MIIJQwIBADANBgkqhkiG9w0BAQEFAASCCS0wggkpAgEAAoICAQDKywxT/869OCrU\n"
@@ -132,7 +130,6 @@ static const char fc_cal_key4096[] =
     "F4BuuGD8KhGojg2cVEt7iVG2Q7BGqH6hhsugxl8IEs2ohDBZGlpr3KbE27Zoyaxn\n"
     "bLVs/i0IR7j5ia1vJbLMDXRszj+rbWXL2jKbk+sX5viZLRTJNX2EWnjCF3I6CI7B\n"
     "LE6AZ+vRJF+AYkXldlIWhOzlLjopoF4=\n"
-    "-----END PRIVATE KEY-----\n"
-    ;
+    "-----END PRIVATE KEY-----\n";
 
 #endif /* FC_CALIBRATE_KEYS_H */
