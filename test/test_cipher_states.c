@@ -589,22 +589,24 @@ static int m_gcm_tag_after_header(const diff_ctx *d)
            last_of(d, OP_TLSAAD) != NULL && d->fc->ret > 0 && d->df->ret > 0;
 }
 
-/* GCM: an explicit IV leaves TLS IV-generation mode, so "tlsivgen" and
- * "tlsivinv" are refused after it until the next "tlsivfixed"; default
- * goes on from the explicit IV. */
+/* GCM: an explicit IV leaves TLS IV-generation mode, so "tlsivgen",
+ * "tlsivinv" and a TLS record (which needs the generator) are refused
+ * after it until the next "tlsivfixed"; default goes on generating from
+ * the explicit IV. */
 static int m_gcm_ivgen_left(const diff_ctx *d)
 {
-    int after_iv = 0;
+    int entered = 0, after_iv = 0;
 
     if (strstr(d->cipher, "GCM") == NULL ||
-        (d->seq[d->at].k != OP_IVGEN && d->seq[d->at].k != OP_IVINV) ||
+        (d->seq[d->at].k != OP_IVGEN && d->seq[d->at].k != OP_IVINV &&
+         !is_data(&d->seq[d->at])) ||
         d->fc->ret > 0 || d->df->ret <= 0)
         return 0;
     for (size_t i = 0; i < d->at; i++) {
-        if (d->seq[i].k == OP_IVFIXED)
-            after_iv = 0;
+        if (d->seq[i].k == OP_IVFIXED && d->seq[i].a < 12)
+            entered = 1, after_iv = 0;
         else if (d->seq[i].k == OP_INIT && (d->seq[i].a & 4))
-            after_iv = 1;
+            after_iv = entered;
     }
     return after_iv;
 }
@@ -614,18 +616,22 @@ static int m_gcm_ivgen_left(const diff_ctx *d)
  * output over input it has not read yet. */
 static int m_cbc_in_place_held(const diff_ctx *d)
 {
-    int partial = 0;
+    int held = 0, clobbered = 0;
 
     if (strstr(d->cipher, "CBC") == NULL || is_cbc_hmac(d->cipher) ||
-        d->seq[d->at].k != OP_UPDATE_IP || d->fc->ret <= 0)
+        !is_data(&d->seq[d->at]) || d->fc->ret <= 0)
         return 0;
     /* Encrypting, a partial block is held; decrypting, also the last
-     * whole one (it may be the padded block). */
-    for (size_t i = 0; i < d->at; i++)
+     * whole one (it may be the padded block). The block default
+     * misreads is output then, or held for a later call. */
+    for (size_t i = 0; i <= d->at; i++) {
+        if (d->seq[i].k == OP_UPDATE_IP && held)
+            clobbered = 1;
         if ((d->seq[i].k == OP_UPDATE || d->seq[i].k == OP_UPDATE_IP) &&
             d->seq[i].a != 0)
-            partial = 1;
-    return partial;
+            held = 1;
+    }
+    return clobbered;
 }
 
 /* CBC: a failed decrypt final (bad padding) wipes the block it held;
@@ -648,7 +654,17 @@ static int m_ch_mackey_after_header(const diff_ctx *d)
            is_data(&d->seq[d->at]) && d->fc->ret > 0 && d->df->ret > 0;
 }
 
+/* GCM: "tag" is read only after an encryption's final; default hands out
+ * its buffer whenever a tag length was set (by a decryption's "tag"). */
+static int m_gcm_tag_early(const diff_ctx *d)
+{
+    return strstr(d->cipher, "GCM") != NULL && d->seq[d->at].k == OP_TAGGET &&
+           d->fc->ret <= 0 && d->df->ret > 0 && last_of(d, OP_TAGSET) != NULL;
+}
+
 static deliberate k_deliberate[] = {
+    {"gcm: the tag is read only after an encryption's final", m_gcm_tag_early,
+     0},
     {"cbc-hmac: a MAC key set after the header still covers it",
      m_ch_mackey_after_header, 0},
     {"cbc: in place with a block held, input is read before it is "
