@@ -86,6 +86,15 @@ typedef struct fc_offer_in {
 uint32_t fc_offer_decide(const fc_offer_in *in);
 
 /*
+ * fc_offer_in_init fills |in| with what fc_offer_decide looks at for a CPU
+ * with the features |caps| (after the mask) and the row |tuning|, under
+ * the libcrypto of version |ossl_version|: the kernels each family selects
+ * from them, as the provider selects them at init.
+ */
+void fc_offer_in_init(fc_offer_in *in, uint32_t caps, const fc_tuning *tuning,
+                      unsigned long ossl_version);
+
+/*
  * fc_offer_rsa_bit returns the FC_OFFER_RSA* bit that covers an RSA key
  * whose first prime has |half_limbs| 64-bit limbs.
  */

@@ -25,9 +25,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fc/aes.h"
+#include "fc/cbc_hmac.h"
 #include "fc/common.h"
 #include "fc/cpu.h"
+#include "fc/gcm.h"
 #include "fc/offer.h"
+#include "fc/rsa_engine.h"
 
 /* Default's AVX-512 GCM: OpenSSL's ossl_vaes_vpclmulqdq_capable() asks for
  * AVX512F, DQ, BW, VL (FC_CAP_AVX512), VAES and VPCLMULQDQ. */
@@ -183,6 +187,25 @@ uint32_t fc_offer_decide(const fc_offer_in *in)
     if (fc_offer_ctr(in))
         offer |= FC_OFFER_CTR;
     return offer | fc_offer_rsa(in);
+}
+
+/* see fc/offer.h */
+void fc_offer_in_init(fc_offer_in *in, uint32_t caps, const fc_tuning *tuning,
+                      unsigned long ossl_version)
+{
+    static const size_t halves[3] = {16, 24, 32};
+    fc_rsa_engines rsa;
+
+    memset(in, 0, sizeof(*in));
+    in->caps = caps;
+    in->tuning = tuning;
+    in->ossl_version = ossl_version;
+    in->gcm_impl = fc_gcm_select(caps, tuning)->name;
+    in->aes_impl = fc_aes_select(caps)->name;
+    in->cbc_hmac_impl = fc_cbc_sha_select(caps)->name;
+    fc_rsa_engines_init(&rsa, caps, tuning != NULL ? tuning->rsa_order : NULL);
+    for (size_t i = 0; i < 3; i++)
+        in->rsa_engine[i] = fc_rsa_engine_for(&rsa, halves[i], halves[i])->name;
 }
 
 /* see fc/offer.h */
