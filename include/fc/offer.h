@@ -64,18 +64,18 @@
  * above (conservative: the earliest 3.x release that may carry them). */
 #define FC_OSSL_3_1 0x30100000UL
 
-/* What the decision looks at: the kernels chosen, as their table names
- * (fc_gcm_ops, fc_aes_ops, fc_cbc_sha_ops), the RSA engine per CRT-half size
- * (NULL for the scalar Montgomery kernels), the CPU features after the mask,
- * the CPU's row, and the running libcrypto's OpenSSL_version_num(). */
+/* What the decision looks at: the tiers (fc/kernel.h) of the kernels
+ * chosen (fc_gcm_ops, fc_aes_ops, fc_cbc_sha_ops) and of the RSA engine per
+ * CRT-half size, the CPU features after the mask, the CPU's row, and the
+ * running libcrypto's OpenSSL_version_num(). */
 typedef struct fc_offer_in {
     uint32_t caps;
     const fc_tuning *tuning;
     unsigned long ossl_version;
-    const char *gcm_impl;
-    const char *aes_impl;
-    const char *cbc_hmac_impl; /* fc_cbc_sha_ops */
-    const char *rsa_engine[3]; /* halves of 16, 24, 32 limbs */
+    uint32_t gcm_tier;
+    uint32_t aes_tier;
+    uint32_t cbc_hmac_tier; /* fc_cbc_sha_ops */
+    uint32_t rsa_tier[3];   /* halves of 16, 24, 32 limbs */
 } fc_offer_in;
 
 /*

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fc/cpu.h"
+#include "fc/kernel.h"
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 #include <cpuid.h>
@@ -242,4 +243,18 @@ void fc_cpu_caps_describe(uint32_t caps, char *buf, unsigned long len)
         used += n;
         buf[used] = '\0';
     }
+}
+
+/* see fc/kernel.h */
+const void *fc_kernel_select(const void *const *table, size_t n, uint32_t caps,
+                             uint32_t max_tier)
+{
+    for (size_t i = 0; i < n; i++) {
+        /* Each table begins with its head (FC_KERNEL_HEAD). */
+        const fc_kernel *k = table[i];
+
+        if (fc_kernel_runs(k, caps) && k->tier <= max_tier)
+            return table[i];
+    }
+    return NULL;
 }
