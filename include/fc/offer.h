@@ -60,10 +60,6 @@
     (FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096 | FC_OFFER_RSAOTHER)
 #define FC_OFFER_ALL 0xffffffffu
 
-/* The first releases whose default provider has the wide kernels named
- * above (conservative: the earliest 3.x release that may carry them). */
-#define FC_OSSL_3_1 0x30100000UL
-
 /* What the decision looks at: the tiers (fc/kernel.h) of the kernels
  * chosen (fc_gcm_ops, fc_aes_ops, fc_cbc_sha_ops) and of the RSA engine per
  * CRT-half size, the CPU features after the mask, the CPU's row, and the

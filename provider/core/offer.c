@@ -39,7 +39,8 @@ static int fc_default_gcm_zmm(const fc_offer_in *in)
 {
     const uint32_t need = FC_CAP_AVX512 | FC_CAP_VAES | FC_CAP_VPCLMUL;
 
-    return in->ossl_version >= FC_OSSL_3_1 && (in->caps & need) == need;
+    return fc_ossl_at_least(in->ossl_version, 3, 1) &&
+           (in->caps & need) == need;
 }
 
 /* Default's RSA code for a CRT half of n limbs is IFMA. */
@@ -47,7 +48,8 @@ static int fc_default_rsa_ifma(const fc_offer_in *in, size_t n)
 {
     if ((in->caps & FC_CAP_IFMA) == 0)
         return 0;
-    return n == 16 || (in->ossl_version >= FC_OSSL_3_1 && (n == 24 || n == 32));
+    return n == 16 ||
+           (fc_ossl_at_least(in->ossl_version, 3, 1) && (n == 24 || n == 32));
 }
 
 /*
