@@ -26,6 +26,7 @@
 
 #include "fc/aes.h"
 #include "fc/cpu.h"
+#include "fc/family.h"
 #include "fc/offer.h"
 #include "fc/tuning.h"
 
@@ -164,10 +165,50 @@ static void test_offer_grid(void **state)
                                   FC_OFFER_RSA4096);
 }
 
+/* The descriptors: one per FC_OFFER_* bit, each name found again by
+ * fc_offer_family_bit, fc_offer_describe listing them in table order. */
+static void test_descriptors(void **state)
+{
+    static const char *const names[] = {
+        "gcm",     "cbc",     "ctr",     "drbg",      "cbc-hmac",
+        "rsa2048", "rsa3072", "rsa4096", "rsa-other",
+    };
+    size_t n;
+    const fc_family *f = fc_families(&n);
+    uint32_t seen = 0;
+    char buf[128], want[128] = "";
+
+    (void)state;
+    assert_int_equal(n, sizeof(names) / sizeof(*names));
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(f[i].name, names[i]);
+        assert_int_equal(f[i].bit & (f[i].bit - 1), 0); /* one bit */
+        assert_int_equal(seen & f[i].bit, 0);
+        seen |= f[i].bit;
+        assert_int_equal(fc_offer_family_bit(names[i], strlen(names[i])),
+                         f[i].bit);
+        assert_ptr_equal(fc_family_named(names[i], strlen(names[i])), &f[i]);
+        /* Every family the table may offer is calibrated. */
+        if (f[i].offer != NULL)
+            assert_non_null(f[i].workload);
+        strcat(want, i ? " " : "");
+        strcat(want, names[i]);
+    }
+    assert_int_equal(seen, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR |
+                               FC_OFFER_DRBG | FC_OFFER_CBC_HMAC |
+                               FC_OFFER_RSA);
+    assert_int_equal(fc_offer_family_bit("gcm ", 4), 0);
+    assert_int_equal(fc_offer_family_bit("rsa", 3), 0);
+    assert_null(fc_family_named("", 0));
+    fc_offer_describe(seen, buf, sizeof(buf));
+    assert_string_equal(buf, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offer_grid),
+        cmocka_unit_test(test_descriptors),
     };
     const char *print = getenv("FC_FAMILIES_PRINT");
 
