@@ -574,7 +574,7 @@ static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
     return fc_offer_decide(&in);
 }
 
-/* Each answer below is a row of measurements in provider/core/offer.c. */
+/* Each answer below is a row of measurements in provider/core/families.c. */
 static void test_offer_decide(void **state)
 {
     const uint32_t rsa3 =
