@@ -138,6 +138,9 @@ static void test_offer_grid(void **state)
     uint32_t offered = 0;
 
     (void)state;
+    /* The table holds the decision over the x86-64 kernels compiled in. */
+    if (strcmp(fc_aes_select(CAPS_XEON)->name, "generic") == 0)
+        skip();
     for (unsigned r = 0; r < nrows; r++)
         named += fc_tuning_by_name(rows[r].name) == &rows[r];
     assert_int_equal(sizeof(fc_grid) / sizeof(*fc_grid), ncaps * 3 * named);
@@ -214,11 +217,6 @@ int main(void)
 
     if (print != NULL && strcmp(print, "1") == 0) {
         fc_grid_print();
-        return 0;
-    }
-    /* The table holds the decision over the x86-64 kernels compiled in. */
-    if (strcmp(fc_aes_select(CAPS_XEON)->name, "generic") == 0) {
-        printf("skipped: recorded for the x86-64 kernels\n");
         return 0;
     }
     return cmocka_run_group_tests_name("families", tests, NULL, NULL);
