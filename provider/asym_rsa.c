@@ -68,8 +68,6 @@
 #define FC_PARAM_IMPLICIT_REJECTION "implicit-rejection"
 /* RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING: PKCS#1 v1.5, explicit rejection. */
 #define FC_PKCS1_NO_IMPLICIT_REJECT 8
-/* OpenSSL_version_num() of the first release that rejects implicitly. */
-#define FC_OPENSSL_3_2 0x30200000UL
 
 typedef struct fc_rsa_enc_ctx {
     fc_prov_ctx *prov;
@@ -106,7 +104,7 @@ FC_DISPATCH(asym_cipher, settable_ctx_params, fc_rsa_enc_settable_ctx_params);
  * built on 3.0 headers runs in every later 3.x. */
 static unsigned int fc_rsa_enc_implicit_default(void)
 {
-    return OpenSSL_version_num() >= FC_OPENSSL_3_2;
+    return fc_ossl_at_least(OpenSSL_version_num(), 3, 2);
 }
 
 static void *fc_rsa_enc_newctx(void *provctx)

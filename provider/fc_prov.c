@@ -301,7 +301,6 @@ static const char *fc_offer_source_name(int from)
  */
 static void fc_prov_offer(fc_prov_ctx *prov, int all, const char *wisdom_path)
 {
-    static const size_t halves[3] = {16, 24, 32};
     const char *path = fc_wisdom_path(wisdom_path);
     fc_offer_in in;
     fc_wisdom w;
@@ -317,16 +316,7 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all, const char *wisdom_path)
                  "%s: not read: offer forced to all", path);
         return;
     }
-    memset(&in, 0, sizeof(in));
-    in.caps = prov->caps;
-    in.tuning = prov->tuning;
-    in.ossl_version = OpenSSL_version_num();
-    in.gcm_impl = prov->gcm->name;
-    in.aes_impl = prov->aes->name;
-    in.cbc_hmac_impl = prov->cbc_sha->name;
-    for (size_t i = 0; i < 3; i++)
-        in.rsa_engine[i] =
-            fc_rsa_engine_for(&prov->rsa, halves[i], halves[i])->name;
+    fc_offer_in_init(&in, prov->caps, prov->tuning, OpenSSL_version_num());
     prov->offer = fc_offer_decide(&in);
     prov->offer_from = FC_OFFER_FROM_TABLE;
     if (prov->wisdom_key[0] == '\0') {

@@ -107,8 +107,9 @@ FC_DISPATCH(signature, settable_ctx_md_params,
  * recover the salt length when verifying. */
 static int fc_pss_default_saltlen(void)
 {
-    return OpenSSL_version_num() >= 0x30100000L ? FC_PSS_SALTLEN_AUTO_DIGESTMAX
-                                                : FC_PSS_SALTLEN_AUTO;
+    return fc_ossl_at_least(OpenSSL_version_num(), 3, 1)
+               ? FC_PSS_SALTLEN_AUTO_DIGESTMAX
+               : FC_PSS_SALTLEN_AUTO;
 }
 
 static void *fc_rsa_sig_newctx(void *provctx, const char *propq)
@@ -363,12 +364,12 @@ static int fc_rsa_sig_check_saltlen(fc_rsa_sig_ctx *ctx, int saltlen,
 
     if (ctx->min_saltlen == -1)
         return 1;
-    if (setting &&
-        (saltlen == FC_PSS_SALTLEN_AUTO ||
-         (saltlen == FC_PSS_SALTLEN_AUTO_DIGESTMAX && ver >= 0x30100000L))) {
+    if (setting && (saltlen == FC_PSS_SALTLEN_AUTO ||
+                    (saltlen == FC_PSS_SALTLEN_AUTO_DIGESTMAX &&
+                     fc_ossl_at_least(ver, 3, 1)))) {
         int verify = ctx->operation == EVP_PKEY_OP_VERIFY;
 
-        if (ver >= 0x30400000L ? !verify : verify) {
+        if (fc_ossl_at_least(ver, 3, 4) ? !verify : verify) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_SALT_LENGTH,
                           "Cannot use autodetected salt length");
             return 0;
@@ -1095,7 +1096,7 @@ static int fc_rsa_sig_set_ctx_params(void *vctx, const OSSL_PARAM params[])
          * 3.0 refuses -4 (and reads the name as 0: refused here). */
         if (saltlen < FC_PSS_SALTLEN_AUTO_DIGESTMAX ||
             (saltlen == FC_PSS_SALTLEN_AUTO_DIGESTMAX &&
-             OpenSSL_version_num() < 0x30100000L)) {
+             !fc_ossl_at_least(OpenSSL_version_num(), 3, 1))) {
             FC_RAISE_DATA(ctx->prov, FC_R_INVALID_SALT_LENGTH, "%d", saltlen);
             return 0;
         }

@@ -547,25 +547,34 @@ static void test_tuning_rows(void **state)
      FC_CAP_MOVBE)
 #define CAPS_XEON (CAPS_AVX2 | FC_CAP_AVX512 | FC_CAP_IFMA | FC_CAP_SHA)
 
+/* The kernels' tiers (fc/kernel.h), named after the x86-64 kernels that
+ * have them. */
+#define GENERIC   FC_TIER_GENERIC
+#define MULX      FC_TIER_SCALAR
+#define AESNI     FC_TIER_128
+#define AESNI_AVX FC_TIER_128_AVX
+#define VAES_AVX2 FC_TIER_256
+#define AVX512    FC_TIER_512
+
 static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
-                      const char *gcm, const char *aes, const char *rsa2k,
-                      const char *rsa3k, const char *rsa4k)
+                      uint32_t gcm, uint32_t aes, uint32_t rsa2k,
+                      uint32_t rsa3k, uint32_t rsa4k)
 {
     fc_offer_in in = {
         .caps = caps,
         .tuning = fc_tuning_by_name(row),
         .ossl_version = ver,
-        .gcm_impl = gcm,
-        .aes_impl = aes,
-        .cbc_hmac_impl = (caps & FC_CAP_SHA) ? "aesni-shani" : "none",
-        .rsa_engine = {rsa2k, rsa3k, rsa4k},
+        .gcm_tier = gcm,
+        .aes_tier = aes,
+        .cbc_hmac_tier = (caps & FC_CAP_SHA) ? AESNI : GENERIC,
+        .rsa_tier = {rsa2k, rsa3k, rsa4k},
     };
 
     assert_non_null(in.tuning);
     return fc_offer_decide(&in);
 }
 
-/* Each answer below is a row of measurements in provider/core/offer.c. */
+/* Each answer below is a row of measurements in provider/core/families.c. */
 static void test_offer_decide(void **state)
 {
     const uint32_t rsa3 =
@@ -574,67 +583,70 @@ static void test_offer_decide(void **state)
 
     /* The Xeon on OpenSSL 3.0: everything; our ymm GCM against default's
      * xmm loop, IFMA RSA against default's IFMA (2048) and MULX. */
-    o = offer(CAPS_XEON, "golden-cove", OSSL_30, "vaes-avx2", "vaes-avx2",
-              "ifma", "ifma", "ifma");
+    o = offer(CAPS_XEON, "golden-cove", OSSL_30, VAES_AVX2, VAES_AVX2, AVX512,
+              AVX512, AVX512);
     assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR |
                             FC_OFFER_DRBG | FC_OFFER_CBC_HMAC | rsa3);
     /* On 3.6 default has an AVX-512 GCM: our ymm tier loses, a zmm tier
      * is offered. */
-    o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx2", "vaes-avx2",
-              "ifma", "ifma", "ifma");
+    o = offer(CAPS_XEON, "golden-cove", OSSL_36, VAES_AVX2, VAES_AVX2, AVX512,
+              AVX512, AVX512);
     assert_int_equal(o & FC_OFFER_GCM, 0);
     assert_int_equal(o & rsa3, rsa3);
-    o = offer(CAPS_XEON, "golden-cove", OSSL_36, "vaes-avx512", "vaes-avx2",
-              NULL, NULL, NULL);
+    o = offer(CAPS_XEON, "golden-cove", OSSL_36, AVX512, VAES_AVX2, GENERIC,
+              GENERIC, GENERIC);
     assert_int_equal(o & FC_OFFER_GCM, FC_OFFER_GCM);
     /* Without AVX-512 default keeps its xmm loop on every version. */
-    o = offer(CAPS_AVX2, "zen3", OSSL_36, "vaes-avx2", "vaes-avx2", NULL, NULL,
-              NULL);
+    o = offer(CAPS_AVX2, "zen3", OSSL_36, VAES_AVX2, VAES_AVX2, GENERIC,
+              GENERIC, GENERIC);
     assert_int_equal(o & FC_OFFER_GCM, FC_OFFER_GCM);
     /* The MAC-then-encrypt ciphers need the stitched SHA-NI kernels. */
     assert_int_equal(o & FC_OFFER_CBC_HMAC, 0);
     o = offer(CAPS_AVX2 & ~(FC_CAP_VAES | FC_CAP_VPCLMUL), "default", OSSL_30,
-              "aesni-avx", "aesni", NULL, NULL, NULL);
+              AESNI_AVX, AESNI, GENERIC, GENERIC, GENERIC);
     assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_DRBG);
     /* CBC needs the VAES decryption (the AES-NI tier ties). */
     assert_int_equal(o & FC_OFFER_CBC, 0);
     /* RSA: MULX against MULX ties on Zen 3; the AVX2 engine where the row
      * put it first and default runs MULX; not where default runs IFMA. */
-    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", NULL, NULL,
-              NULL);
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, VAES_AVX2, VAES_AVX2, GENERIC,
+              GENERIC, GENERIC);
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2",
-              "avx2", "avx2");
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, VAES_AVX2, VAES_AVX2, VAES_AVX2,
+              VAES_AVX2, VAES_AVX2);
     assert_int_equal(o & FC_OFFER_RSA, rsa3);
-    o = offer(CAPS_AVX2, "default", OSSL_30, "vaes-avx2", "vaes-avx2", "mulx",
-              "mulx", "mulx");
+    o = offer(CAPS_AVX2, "default", OSSL_30, VAES_AVX2, VAES_AVX2, MULX, MULX,
+              MULX);
     assert_int_equal(o & FC_OFFER_RSA, 0);
     /* Without ADX the AVX2 engine runs against default's own AVX2 code
      * (RSA-2048) or its MULQ code: not measured, not offered. */
-    o = offer(CAPS_AVX2 & ~FC_CAP_ADX, "haswell", OSSL_30, "vaes-avx2",
-              "vaes-avx2", "avx2", "avx2", "avx2");
+    o = offer(CAPS_AVX2 & ~FC_CAP_ADX, "haswell", OSSL_30, VAES_AVX2, VAES_AVX2,
+              VAES_AVX2, VAES_AVX2, VAES_AVX2);
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    o = offer(CAPS_XEON, "zen4", OSSL_36, "vaes-avx2", "vaes-avx2", "avx2",
-              "avx2", "avx2");
+    o = offer(CAPS_XEON, "zen4", OSSL_36, VAES_AVX2, VAES_AVX2, VAES_AVX2,
+              VAES_AVX2, VAES_AVX2);
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    o = offer(CAPS_XEON, "zen4", OSSL_30, "vaes-avx2", "vaes-avx2", "avx2",
-              "avx2", "avx2");
+    o = offer(CAPS_XEON, "zen4", OSSL_30, VAES_AVX2, VAES_AVX2, VAES_AVX2,
+              VAES_AVX2, VAES_AVX2);
     assert_int_equal(o & FC_OFFER_RSA, FC_OFFER_RSA3072 | FC_OFFER_RSA4096);
     /* MULX against default's MULX where the row measured it ahead (the
      * Xeon with IFMA hidden from both sides), not where it ties (Zen 3). */
-    o = offer(CAPS_XEON & ~FC_CAP_IFMA, "golden-cove", OSSL_36, "vaes-avx512",
-              "vaes-avx2", "mulx", "mulx", "mulx");
+    o = offer(CAPS_XEON & ~FC_CAP_IFMA, "golden-cove", OSSL_36, AVX512,
+              VAES_AVX2, MULX, MULX, MULX);
     assert_int_equal(o & FC_OFFER_RSA, rsa3);
-    o = offer(CAPS_AVX2, "zen3", OSSL_30, "vaes-avx2", "vaes-avx2", "mulx",
-              "mulx", "mulx");
+    o = offer(CAPS_AVX2, "zen3", OSSL_30, VAES_AVX2, VAES_AVX2, MULX, MULX,
+              MULX);
     assert_int_equal(o & FC_OFFER_RSA, 0);
     /* Portable C, and the unmeasured arm64 kernels: nothing. */
-    assert_int_equal(
-        offer(0, "default", OSSL_30, "generic", "generic", NULL, NULL, NULL),
-        0);
-    assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "default",
-                           OSSL_36, "ce-pmull", "ce", NULL, NULL, NULL),
+    assert_int_equal(offer(0, "default", OSSL_30, GENERIC, GENERIC, GENERIC,
+                           GENERIC, GENERIC),
                      0);
+#if !defined(__x86_64__)
+    /* Elsewhere every tier: the arm64 kernels are 128-bit and scalar. */
+    assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "default",
+                           OSSL_36, AESNI, AESNI, MULX, MULX, MULX),
+                     0);
+#endif
 }
 
 static void test_offer_names(void **state)

@@ -1520,7 +1520,7 @@ static void test_pss(void **state)
                  * default refuses -4 (and reads the name as 0): we refuse
                  * both. */
                 if (strcmp(salts[sa], "auto-digestmax") == 0 &&
-                    g_ver < 0x30100000UL) {
+                    !fc_ossl_at_least(g_ver, 3, 1)) {
                     const op_spec m4 =
                         OP(.pad = RSA_PKCS1_PSS_PADDING, .saltlen = "-4");
 
@@ -1735,7 +1735,7 @@ static void test_pss_restricted_verify(void **state)
         const char *md, *mgf1;
         int min;
     } keys[] = {{"SHA256", "SHA256", 32}, {"SHA256", "SHA1", 40}};
-    const int auto_ok = g_ver >= 0x30400000UL;
+    const int auto_ok = fc_ossl_at_least(g_ver, 3, 4);
     uint8_t msg[77], h[32];
     EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
 
@@ -1826,9 +1826,10 @@ static void test_pss_restricted_verify(void **state)
                     cases++;
                     /* Under 3.0 default reads the word "auto-digestmax" as
                      * 0 (too small here); we refuse the word itself. */
-                    CHECK(of == od && (of != PV_SET || strcmp(rf, rd) == 0 ||
-                                       (g_ver < 0x30100000UL && vs != NULL &&
-                                        strcmp(vs, "auto-digestmax") == 0)),
+                    CHECK(of == od &&
+                              (of != PV_SET || strcmp(rf, rd) == 0 ||
+                               (!fc_ossl_at_least(g_ver, 3, 1) && vs != NULL &&
+                                strcmp(vs, "auto-digestmax") == 0)),
                           "fastcrypto %d (%s), default %d (%s)", of, rf, od,
                           rd);
                     /* What holds on every version, checked on ours. */
@@ -2158,7 +2159,7 @@ static void test_implicit_rejection_kat(void **state)
     env *e = *state;
     fc_kat *k = fc_kat_open("rsa_implicit_rejection.txt");
     static const char *const fields[] = {"Key", "Valid", "C", "M", NULL};
-    const int df_implicit = g_ver >= 0x30200000UL;
+    const int df_implicit = fc_ossl_at_least(g_ver, 3, 2);
     size_t n = 0;
 
     rng_start("implicit_rejection_kat");
@@ -2276,7 +2277,7 @@ static void test_implicit_rejection_live(void **state)
 {
     env *e = *state;
     static const int sizes[] = {1024, 2049, 3073, 4096};
-    const unsigned expect_on = g_ver >= 0x30200000UL;
+    const unsigned expect_on = fc_ossl_at_least(g_ver, 3, 2);
 
     rng_start("implicit_rejection_live");
     for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "fc/common.h"
+#include "fc/kernel.h"
 
 #define FC_AES_BLOCK      16
 #define FC_AES_MAX_ROUNDS 14
@@ -57,8 +58,7 @@ typedef void fc_aes_cbc_fn(const fc_aes_key *key, const uint8_t *in,
                            uint8_t *out, size_t blocks, uint8_t iv[16]);
 
 typedef struct fc_aes_ops {
-    const char *name;       /* "generic", "aesni", "vaes-avx2", "ce" */
-    uint32_t required_caps; /* FC_CAP_* bits this table needs */
+    FC_KERNEL_HEAD; /* name, required_caps, tier (fc/kernel.h) */
     fc_aes_setkey_fn *set_enc_key;
     fc_aes_setkey_fn *set_dec_key;
     fc_aes_ecb_fn *ecb_enc; /* with an encryption schedule */

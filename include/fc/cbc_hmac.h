@@ -57,8 +57,7 @@ typedef void fc_cbc_sha_enc_fn(const fc_aes_key *key, uint8_t *buf,
                                const uint8_t *sha_in);
 
 typedef struct fc_cbc_sha_ops {
-    const char *name;       /* "aesni-shani-avx512", "aesni-shani", "none" */
-    uint32_t required_caps; /* FC_CAP_* bits this table needs */
+    FC_KERNEL_HEAD; /* name, required_caps, tier (fc/kernel.h) */
     /* NULL in the "none" table: AES and SHA then run one after the other. */
     fc_cbc_sha_enc_fn *sha1_enc;
     fc_cbc_sha_enc_fn *sha256_enc;

@@ -17,6 +17,18 @@
 #define FC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
+ * fc_ossl_at_least returns 1 if |version|, an OpenSSL_version_num() value
+ * (0xMNN00PP0 for release M.NN.PP), is release |major|.|minor|.0 or later.
+ * Every gate on the running libcrypto's version is written with it.
+ */
+static inline int fc_ossl_at_least(unsigned long version, unsigned major,
+                                   unsigned minor)
+{
+    return version >=
+           (((unsigned long)major << 28) | ((unsigned long)minor << 20));
+}
+
+/*
  * fc_memzero clears |len| bytes at |p| in a way the compiler may not elide
  * (used for key material on free; the provider layer may equally use
  * OPENSSL_cleanse).

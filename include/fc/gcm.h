@@ -81,11 +81,7 @@ typedef void fc_gcm_crypt_bytes_fn(const fc_gcm_key *key, const uint8_t *in,
                                    const uint8_t ctr[16], uint8_t xi[16]);
 
 struct fc_gcm_ops {
-    const char *name;       /* "vaes-avx512", "vaes-avx2", "ce-pmull", ... */
-    uint32_t required_caps; /* FC_CAP_* bits this table needs */
-    /* A 512-bit (zmm) tier: fc_gcm_select takes it only where the CPU's
-     * tuning row prefers zmm (fc_tuning.aes_zmm); tests run it anyway. */
-    uint8_t zmm;
+    FC_KERNEL_HEAD;        /* name, required_caps, tier (fc/kernel.h) */
     const fc_aes_ops *aes; /* AES table for the key schedule and ECB */
     fc_gcm_init_fn *init;  /* the whole table */
     fc_ghash_fn *ghash;
@@ -111,8 +107,8 @@ struct fc_gcm_ops {
 
 /*
  * fc_gcm_select returns the first table of fc_gcm_impls whose required
- * features are all in |caps|, passing over the zmm tier unless |tuning|
- * (the CPU's row of fc/tuning.h; NULL counts as the default row) has
+ * features are all in |caps|, passing over the zmm tier (FC_TIER_512) unless
+ * |tuning| (the CPU's row of fc/tuning.h; NULL counts as the default row) has
  * aes_zmm set; never NULL. This is the one place the row steers GCM.
  */
 const fc_gcm_ops *fc_gcm_select(uint32_t caps, const struct fc_tuning *tuning);

@@ -60,30 +60,36 @@
     (FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096 | FC_OFFER_RSAOTHER)
 #define FC_OFFER_ALL 0xffffffffu
 
-/* The first releases whose default provider has the wide kernels named
- * above (conservative: the earliest 3.x release that may carry them). */
-#define FC_OSSL_3_1 0x30100000UL
-
-/* What the decision looks at: the kernels chosen, as their table names
- * (fc_gcm_ops, fc_aes_ops, fc_cbc_sha_ops), the RSA engine per CRT-half size
- * (NULL for the scalar Montgomery kernels), the CPU features after the mask,
- * the CPU's row, and the running libcrypto's OpenSSL_version_num(). */
+/* What the decision looks at: the tiers (fc/kernel.h) of the kernels
+ * chosen (fc_gcm_ops, fc_aes_ops, fc_cbc_sha_ops) and of the RSA engine per
+ * CRT-half size, the CPU features after the mask, the CPU's row, and the
+ * running libcrypto's OpenSSL_version_num(). */
 typedef struct fc_offer_in {
     uint32_t caps;
     const fc_tuning *tuning;
     unsigned long ossl_version;
-    const char *gcm_impl;
-    const char *aes_impl;
-    const char *cbc_hmac_impl; /* fc_cbc_sha_ops */
-    const char *rsa_engine[3]; /* halves of 16, 24, 32 limbs */
+    uint32_t gcm_tier;
+    uint32_t aes_tier;
+    uint32_t cbc_hmac_tier; /* fc_cbc_sha_ops */
+    uint32_t rsa_tier[3];   /* halves of 16, 24, 32 limbs */
 } fc_offer_in;
 
 /*
  * fc_offer_decide returns the FC_OFFER_* bits of the families whose kernel
- * beats default's on this CPU and OpenSSL version, with the reasoning in
- * provider/core/offer.c. Pure: the same inputs give the same word.
+ * beats default's on this CPU and OpenSSL version: each family's rule
+ * (fc/family.h), with the reasoning in provider/core/families.c; 0 on
+ * every architecture but x86-64. Pure: the same inputs give the same word.
  */
 uint32_t fc_offer_decide(const fc_offer_in *in);
+
+/*
+ * fc_offer_in_init fills |in| with what fc_offer_decide looks at for a CPU
+ * with the features |caps| (after the mask) and the row |tuning|, under
+ * the libcrypto of version |ossl_version|: the kernels each family selects
+ * from them, as the provider selects them at init.
+ */
+void fc_offer_in_init(fc_offer_in *in, uint32_t caps, const fc_tuning *tuning,
+                      unsigned long ossl_version);
 
 /*
  * fc_offer_rsa_bit returns the FC_OFFER_RSA* bit that covers an RSA key

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "fc/bn.h"
+#include "fc/kernel.h"
 
 /*
  * fc_rsa_exp2_fn: rp = ap^ep mod p and rq = aq^eq mod q with the per-key
@@ -49,8 +50,7 @@ typedef int fc_rsa_exp2_fn(const void *pre, const fc_mont *mp, uint64_t *rp,
                            size_t eqbits);
 
 typedef struct fc_rsa_engine {
-    const char *name;       /* "ifma", "avx2", "mulx", "generic", ... */
-    uint32_t required_caps; /* FC_CAP_* bits the engine needs */
+    FC_KERNEL_HEAD; /* name, required_caps, tier (fc/kernel.h) */
     /* Scalar Montgomery kernels (for n, p, q, blinding, the check), or
      * NULL: a CRT-only engine leaves them to the engines after it. */
     const fc_bn_ops *kernels;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "fc/common.h"
+#include "fc/kernel.h"
 
 #define FC_SHA_BLOCK     64
 #define FC_SHA1_LEN      20
@@ -38,8 +39,7 @@ typedef enum fc_sha_alg { FC_SHA1 = 0, FC_SHA256 = 1 } fc_sha_alg;
 typedef void fc_sha_blocks_fn(uint32_t *h, const uint8_t *in, size_t blocks);
 
 typedef struct fc_sha_ops {
-    const char *name;       /* "generic", "shani", "shani-avx512" */
-    uint32_t required_caps; /* FC_CAP_* bits this table needs */
+    FC_KERNEL_HEAD; /* name, required_caps, tier (fc/kernel.h) */
     fc_sha_blocks_fn *sha1_blocks;
     fc_sha_blocks_fn *sha256_blocks;
 } fc_sha_ops;

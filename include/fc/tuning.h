@@ -60,7 +60,8 @@ typedef struct fc_tuning {
 
 /*
  * fc_cpu_identify returns the running CPU's vendor, family and model
- * (CPUID leaves 0 and 1 on x86-64; zeros elsewhere). Probed once; cheap.
+ * (CPUID leaves 0 and 1 on x86-64; zeros elsewhere), from the one CPU probe
+ * (provider/core/cpu.c, with fc_cpu_detect). Probed once; cheap.
  */
 fc_cpu_id fc_cpu_identify(void);
 

@@ -19,6 +19,7 @@ _Static_assert(sizeof(fc_aes_key) == FC_SIZEOF_AES_KEY, "fc_aes_key size");
 
 const fc_aes_ops fc_aes_ops_generic = {
     .name = "generic",
+    .tier = FC_TIER_GENERIC,
     .required_caps = 0,
     .set_enc_key = fc_aes_set_enc_key_generic,
     .set_dec_key = fc_aes_set_dec_key_generic,
@@ -31,6 +32,7 @@ const fc_aes_ops fc_aes_ops_generic = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 const fc_aes_ops fc_aes_ops_aesni = {
     .name = "aesni",
+    .tier = FC_TIER_128,
     .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41,
     .set_enc_key = fc_aes_set_enc_key_aesni,
     .set_dec_key = fc_aes_set_dec_key_aesni,
@@ -42,6 +44,7 @@ const fc_aes_ops fc_aes_ops_aesni = {
 
 const fc_aes_ops fc_aes_ops_vaes_avx2 = {
     .name = "vaes-avx2",
+    .tier = FC_TIER_256,
     .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX |
                      FC_CAP_AVX2 | FC_CAP_VAES,
     .set_enc_key = fc_aes_set_enc_key_aesni,
@@ -56,6 +59,7 @@ const fc_aes_ops fc_aes_ops_vaes_avx2 = {
 #if defined(__aarch64__) && !defined(FC_NO_ASM)
 const fc_aes_ops fc_aes_ops_ce = {
     .name = "ce",
+    .tier = FC_TIER_128,
     .required_caps = FC_CAP_ARM_AES,
     .set_enc_key = fc_aes_set_enc_key_ce,
     .set_dec_key = fc_aes_set_dec_key_ce,
@@ -88,12 +92,8 @@ const fc_aes_ops *const *fc_aes_impls(size_t *count)
 /* see fc/aes.h */
 const fc_aes_ops *fc_aes_select(uint32_t caps)
 {
-    for (size_t i = 0; i < FC_ARRAY_LEN(fc_aes_table); i++) {
-        uint32_t need = fc_aes_table[i]->required_caps;
-        if ((caps & need) == need)
-            return fc_aes_table[i];
-    }
-    return &fc_aes_ops_generic;
+    return fc_kernel_select((const void *const *)fc_aes_table,
+                            FC_ARRAY_LEN(fc_aes_table), caps, FC_TIER_512);
 }
 
 /*

@@ -16,6 +16,7 @@
 
 const fc_cbc_sha_ops fc_cbc_sha_ops_none = {
     .name = "none",
+    .tier = FC_TIER_GENERIC,
     .required_caps = 0,
     .sha1_enc = NULL,
     .sha256_enc = NULL,
@@ -24,6 +25,7 @@ const fc_cbc_sha_ops fc_cbc_sha_ops_none = {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani_avx512 = {
     .name = "aesni-shani-avx512",
+    .tier = FC_TIER_512,
     .required_caps =
         FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_SHA | FC_CAP_AVX512,
     .sha1_enc = fc_aes_cbc_sha1_enc_shani_avx512,
@@ -32,6 +34,7 @@ const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani_avx512 = {
 
 const fc_cbc_sha_ops fc_cbc_sha_ops_aesni_shani = {
     .name = "aesni-shani",
+    .tier = FC_TIER_128,
     .required_caps = FC_CAP_AESNI | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_SHA,
     .sha1_enc = fc_aes_cbc_sha1_enc_shani,
     .sha256_enc = fc_aes_cbc_sha256_enc_shani,
@@ -57,12 +60,8 @@ const fc_cbc_sha_ops *const *fc_cbc_sha_impls(size_t *count)
 /* see fc/cbc_hmac.h */
 const fc_cbc_sha_ops *fc_cbc_sha_select(uint32_t caps)
 {
-    for (size_t i = 0; i < FC_ARRAY_LEN(fc_cbc_sha_table); i++) {
-        uint32_t need = fc_cbc_sha_table[i]->required_caps;
-        if ((caps & need) == need)
-            return fc_cbc_sha_table[i];
-    }
-    return &fc_cbc_sha_ops_none;
+    return fc_kernel_select((const void *const *)fc_cbc_sha_table,
+                            FC_ARRAY_LEN(fc_cbc_sha_table), caps, FC_TIER_512);
 }
 
 /* Whether |aes| keeps its schedules in the AES-NI layout the stitched

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * cpu.c - the one CPU probe, and feature masking.
+ * cpu.c - the one CPU probe (features, and the identity fc/tuning.h and
+ * the wisdom key read), and feature masking.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -8,6 +9,15 @@
 #include <string.h>
 
 #include "fc/cpu.h"
+#include "fc/kernel.h"
+#include "fc/tuning.h"
+
+/* What the probe reads, once per process. */
+typedef struct fc_cpu_probed {
+    uint32_t caps; /* FC_CAP_*, normalised, before any mask */
+    fc_cpu_id id;
+    fc_cpu_id_more more;
+} fc_cpu_probed;
 
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
 #include <cpuid.h>
@@ -19,13 +29,42 @@ static uint64_t fc_xgetbv0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-static uint32_t fc_cpu_probe(void)
+/* The vendor (leaf 0) and the display family, model and stepping (leaf
+ * 1's EAX). */
+static void fc_cpu_probe_id(fc_cpu_probed *p, uint32_t b, uint32_t c,
+                            uint32_t d, uint32_t eax1)
 {
-    uint32_t a, b, c, d, caps = 0, max_leaf;
+    uint32_t fam = (eax1 >> 8) & 0xf, mod = (eax1 >> 4) & 0xf;
 
-    if (!__get_cpuid(0, &max_leaf, &b, &c, &d))
-        return 0;
+    memcpy(p->more.vendor_name, &b, 4);
+    memcpy(p->more.vendor_name + 4, &d, 4);
+    memcpy(p->more.vendor_name + 8, &c, 4);
+    p->more.vendor_name[12] = '\0';
+    /* "GenuineIntel" / "AuthenticAMD" in EBX, EDX, ECX. */
+    if (b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e)
+        p->id.vendor = FC_VENDOR_INTEL;
+    else if (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163)
+        p->id.vendor = FC_VENDOR_AMD;
+    /* Intel SDM / AMD APM: the extended fields count for family 0xf (and
+     * for the model, also family 6 on Intel). */
+    if (fam == 0xf)
+        fam += (eax1 >> 20) & 0xff;
+    if (fam == 0x6 || fam >= 0xf)
+        mod |= ((eax1 >> 16) & 0xf) << 4;
+    p->id.family = fam;
+    p->id.model = mod;
+    p->more.stepping = eax1 & 0xf;
+}
+
+static void fc_cpu_probe(fc_cpu_probed *p)
+{
+    uint32_t a, b, c, d, b0, c0, d0, caps = 0, max_leaf;
+
+    if (!__get_cpuid(0, &max_leaf, &b0, &c0, &d0))
+        return;
     __cpuid(1, a, b, c, d);
+    if (max_leaf >= 1)
+        fc_cpu_probe_id(p, b0, c0, d0, a);
     if (c & bit_AES)
         caps |= FC_CAP_AESNI;
     if (c & bit_PCLMUL)
@@ -72,7 +111,7 @@ static uint32_t fc_cpu_probe(void)
         }
     }
     /* Normalise: a feature is usable only with what it builds on. */
-    return fc_cpu_apply_mask(caps, 0);
+    p->caps = fc_cpu_apply_mask(caps, 0);
 }
 
 #elif defined(__aarch64__) && defined(__linux__) && !defined(FC_NO_ASM)
@@ -94,7 +133,7 @@ static uint32_t fc_cpu_probe(void)
 #define HWCAP_SHA3 (1 << 17)
 #endif
 
-static uint32_t fc_cpu_probe(void)
+static void fc_cpu_probe(fc_cpu_probed *p)
 {
     unsigned long hw = getauxval(AT_HWCAP);
     uint32_t caps = 0;
@@ -108,29 +147,43 @@ static uint32_t fc_cpu_probe(void)
         caps |= FC_CAP_ARM_SHA1;
     if (hw & HWCAP_SHA2)
         caps |= FC_CAP_ARM_SHA2;
-    return caps;
+    p->caps = caps;
 }
 
 #else
-static uint32_t fc_cpu_probe(void)
+static void fc_cpu_probe(fc_cpu_probed *p)
 {
-    return 0;
+    (void)p;
 }
 #endif
 
 static pthread_once_t fc_cpu_once = PTHREAD_ONCE_INIT;
-static uint32_t fc_cpu_caps_cached;
+static fc_cpu_probed fc_cpu_probed_cached; /* zero where nothing is known */
 
 static void fc_cpu_do_probe(void)
 {
-    fc_cpu_caps_cached = fc_cpu_probe();
+    fc_cpu_probe(&fc_cpu_probed_cached);
 }
 
 /* see fc/cpu.h */
 uint32_t fc_cpu_detect(void)
 {
     pthread_once(&fc_cpu_once, fc_cpu_do_probe);
-    return fc_cpu_caps_cached;
+    return fc_cpu_probed_cached.caps;
+}
+
+/* see fc/tuning.h */
+fc_cpu_id fc_cpu_identify(void)
+{
+    pthread_once(&fc_cpu_once, fc_cpu_do_probe);
+    return fc_cpu_probed_cached.id;
+}
+
+/* see fc/tuning.h */
+fc_cpu_id_more fc_cpu_identify_more(void)
+{
+    pthread_once(&fc_cpu_once, fc_cpu_do_probe);
+    return fc_cpu_probed_cached.more;
 }
 
 static const struct {
@@ -242,4 +295,18 @@ void fc_cpu_caps_describe(uint32_t caps, char *buf, unsigned long len)
         used += n;
         buf[used] = '\0';
     }
+}
+
+/* see fc/kernel.h */
+const void *fc_kernel_select(const void *const *table, size_t n, uint32_t caps,
+                             uint32_t max_tier)
+{
+    for (size_t i = 0; i < n; i++) {
+        /* Each table begins with its head (FC_KERNEL_HEAD). */
+        const fc_kernel *k = table[i];
+
+        if (fc_kernel_runs(k, caps) && k->tier <= max_tier)
+            return table[i];
+    }
+    return NULL;
 }

@@ -32,6 +32,7 @@ _Static_assert(offsetof(fc_gcm_key, htable) == FC_OFF_GCM_HTABLE,
 
 static const fc_gcm_ops fc_gcm_ops_generic = {
     .name = "generic",
+    .tier = FC_TIER_GENERIC,
     .required_caps = 0,
     .aes = &fc_aes_ops_generic,
     .init = fc_gcm_init_generic,
@@ -48,10 +49,10 @@ static const fc_gcm_ops fc_gcm_ops_generic = {
 /* required_caps spell out fc_gcm_vaes_avx512_capable (fc/cpu.h). */
 static const fc_gcm_ops fc_gcm_ops_vaes_avx512 = {
     .name = "vaes-avx512",
+    .tier = FC_TIER_512,
     .required_caps = FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
                      FC_CAP_SSE41 | FC_CAP_AVX | FC_CAP_AVX2 | FC_CAP_VAES |
                      FC_CAP_VPCLMUL | FC_CAP_AVX512 | FC_CAP_BMI2,
-    .zmm = 1,
     .aes = &fc_aes_ops_aesni,
     .init = fc_gcm_init_vaes_avx512,
     .ghash = fc_ghash_vaes_avx512,
@@ -76,6 +77,7 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx512 = {
 /* required_caps spell out fc_gcm_aesni_avx_capable (fc/cpu.h). */
 static const fc_gcm_ops fc_gcm_ops_aesni_avx = {
     .name = "aesni-avx",
+    .tier = FC_TIER_128_AVX,
     .required_caps =
         FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX,
     .aes = &fc_aes_ops_aesni,
@@ -89,6 +91,7 @@ static const fc_gcm_ops fc_gcm_ops_aesni_avx = {
  * kernels use the AES-NI key schedule. */
 static const fc_gcm_ops fc_gcm_ops_vaes_avx2 = {
     .name = "vaes-avx2",
+    .tier = FC_TIER_256,
     .required_caps = FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 |
                      FC_CAP_SSE41 | FC_CAP_AVX | FC_CAP_AVX2 | FC_CAP_VAES |
                      FC_CAP_VPCLMUL,
@@ -105,6 +108,7 @@ static const fc_gcm_ops fc_gcm_ops_vaes_avx2 = {
  * the sha3 table differs only in merging three-way XORs into EOR3. */
 static const fc_gcm_ops fc_gcm_ops_ce_pmull_sha3 = {
     .name = "ce-pmull-sha3",
+    .tier = FC_TIER_128,
     .required_caps = FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3,
     .aes = &fc_aes_ops_ce,
     .init = fc_gcm_init_ce,
@@ -115,6 +119,7 @@ static const fc_gcm_ops fc_gcm_ops_ce_pmull_sha3 = {
 
 static const fc_gcm_ops fc_gcm_ops_ce_pmull = {
     .name = "ce-pmull",
+    .tier = FC_TIER_128,
     .required_caps = FC_CAP_ARM_AES | FC_CAP_ARM_PMULL,
     .aes = &fc_aes_ops_ce,
     .init = fc_gcm_init_ce,
@@ -153,14 +158,9 @@ const fc_gcm_ops *fc_gcm_select(uint32_t caps, const fc_tuning *tuning)
      * the ymm one on this core (fc/tuning.h). */
     const int zmm_ok = tuning != NULL && tuning->aes_zmm;
 
-    for (size_t i = 0; i < FC_ARRAY_LEN(fc_gcm_table); i++) {
-        const fc_gcm_ops *t = fc_gcm_table[i];
-
-        if ((caps & t->required_caps) == t->required_caps &&
-            (zmm_ok || !t->zmm))
-            return t;
-    }
-    return &fc_gcm_ops_generic;
+    return fc_kernel_select((const void *const *)fc_gcm_table,
+                            FC_ARRAY_LEN(fc_gcm_table), caps,
+                            zmm_ok ? FC_TIER_512 : FC_TIER_256);
 }
 
 /* ------------------------------------------------------------------------ */

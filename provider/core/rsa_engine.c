@@ -62,7 +62,7 @@ static const fc_rsa_engine *fc_rsa_engine_named(const char *name, size_t len,
         const fc_rsa_engine *e = fc_rsa_engine_table[i];
 
         if (strlen(e->name) == len && memcmp(e->name, name, len) == 0 &&
-            (caps & e->required_caps) == e->required_caps)
+            fc_kernel_runs(&e->head, caps))
             return e;
     }
     return NULL;
@@ -84,8 +84,7 @@ void fc_rsa_engines_init(fc_rsa_engines *list, uint32_t caps, const char *order)
     for (size_t i = 0; i < FC_ARRAY_LEN(fc_rsa_engine_table); i++) {
         const fc_rsa_engine *e = fc_rsa_engine_table[i];
 
-        if ((caps & e->required_caps) == e->required_caps &&
-            e != &fc_rsa_engine_generic)
+        if (fc_kernel_runs(&e->head, caps) && e != &fc_rsa_engine_generic)
             fc_rsa_engines_add(list, e);
     }
     fc_rsa_engines_add(list, &fc_rsa_engine_generic);
@@ -136,6 +135,7 @@ int fc_rsa_exp2_scalar(const void *pre, const fc_mont *mp, uint64_t *rp,
 /* The portable engine: C kernels for every size. */
 const fc_rsa_engine fc_rsa_engine_generic = {
     .name = "generic",
+    .tier = FC_TIER_GENERIC,
     .required_caps = 0,
     .kernels = &fc_bn_ops_generic,
     .exp2 = fc_rsa_exp2_scalar,

@@ -24,6 +24,7 @@ static const fc_bn_ops fc_bn_ops_arm64 = {
 
 const fc_rsa_engine fc_rsa_engine_arm64 = {
     .name = "arm64",
+    .tier = FC_TIER_SCALAR,
     .required_caps = 0,
     .kernels = &fc_bn_ops_arm64,
     .exp2 = fc_rsa_exp2_scalar,

@@ -98,6 +98,7 @@ static void *avx2_pre_new(const fc_mont *mp, const fc_mont *mq)
 
 const fc_rsa_engine fc_rsa_engine_avx2 = {
     .name = "avx2",
+    .tier = FC_TIER_256,
     .required_caps = FC_CAP_AVX | FC_CAP_AVX2,
     .kernels = NULL,
     .takes = avx2_takes,

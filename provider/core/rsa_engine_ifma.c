@@ -213,6 +213,7 @@ static void *ifma_pre_new(const fc_mont *mp, const fc_mont *mq)
 
 const fc_rsa_engine fc_rsa_engine_ifma = {
     .name = "ifma",
+    .tier = FC_TIER_512,
     /* the n16 kernels' normalization uses PEXT/PDEP */
     .required_caps = FC_CAP_AVX512 | FC_CAP_IFMA | FC_CAP_BMI2,
     .kernels = NULL,

@@ -22,6 +22,7 @@ static const fc_bn_ops fc_bn_ops_mulx = {
 
 const fc_rsa_engine fc_rsa_engine_mulx = {
     .name = "mulx",
+    .tier = FC_TIER_SCALAR,
     .required_caps = FC_CAP_BMI2 | FC_CAP_ADX,
     .kernels = &fc_bn_ops_mulx,
     .exp2 = fc_rsa_exp2_scalar,

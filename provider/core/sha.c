@@ -12,6 +12,7 @@
 
 const fc_sha_ops fc_sha_ops_generic = {
     .name = "generic",
+    .tier = FC_TIER_GENERIC,
     .required_caps = 0,
     .sha1_blocks = fc_sha1_blocks_generic,
     .sha256_blocks = fc_sha256_blocks_generic,
@@ -21,6 +22,7 @@ const fc_sha_ops fc_sha_ops_generic = {
 /* SHA-256 has no rotation in its SHA-NI schedule: the same kernel. */
 const fc_sha_ops fc_sha_ops_shani_avx512 = {
     .name = "shani-avx512",
+    .tier = FC_TIER_512,
     .required_caps = FC_CAP_SHA | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX512,
     .sha1_blocks = fc_sha1_blocks_shani_avx512,
     .sha256_blocks = fc_sha256_blocks_shani,
@@ -28,6 +30,7 @@ const fc_sha_ops fc_sha_ops_shani_avx512 = {
 
 const fc_sha_ops fc_sha_ops_shani = {
     .name = "shani",
+    .tier = FC_TIER_128,
     .required_caps = FC_CAP_SHA | FC_CAP_SSSE3 | FC_CAP_SSE41,
     .sha1_blocks = fc_sha1_blocks_shani,
     .sha256_blocks = fc_sha256_blocks_shani,
@@ -53,12 +56,8 @@ const fc_sha_ops *const *fc_sha_impls(size_t *count)
 /* see fc/sha.h */
 const fc_sha_ops *fc_sha_select(uint32_t caps)
 {
-    for (size_t i = 0; i < FC_ARRAY_LEN(fc_sha_table); i++) {
-        uint32_t need = fc_sha_table[i]->required_caps;
-        if ((caps & need) == need)
-            return fc_sha_table[i];
-    }
-    return &fc_sha_ops_generic;
+    return fc_kernel_select((const void *const *)fc_sha_table,
+                            FC_ARRAY_LEN(fc_sha_table), caps, FC_TIER_512);
 }
 
 /* ------------------------------------------------------------------------ */

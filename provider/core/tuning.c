@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * tuning.c - the per-CPU table of microarchitecture-dependent choices (see
- * fc/tuning.h) and the vendor/family/model probe behind it.
+ * fc/tuning.h). The vendor/family/model a row matches comes from the one
+ * CPU probe (cpu.c).
  *
  * Rows are CPU classes by vendor, display family and model range (a class
  * with scattered model numbers has several rows of the same name). Values
@@ -10,15 +11,10 @@
  * a measurement on that core, or the published per-core instruction
  * tables.
  */
-#include <pthread.h>
 #include <string.h>
 
 #include "fc/common.h"
 #include "fc/tuning.h"
-
-#if defined(__x86_64__) && !defined(FC_NO_ASM)
-#include <cpuid.h>
-#endif
 
 /* Intel family 6 and AMD families 0x17 (Zen 1/2), 0x19 (Zen 3/4) and
  * 0x1a (Zen 5). Model numbers from the vendors' documentation. */
@@ -225,67 +221,4 @@ const fc_tuning *fc_tuning_by_name(const char *name)
         if (strcmp(fc_tuning_table[i].name, name) == 0)
             return &fc_tuning_table[i];
     return NULL;
-}
-
-#if defined(__x86_64__) && !defined(FC_NO_ASM)
-static void fc_cpu_id_probe(fc_cpu_id *id, fc_cpu_id_more *more)
-{
-    uint32_t max, b, c, d, a;
-
-    memset(id, 0, sizeof(*id));
-    memset(more, 0, sizeof(*more));
-    if (!__get_cpuid(0, &max, &b, &c, &d) || max < 1)
-        return;
-    memcpy(more->vendor_name, &b, 4);
-    memcpy(more->vendor_name + 4, &d, 4);
-    memcpy(more->vendor_name + 8, &c, 4);
-    more->vendor_name[12] = '\0';
-    /* "GenuineIntel" / "AuthenticAMD" in EBX, EDX, ECX. */
-    if (b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e)
-        id->vendor = FC_VENDOR_INTEL;
-    else if (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163)
-        id->vendor = FC_VENDOR_AMD;
-    __cpuid(1, a, b, c, d);
-    {
-        uint32_t fam = (a >> 8) & 0xf, mod = (a >> 4) & 0xf;
-        /* Intel SDM / AMD APM: the extended fields count for family 0xf
-         * (and for the model, also family 6 on Intel). */
-        if (fam == 0xf)
-            fam += (a >> 20) & 0xff;
-        if (fam == 0x6 || fam >= 0xf)
-            mod |= ((a >> 16) & 0xf) << 4;
-        id->family = fam;
-        id->model = mod;
-        more->stepping = a & 0xf;
-    }
-}
-#else
-static void fc_cpu_id_probe(fc_cpu_id *id, fc_cpu_id_more *more)
-{
-    memset(id, 0, sizeof(*id));
-    memset(more, 0, sizeof(*more));
-}
-#endif
-
-static pthread_once_t fc_cpu_id_once = PTHREAD_ONCE_INIT;
-static fc_cpu_id fc_cpu_id_cached;
-static fc_cpu_id_more fc_cpu_id_more_cached;
-
-static void fc_cpu_id_do_probe(void)
-{
-    fc_cpu_id_probe(&fc_cpu_id_cached, &fc_cpu_id_more_cached);
-}
-
-/* see fc/tuning.h */
-fc_cpu_id fc_cpu_identify(void)
-{
-    pthread_once(&fc_cpu_id_once, fc_cpu_id_do_probe);
-    return fc_cpu_id_cached;
-}
-
-/* see fc/tuning.h */
-fc_cpu_id_more fc_cpu_identify_more(void)
-{
-    pthread_once(&fc_cpu_id_once, fc_cpu_id_do_probe);
-    return fc_cpu_id_more_cached;
 }

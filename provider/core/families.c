@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * families.c - the algorithm families (see fc/family.h), each described
+ * once: its offer bit and name, the table's offer rule on the tiers of the
+ * kernels it runs (fc/kernel.h), with the measurement behind each "yes",
+ * and the work fastcrypto-calibrate measures for it. The rules are the
+ * prior fc_offer_decide (offer.c) gives where no wisdom decided.
+ *
+ * What default runs (x86-64; OpenSSL's own dispatch, read from its source):
+ *   AES-GCM   3.0: AES-NI + PCLMULQDQ, 6 blocks per pass in xmm registers
+ *             (aesni_gcm_*, with AVX and MOVBE). From 3.1 on (taken
+ *             conservatively as the first release): its AVX-512 VAES GCM
+ *             where AVX512F+DQ+BW+VL, VAES and VPCLMULQDQ are all present.
+ *   AES-CBC   AES-NI: serial encryption, 8 blocks in flight decrypting, xmm.
+ *   AES-CTR   AES-NI, 8 blocks in flight, xmm.
+ *   RSA       per CRT half: AVX-512 IFMA for 1024-bit halves in 3.0, for
+ *             1536- and 2048-bit halves too from 3.1 on (conservatively);
+ *             else MULX/ADX (BMI2 and ADX); else its AVX2 code for 1024-bit
+ *             halves; else MULQ.
+ *   CTR-DRBG  AES-NI CTR.
+ *   AES-CBC-HMAC-SHA1/SHA256  stitched AES-NI code with SHA-NI where the
+ *             CPU has it, else with AVX2.
+ * Without AES-NI (and on arm64, which none of us has measured) default's
+ * assembly is at least as fast as our portable or untimed kernels: nothing
+ * is offered there unless forced; fc_offer_decide asks these rules on
+ * x86-64 only.
+ */
+#include <string.h>
+
+#include "fc/common.h"
+#include "fc/cpu.h"
+#include "fc/family.h"
+#include "fc/kernel.h"
+
+/* Default's AVX-512 GCM: OpenSSL's ossl_vaes_vpclmulqdq_capable() asks for
+ * AVX512F, DQ, BW, VL (FC_CAP_AVX512), VAES and VPCLMULQDQ. */
+static int fc_default_gcm_zmm(const fc_offer_in *in)
+{
+    const uint32_t need = FC_CAP_AVX512 | FC_CAP_VAES | FC_CAP_VPCLMUL;
+
+    return fc_ossl_at_least(in->ossl_version, 3, 1) &&
+           (in->caps & need) == need;
+}
+
+/* Default's RSA code for a CRT half of n limbs is IFMA. */
+static int fc_default_rsa_ifma(const fc_offer_in *in, size_t n)
+{
+    if ((in->caps & FC_CAP_IFMA) == 0)
+        return 0;
+    return n == 16 ||
+           (fc_ossl_at_least(in->ossl_version, 3, 1) && (n == 24 || n == 32));
+}
+
+/*
+ * AES-GCM. Ours against default's 6-block xmm loop (OpenSSL 3.0, or any
+ * CPU without AVX-512 VAES): the VAES ymm tier 1.98x (AES-128) / 2.12x
+ * (AES-256) at 16 KiB, 2.0x and more at 16 B..1350 B (Intel Xeon,
+ * Sapphire Rapids class, OpenSSL 3.0.19, scripts/bench.sh); 2.4x on AMD
+ * Zen 3 (3.0.19); the AES-NI/AVX tier (VAES hidden from both sides) 1.21x.
+ * Against default's AVX-512 GCM only a 512-bit tier of ours competes
+ * (our ymm tier measured 0.77x against OpenSSL 3.6.3's at 16 KiB on the
+ * Xeon), and only where the CPU's row chose it: the zmm tier against
+ * 3.6.3 on the Xeon, openssl speed -evp (a re-key per message), 1.03-1.06x
+ * at 16 KiB and 1.11-1.35x at 16 B..1350 B, 64 B included (it lost there,
+ * 0.89-0.98x, before its key setup made the powers of H on demand).
+ */
+static int fc_offer_gcm(const fc_offer_in *in)
+{
+    if (fc_default_gcm_zmm(in))
+        return in->gcm_tier >= FC_TIER_512;
+    return in->gcm_tier >= FC_TIER_128_AVX;
+}
+
+/*
+ * AES-CBC. The VAES tier decrypts 16 blocks per pass: 1.96-2.08x at
+ * 16 KiB, encryption 1.03-1.10x (at the AESENC latency bound, as
+ * default). With VAES hidden from both sides (Xeon, 3.0.19) the AES-NI
+ * tier encrypts 1.07-1.10x but decrypts 0.97-1.02x: a tie is not a win.
+ * AES-256-CBC encryption of 47-2048 B messages under a fresh key each
+ * (fc_bench cbc-small, 66 blocks on average): 1.10-1.12x against 3.0.19,
+ * 1.04x against 3.6.3. Each message is one chain of 14 dependent AESENC
+ * per block (42 c; default's ~45-47): against 3.0.19, per message, floor
+ * 68 ns, default 842 ns above it, fastcrypto 747 of which ~700 is that
+ * chain; with nothing at all of ours beside the chain it would be
+ * ~1.18x.
+ */
+static int fc_offer_cbc(const fc_offer_in *in)
+{
+    return in->aes_tier >= FC_TIER_256;
+}
+
+/*
+ * AES-CTR: the VAES kernel (16 blocks per pass) 2.1-2.5x default at 16 KiB,
+ * 1.45-2.0x at 256 B, level at 16 B (0.99-1.10x); AES-NI alone 1.1x at
+ * 16 KiB by its cycles per byte (0.230 against 0.256 ticks, AES-128) and
+ * level below: with the VAES tier only, as CBC. (Xeon, 3.0.19.)
+ */
+static int fc_offer_ctr(const fc_offer_in *in)
+{
+    return in->aes_tier >= FC_TIER_256;
+}
+
+/*
+ * CTR-DRBG, on the AES table's ctr32 kernels (bench/fc_bench drbg-*, Xeon
+ * family 6 model 0xa7, 3 rounds, AES-256 with df, generate calls of 16 B,
+ * 256 B, 4 KiB, 64 KiB): VAES tier 3.4x, 3.3x, 2.6x, 2.2x default's on
+ * OpenSSL 3.0.19 and 2.0x, 2.1x, 2.2x, 2.2x on 3.6.3; AES-NI tier (mask
+ * vaes) 3.2x, 2.9x, 1.5x, 1.18x on 3.0.19. Default's per-call work is
+ * what the small requests (keys, nonces, blinding, padding) save; the
+ * large ones are AES-CTR throughput, ahead on either tier. Offered with
+ * any x86-64 AES instruction tier.
+ */
+static int fc_offer_drbg(const fc_offer_in *in)
+{
+    return in->aes_tier >= FC_TIER_128;
+}
+
+/*
+ * AES-CBC-HMAC-SHA1/SHA256: only with the stitched AES-NI + SHA-NI kernels
+ * (default stitches too, with its own SHA-NI code where present, else
+ * AVX2). Against default's, encrypting (Xeon, 3.0.19, openssl speed, 1 KiB
+ * and 16 KiB): AES-128-SHA1 1.23x, AES-256-SHA1 1.08-1.10x, AES-128-SHA256
+ * 1.00-1.03x, AES-256-SHA256 1.07-1.09x; a TLS 1.2 record loop (seal and
+ * open) 1.04-1.18x. Without SHA-NI (hidden from both sides) our SHA in C
+ * lost (0.74x, 0.42x): not offered.
+ */
+static int fc_offer_cbc_hmac(const fc_offer_in *in)
+{
+    return in->cbc_hmac_tier >= FC_TIER_128;
+}
+
+/*
+ * RSA, per CRT-half size, by the engine a key of that size gets
+ * (fc/rsa_engine.h). The IFMA engine against default's IFMA code
+ * (RSA-2048, any 3.x) 1.55-1.62x; against default's MULX code (RSA-3072
+ * and 4096 on 3.0) 2.44x and 2.77x; against default's IFMA code for those
+ * (3.6.3) 1.27x and 1.28x (Xeon; sign/s, scripts/bench.sh). The AVX2
+ * engine where the CPU's row put it ahead of MULX (the row holds the
+ * evidence) and default runs MULX. The MULX engine where the row measured
+ * it ahead of OpenSSL's MULX code (rsa_mulx_wins: 1.15-1.17x on the Xeon
+ * with IFMA hidden from both sides; it ties on AMD Zen 3, 1.03x, 1.04x,
+ * 0.92x for 2048, 3072, 4096). The portable C and the arm64 kernels: not
+ * measured ahead of default's assembly.
+ */
+static int fc_offer_rsa(const fc_offer_in *in, size_t i)
+{
+    static const size_t halves[3] = {16, 24, 32};
+    const int mulx_wins = in->tuning != NULL && in->tuning->rsa_mulx_wins;
+    const uint32_t t = in->rsa_tier[i];
+    const int dflt_ifma = fc_default_rsa_ifma(in, halves[i]);
+
+    if (t == FC_TIER_512) /* IFMA */
+        return 1;
+    if (t == FC_TIER_256)
+        return !dflt_ifma && fc_bn_mulx_capable(in->caps);
+    if (t == FC_TIER_SCALAR)
+        return mulx_wins && !dflt_ifma;
+    return 0;
+}
+
+static int fc_offer_rsa2048(const fc_offer_in *in)
+{
+    return fc_offer_rsa(in, 0);
+}
+
+static int fc_offer_rsa3072(const fc_offer_in *in)
+{
+    return fc_offer_rsa(in, 1);
+}
+
+static int fc_offer_rsa4096(const fc_offer_in *in)
+{
+    return fc_offer_rsa(in, 2);
+}
+
+/*
+ * The families, in the order fc_offer_describe lists them. A new family
+ * is one entry here (its bit in fc/offer.h), its algorithms in fc_prov.c's
+ * tables under that bit, and its files.
+ */
+static const fc_family fc_family_table[] = {
+    {FC_OFFER_GCM, "gcm", fc_offer_gcm,
+     "AES-256-GCM seal and open of 16 B, 1350 B and 16 KiB"},
+    {FC_OFFER_CBC, "cbc", fc_offer_cbc,
+     "AES-256-CBC decrypt 16 KiB; encrypt 47..2048 B, a fresh key each"},
+    {FC_OFFER_CTR, "ctr", fc_offer_ctr, "AES-256-CTR 16 KiB"},
+    {FC_OFFER_DRBG, "drbg", fc_offer_drbg, "CTR-DRBG generate 16 B and 4 KiB"},
+    {FC_OFFER_CBC_HMAC, "cbc-hmac", fc_offer_cbc_hmac,
+     "AES-128-CBC-HMAC-SHA1/SHA256 TLS records of 1350 B, seal and open"},
+    {FC_OFFER_RSA2048, "rsa2048", fc_offer_rsa2048,
+     "RSA-2048 sign, PKCS#1 v1.5 SHA-256"},
+    {FC_OFFER_RSA3072, "rsa3072", fc_offer_rsa3072,
+     "RSA-3072 sign, PKCS#1 v1.5 SHA-256"},
+    {FC_OFFER_RSA4096, "rsa4096", fc_offer_rsa4096,
+     "RSA-4096 sign, PKCS#1 v1.5 SHA-256"},
+    /* Keys of other sizes: no rule (never offered by the table), nothing
+     * calibrated. */
+    {FC_OFFER_RSAOTHER, "rsa-other", NULL, NULL},
+};
+
+/* see fc/family.h */
+const fc_family *fc_families(size_t *count)
+{
+    *count = FC_ARRAY_LEN(fc_family_table);
+    return fc_family_table;
+}
+
+/* see fc/family.h */
+const fc_family *fc_family_named(const char *name, size_t len)
+{
+    for (size_t i = 0; i < FC_ARRAY_LEN(fc_family_table); i++)
+        if (strlen(fc_family_table[i].name) == len &&
+            memcmp(fc_family_table[i].name, name, len) == 0)
+            return &fc_family_table[i];
+    return NULL;
+}

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * test_families.c - the offer decision pinned over a grid of inputs.
+ *
+ * For every CPU feature set below (three x86-64 servers and arm64, each
+ * under the masks the tests and benchmarks use), every OpenSSL version
+ * that moves a decision (3.0, 3.1, 3.6) and every CPU row of fc/tuning.h,
+ * the word fc_offer_decide gives for the kernels the provider would select
+ * (fc_offer_in_init) must equal the word recorded in offer_grid.h. The
+ * table was recorded from the decision as it stood before the families
+ * were described by one table (fc/family.h), so a refactor of how the
+ * decision is written cannot change what it decides.
+ *
+ * FC_FAMILIES_PRINT=1 prints the table the code gives now, in the form
+ * of offer_grid.h, instead of testing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fc/aes.h"
+#include "fc/cpu.h"
+#include "fc/family.h"
+#include "fc/offer.h"
+#include "fc/tuning.h"
+
+/* The development Xeon (AVX-512 with VAES, IFMA and SHA-NI), an AVX2
+ * server with VAES (AMD Zen 3, without and with SHA-NI), and arm64. */
+#define CAPS_AVX2                                                              \
+    (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
+     FC_CAP_AVX2 | FC_CAP_VAES | FC_CAP_VPCLMUL | FC_CAP_BMI2 | FC_CAP_ADX |   \
+     FC_CAP_MOVBE)
+#define CAPS_XEON (CAPS_AVX2 | FC_CAP_AVX512 | FC_CAP_IFMA | FC_CAP_SHA)
+#define CAPS_ARM                                                               \
+    (FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3 | FC_CAP_ARM_SHA1 |   \
+     FC_CAP_ARM_SHA2)
+
+static const uint32_t fc_grid_bases[] = {
+    CAPS_XEON,
+    CAPS_AVX2,
+    CAPS_AVX2 | FC_CAP_SHA,
+    CAPS_ARM,
+};
+
+/* FASTCRYPTO_CPU_MASK values: the test matrix's, the benchmarks' stand-in
+ * classes, and one per feature a decision or a selection looks at. */
+static const char *const fc_grid_masks[] = {
+    "",         "vaes",     "avx",
+    "all",      "ifma",     "avx512,ifma,vaes,vpclmul",
+    "sha",      "adx",      "bmi2",
+    "avx512",   "avx2",     "vpclmul",
+    "pclmul",   "aesni",    "ssse3",
+    "sha,ifma", "vaes,adx",
+};
+
+static const unsigned long fc_grid_versions[] = {
+    0x30000130UL, /* 3.0.19 */
+    0x30100000UL, /* 3.1.0 */
+    0x30600030UL, /* 3.6.3 */
+};
+
+typedef struct fc_grid_row {
+    uint32_t caps;
+    const char *row;
+    unsigned long version;
+    uint32_t offer;
+} fc_grid_row;
+
+#include "offer_grid.h"
+
+static uint32_t fc_grid_offer(uint32_t caps, const fc_tuning *t,
+                              unsigned long version)
+{
+    fc_offer_in in;
+
+    fc_offer_in_init(&in, caps, t, version);
+    return fc_offer_decide(&in);
+}
+
+/* Every distinct masked feature set of the grid, in order. */
+static size_t fc_grid_caps(uint32_t *out, size_t max)
+{
+    size_t n = 0;
+
+    for (size_t b = 0; b < sizeof(fc_grid_bases) / sizeof(*fc_grid_bases); b++)
+        for (size_t m = 0; m < sizeof(fc_grid_masks) / sizeof(*fc_grid_masks);
+             m++) {
+            uint32_t mask = 0, caps;
+            size_t k;
+
+            if (!fc_cpu_parse_mask(fc_grid_masks[m], &mask))
+                abort();
+            caps = fc_cpu_apply_mask(fc_grid_bases[b], mask);
+            for (k = 0; k < n && out[k] != caps; k++)
+                ;
+            if (k == n && n < max)
+                out[n++] = caps;
+        }
+    return n;
+}
+
+static void fc_grid_print(void)
+{
+    uint32_t caps[128];
+    const size_t ncaps = fc_grid_caps(caps, 128);
+    unsigned nrows;
+    const fc_tuning *rows = fc_tuning_rows(&nrows);
+
+    printf("static const fc_grid_row fc_grid[] = {\n");
+    for (size_t c = 0; c < ncaps; c++)
+        for (size_t v = 0; v < 3; v++)
+            for (unsigned r = 0; r < nrows; r++) {
+                /* Rows of one name differ in their models only. */
+                if (fc_tuning_by_name(rows[r].name) != &rows[r])
+                    continue;
+                printf("    {0x%05x, \"%s\", 0x%08lx, 0x%03x},\n", caps[c],
+                       rows[r].name, fc_grid_versions[v],
+                       fc_grid_offer(caps[c], &rows[r], fc_grid_versions[v]));
+            }
+    printf("};\n");
+}
+
+/* The recorded table covers the whole grid, and each of its words is what
+ * the decision gives now. */
+static void test_offer_grid(void **state)
+{
+    uint32_t caps[128];
+    const size_t ncaps = fc_grid_caps(caps, 128);
+    unsigned nrows, named = 0;
+    const fc_tuning *rows = fc_tuning_rows(&nrows);
+    size_t bad = 0;
+    uint32_t offered = 0;
+
+    (void)state;
+    /* The table holds the decision over the x86-64 kernels compiled in. */
+    if (strcmp(fc_aes_select(CAPS_XEON)->name, "generic") == 0)
+        skip();
+    for (unsigned r = 0; r < nrows; r++)
+        named += fc_tuning_by_name(rows[r].name) == &rows[r];
+    assert_int_equal(sizeof(fc_grid) / sizeof(*fc_grid), ncaps * 3 * named);
+    for (size_t i = 0; i < sizeof(fc_grid) / sizeof(*fc_grid); i++) {
+        const fc_grid_row *g = &fc_grid[i];
+        const fc_tuning *t = fc_tuning_by_name(g->row);
+        uint32_t o;
+
+        assert_non_null(t);
+        o = fc_grid_offer(g->caps, t, g->version);
+        if (o != g->offer) {
+            fprintf(stderr,
+                    "caps 0x%05x row %s openssl 0x%08lx: 0x%03x, "
+                    "recorded 0x%03x\n",
+                    g->caps, g->row, g->version, o, g->offer);
+            bad++;
+        }
+        offered |= g->offer;
+    }
+    assert_int_equal(bad, 0);
+    /* The grid reaches every family's "yes". */
+    assert_int_equal(offered, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR |
+                                  FC_OFFER_DRBG | FC_OFFER_CBC_HMAC |
+                                  FC_OFFER_RSA2048 | FC_OFFER_RSA3072 |
+                                  FC_OFFER_RSA4096);
+}
+
+/* The descriptors: one per FC_OFFER_* bit, each name found again by
+ * fc_offer_family_bit, fc_offer_describe listing them in table order. */
+static void test_descriptors(void **state)
+{
+    static const char *const names[] = {
+        "gcm",     "cbc",     "ctr",     "drbg",      "cbc-hmac",
+        "rsa2048", "rsa3072", "rsa4096", "rsa-other",
+    };
+    size_t n;
+    const fc_family *f = fc_families(&n);
+    uint32_t seen = 0;
+    char buf[128], want[128] = "";
+
+    (void)state;
+    assert_int_equal(n, sizeof(names) / sizeof(*names));
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(f[i].name, names[i]);
+        assert_int_equal(f[i].bit & (f[i].bit - 1), 0); /* one bit */
+        assert_int_equal(seen & f[i].bit, 0);
+        seen |= f[i].bit;
+        assert_int_equal(fc_offer_family_bit(names[i], strlen(names[i])),
+                         f[i].bit);
+        assert_ptr_equal(fc_family_named(names[i], strlen(names[i])), &f[i]);
+        /* Every family the table may offer is calibrated. */
+        if (f[i].offer != NULL)
+            assert_non_null(f[i].workload);
+        strcat(want, i ? " " : "");
+        strcat(want, names[i]);
+    }
+    assert_int_equal(seen, FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR |
+                               FC_OFFER_DRBG | FC_OFFER_CBC_HMAC |
+                               FC_OFFER_RSA);
+    assert_int_equal(fc_offer_family_bit("gcm ", 4), 0);
+    assert_int_equal(fc_offer_family_bit("rsa", 3), 0);
+    assert_null(fc_family_named("", 0));
+    fc_offer_describe(seen, buf, sizeof(buf));
+    assert_string_equal(buf, want);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_offer_grid),
+        cmocka_unit_test(test_descriptors),
+    };
+    const char *print = getenv("FC_FAMILIES_PRINT");
+
+    if (print != NULL && strcmp(print, "1") == 0) {
+        fc_grid_print();
+        return 0;
+    }
+    return cmocka_run_group_tests_name("families", tests, NULL, NULL);
+}
