@@ -50,8 +50,8 @@
 /* RSA by the size of a CRT half (the limb count of p): 1024-bit halves
  * (RSA-2048), 1536 (RSA-3072), 2048 (RSA-4096), and every other size.
  * The keymgmt, signature and asymmetric cipher are registered when any
- * of the four is offered; keys of the sizes that are not are refused at
- * import. */
+ * of the four is offered; keys of the sizes that are not are held as
+ * default's keys at import and run there (rsa_deleg.h). */
 #define FC_OFFER_RSA2048  (1u << 8)
 #define FC_OFFER_RSA3072  (1u << 9)
 #define FC_OFFER_RSA4096  (1u << 10)
