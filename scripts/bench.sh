@@ -405,7 +405,7 @@ echo
 # $tmp/decide; decision(LABEL, RATIO) is the text beside a row's ratio:
 # the decision for the row's family and its source, "!" and why when the
 # median ratio (as printed, to 2 decimals) disagrees with it; a flagged
-# row also goes to $tmp/disagree.
+# row also goes to $tmp/disagree ("family decision why ratio row", tabs).
 awk_decide='
 function load_decisions(file,   line, f) {
     while ((getline line < file) > 0) {
@@ -437,7 +437,7 @@ function decision(label, q, row,   t, fam, d, txt, why) {
     if (d == "offer" && q < 1.0) why = "offered, measured slower"
     if (d == "no" && q >= 1.05) why = "not offered, measured faster"
     if (why == "") return txt
-    printf "%s  %s: %.2fx, %s\n", row, txt, q, why >> dis
+    printf "%s\t%s\t%s\t%.2f\t%s\n", fam, txt, why, q, row >> dis
     return txt "  ! " why
 }'
 : >"$tmp/disagree"
@@ -859,8 +859,28 @@ awk '$1 == "-" {
     }' "$tmp/decide"
 ndis=$(wc -l <"$tmp/disagree")
 echo "disagreements: $ndis row(s) (offered but < 1.00x, or not offered but" \
-    ">= 1.05x)"
-sed 's/^/  ! /' "$tmp/disagree"
+    ">= 1.05x; flagged \"!\" above)"
+# By family and decision (a [mask=...] row may have its own): how many
+# rows, their range of ratios, the one farthest from the decision.
+awk -F'\t' '
+    { k = $1 "\t" $2 }
+    !(k in n) { keys[++nk] = k; fam[k] = $1; txt[k] = $2; why[k] = $3 }
+    {
+        n[k]++; q = $4 + 0
+        if (!(k in lo) || q < lo[k]) lo[k] = q
+        if (!(k in hi) || q > hi[k]) hi[k] = q
+        # The slowest offered row, the fastest row not offered.
+        if (!(k in far) || ($3 ~ /^offered/ ? q < fq[k] : q > fq[k])) {
+            far[k] = $5; fq[k] = q
+        }
+    }
+    END {
+        for (i = 1; i <= nk; i++) {
+            k = keys[i]
+            printf "  ! %-9s %s: %s, %d row(s), %.2fx..%.2fx (farthest: %s)\n", \
+                fam[k], txt[k], why[k], n[k], lo[k], hi[k], far[k]
+        }
+    }' "$tmp/disagree"
 echo
 echo "not measured here: the nginx TLS 1.3 targets (handshakes/s, 1 MiB" \
     "transfers) - scripts/bench_tls.sh."
