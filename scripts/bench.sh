@@ -23,6 +23,12 @@
 #    "targets" below), cycles per byte at 16 KiB (an estimate), and a PNG
 #    chart of throughput against record size (scripts/bench_chart.sh,
 #    gnuplot).
+# 5. Beside each measured ratio, fastcrypto's offer decision for the row's
+#    family and its source, as its unforced build info reports them (the
+#    wisdom file's record: "offer (wisdom 1.92)", else the per-CPU table:
+#    "no (table)"; under --hide or a mask the wisdom's key differs, so the
+#    table decides); "!" flags a row offered but measured < 1.00x, or not
+#    offered but measured >= 1.05x; a summary at the end counts them.
 #
 # Every openssl run has FASTCRYPTO_STATS=1: fastcrypto prints its operation
 # counters when it unloads, and the script checks them - a fastcrypto run
@@ -316,9 +322,56 @@ grep -q 'status: active' <<<"$fc_block" || {
     die "fastcrypto is not active"
 }
 buildinfo=$(sed -n 's/^ *build info: //p' <<<"$fc_block")
-# What it offers by default on this CPU and OpenSSL (not forced).
-offer_auto=$(FASTCRYPTO_OFFER= openssl list -providers -verbose "${prov_opts[@]}" 2>/dev/null |
-    sed -n 's/.*build info: fastcrypto .* offer=\(.*\) offer-from=.*/\1/p' | head -1)
+# What it offers by default on this CPU and OpenSSL (not forced), family by
+# family, and where each decision came from: its unforced build info ends
+# "offer=gcm cbc ... offer-from=wisdom|table|forced wisdom=STATE)", STATE the
+# wisdom file's path, then ": ..." when it was not used (missing, a key of
+# another machine or CPU mask, a bad file); the path may hold spaces.
+# fc_decisions TAG [MASK] appends "TAG family offer|no source figure|-" lines
+# to $tmp/decide (TAG "-" for the rows run under the --hide mask alone, else
+# the extra mask of [mask=TAG] rows) and sets offer_auto, offer_from and
+# wisdom_state.
+offer_families=(gcm cbc ctr drbg cbc-hmac rsa2048 rsa3072 rsa4096 rsa-other)
+: >"$tmp/decide"
+fc_decisions() {
+    local tag=$1 info path fam dec src fig
+    local -a env=(FASTCRYPTO_OFFER=)
+    [[ -n ${2:-} ]] && env+=(FASTCRYPTO_CPU_MASK="${hide:+$hide,}$2")
+    info=$(env "${env[@]}" openssl list -providers -verbose "${prov_opts[@]}" \
+        2>/dev/null | sed -n 's/.*build info: \(fastcrypto .*\))$/\1/p' |
+        head -n 1)
+    offer_auto=$(sed -n 's/.* offer=\(.*\) offer-from=.*/\1/p' <<<"$info")
+    offer_from=$(sed -n 's/.* offer-from=\([a-z]*\) .*/\1/p' <<<"$info")
+    wisdom_state=$(sed -n 's/.* offer-from=[a-z]* wisdom=//p' <<<"$info")
+    # The file in force: the state is its bare path.
+    path=$wisdom_state
+    [[ $path == *": "* ]] && path=""
+    for fam in "${offer_families[@]}"; do
+        case " $offer_auto " in
+        " all " | *" $fam "*) dec=offer ;;
+        *) dec=no ;;
+        esac
+        src=table fig=-
+        if [[ $offer_from == forced ]]; then
+            src=forced
+        elif [[ $offer_from == wisdom && -n $path && -r $path ]]; then
+            # A family without a record in the file keeps the table's.
+            fig=$(awk -v f="$fam" '$1 == "family" && $2 == f {
+                    m = "?"
+                    for (i = 4; i <= NF; i++)
+                        if ($i ~ /^median=/) m = substr($i, 8)
+                    print m; exit
+                }' "$path")
+            if [[ -n $fig ]]; then src=wisdom; else fig=-; fi
+        fi
+        echo "$tag $fam $dec $src $fig" >>"$tmp/decide"
+    done
+}
+# The [mask=...] rows first: the header and summary show the plain run's.
+for m in $(printf '%s\n' "${jobs[@]}" | awk '$4 != "-" { print $4 }' | sort -u); do
+    fc_decisions "$m" "$m"
+done
+fc_decisions -
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
     head -n 1)
@@ -341,11 +394,53 @@ echo "openssl:    $(openssl version)${ossl_dir:+ ($ossl_dir)}"
     echo "hidden:     $hide from both: FASTCRYPTO_CPU_MASK=$hide," \
         "OPENSSL_ia32cap=$ia32cap"
 echo "fastcrypto: ${buildinfo:-?} ($module)"
-echo "offered:    ${offer_auto:-?} by default here (measured below: everything)"
+echo "offered:    ${offer_auto:-?} by default here (measured below: everything);" \
+    "offer-from=${offer_from:-?} wisdom=${wisdom_state:-?}"
 echo "runs:       $rounds interleaved round(s); ciphers ${seconds}s per run" \
     "(cbc sizes $cbc_sizes; gcm sizes $gcm_sizes);" \
     "rsa ${rsa_seconds}s per size and op; ~$((est / 60 + 1)) min"
 echo
+
+# awk functions for the decision column: load_decisions FILE reads
+# $tmp/decide; decision(LABEL, RATIO) is the text beside a row's ratio:
+# the decision for the row's family and its source, "!" and why when the
+# median ratio (as printed, to 2 decimals) disagrees with it; a flagged
+# row also goes to $tmp/disagree ("family decision why ratio row", tabs).
+awk_decide='
+function load_decisions(file,   line, f) {
+    while ((getline line < file) > 0) {
+        split(line, f, " ")
+        dec[f[1], f[2]] = f[3]; src[f[1], f[2]] = f[4]; fig[f[1], f[2]] = f[5]
+    }
+    close(file)
+}
+function family(l) {
+    sub(/\[mask=[a-z0-9,]*\]/, "", l)
+    if (l ~ /cbc-hmac/ || l ~ /^mte-/) return "cbc-hmac"
+    if (l ~ /gcm/) return "gcm"
+    if (l ~ /^aes-[0-9]+-cbc$/ || l ~ /^cbc-/) return "cbc"
+    if (l ~ /^aes-[0-9]+-ctr$/ || l ~ /^ctr-/) return "ctr"
+    if (l ~ /^rsa(2048|3072|4096)$/) return l
+    if (l ~ /^rsa-/) return "rsa2048"
+    if (l ~ /^drbg/) return "drbg"
+    return ""
+}
+function decision(label, q, row,   t, fam, d, txt, why) {
+    t = "-"
+    if (match(label, /\[mask=[a-z0-9,]*\]/))
+        t = substr(label, RSTART + 6, RLENGTH - 7)
+    fam = family(label)
+    if (fam == "" || !((t, fam) in dec)) return ""
+    d = dec[t, fam]; q = sprintf("%.2f", q) + 0
+    txt = d " (" src[t, fam] (fig[t, fam] != "-" ? " " fig[t, fam] : "") ")"
+    why = ""
+    if (d == "offer" && q < 1.0) why = "offered, measured slower"
+    if (d == "no" && q >= 1.05) why = "not offered, measured faster"
+    if (why == "") return txt
+    printf "%s\t%s\t%s\t%.2f\t%s\n", fam, txt, why, q, row >> dis
+    return txt "  ! " why
+}'
+: >"$tmp/disagree"
 
 # median_table DATA UNIT DIV OUT: DATA holds "label op size prov round value"
 # lines; prints one row per (label, op, size) in the order run - each
@@ -353,7 +448,8 @@ echo
 # per-round paired ratios - and writes "label op size default fastcrypto
 # ratio lo hi" (undivided medians) to OUT.
 median_table() {
-    awk -v unit="$2" -v div="$3" -v out="$4" '
+    awk -v unit="$2" -v div="$3" -v out="$4" -v decide="$tmp/decide" \
+        -v dis="$tmp/disagree" "$awk_decide"'
     function median(list,   a, n, i, j, t) {
         n = split(list, a, " ")
         for (i = 2; i <= n; i++) {
@@ -371,8 +467,10 @@ median_table() {
         if ($5 > nr) nr = $5
     }
     END {
-        printf "%-22s %-6s %6s %14s %17s %7s  %s\n", "", "op", "size", \
-            "default " unit, "fastcrypto " unit, "ratio", "(min..max)"
+        load_decisions(decide)
+        printf "%-22s %-6s %6s %14s %17s %7s  %-12s  %s\n", "", "op", \
+            "size", "default " unit, "fastcrypto " unit, "ratio", \
+            "(min..max)", "offered by default?"
         for (i = 1; i <= nk; i++) {
             k = order[i]; split(k, f, " ")
             d = median(vals[k, "default"]); c = median(vals[k, "fastcrypto"])
@@ -384,8 +482,10 @@ median_table() {
                 if (hi == "" || q > hi) hi = q
             }
             q = (d > 0) ? c / d : 0
-            printf "%-22s %-6s %6d %14.1f %17.1f %6.2fx  (%.2f..%.2f)\n", \
-                f[1], f[2], f[3], d / div, c / div, q, lo, hi
+            mm = sprintf("(%.2f..%.2f)", lo, hi)
+            printf "%-22s %-6s %6d %14.1f %17.1f %6.2fx  %-12s  %s\n", \
+                f[1], f[2], f[3], d / div, c / div, q, mm, \
+                decision(f[1], q, f[1] " " f[2] " " f[3])
             print f[1], f[2], f[3], d, c, q, lo, hi > out
         }
     }' "$1"
@@ -589,16 +689,19 @@ if ((run_fc_bench)); then
     }
     # workload,unit,rounds,def_med,def_min,def_max,fc_med,fc_min,fc_max,
     # ratio,ratio_min,ratio_max
-    awk -F, '
+    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" "$awk_decide"'
+        BEGIN { load_decisions(decide) }
         /^#/ { sub(/^# /, ""); print; next }
         $1 == "workload" { next }
         !hdr++ {
-            printf "%-24s %-7s %13s %16s %7s  %s\n", "workload", "unit", \
-                "default", "fastcrypto", "ratio", "(min..max)"
+            printf "%-24s %-7s %13s %16s %7s  %-12s  %s\n", "workload", \
+                "unit", "default", "fastcrypto", "ratio", "(min..max)", \
+                "offered by default?"
         }
         {
-            printf "%-24s %-7s %13.1f %16.1f %6.2fx  (%.2f..%.2f)\n", \
-                $1, $2, $4, $7, $10, $11, $12
+            mm = sprintf("(%.2f..%.2f)", $11, $12)
+            printf "%-24s %-7s %13.1f %16.1f %6.2fx  %-12s  %s\n", \
+                $1, $2, $4, $7, $10, mm, decision($1, $10, "fc_bench " $1)
         }' "$tmp/fc.csv"
     echo
 fi
@@ -734,6 +837,51 @@ if awk -F, '!/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" { f = 1 } END { exit !f }' \
             }
         }' "$tmp/fc.csv"
 fi
+
+# --- the offer decisions against the measurements ------------------------------
+echo
+echo "== offer decisions (fastcrypto's unforced build info) against the" \
+    "measured ratios"
+case $offer_from in
+wisdom) echo "source:       wisdom $wisdom_state (families it has no record" \
+    "for: the table)" ;;
+forced) echo "source:       forced (offer = all)" ;;
+*) echo "source:       table (wisdom: ${wisdom_state:-?})" ;;
+esac
+awk '$1 == "-" {
+        s = $2 " (" $4 ($5 != "-" ? " " $5 : "") ")"
+        if ($3 == "offer") o = o (o == "" ? "" : ", ") s
+        else n = n (n == "" ? "" : ", ") s
+    }
+    END {
+        print "offered:      " (o == "" ? "none" : o)
+        print "not offered:  " (n == "" ? "none" : n)
+    }' "$tmp/decide"
+ndis=$(wc -l <"$tmp/disagree")
+echo "disagreements: $ndis row(s) (offered but < 1.00x, or not offered but" \
+    ">= 1.05x; flagged \"!\" above)"
+# By family and decision (a [mask=...] row may have its own): how many
+# rows, their range of ratios, the one farthest from the decision.
+awk -F'\t' '
+    { k = $1 "\t" $2 }
+    !(k in n) { keys[++nk] = k; fam[k] = $1; txt[k] = $2; why[k] = $3 }
+    {
+        n[k]++; q = $4 + 0
+        if (!(k in lo) || q < lo[k]) lo[k] = q
+        if (!(k in hi) || q > hi[k]) hi[k] = q
+        # The slowest offered row, the fastest row not offered.
+        if (!(k in far) || ($3 ~ /^offered/ ? q < fq[k] : q > fq[k])) {
+            far[k] = $5; fq[k] = q
+        }
+    }
+    END {
+        for (i = 1; i <= nk; i++) {
+            k = keys[i]
+            printf "  ! %-9s %s: %s, %d row(s), %.2fx..%.2fx (farthest: %s)\n", \
+                fam[k], txt[k], why[k], n[k], lo[k], hi[k], far[k]
+        }
+    }' "$tmp/disagree"
+echo
 echo "not measured here: the nginx TLS 1.3 targets (handshakes/s, 1 MiB" \
     "transfers) - scripts/bench_tls.sh."
 echo "The machine is shared and noisy: trust a ratio only when its" \
