@@ -257,16 +257,21 @@ static int fc_stats_parse_name(const char *name, char comm[16], uint64_t *pid,
 }
 
 /*
- * fc_pid_ended is 1 if the process |pid| that started at |start| (clock
- * ticks, 0 if unknown) can count no more: there is no such process, it is
- * a zombie, or a later process has its pid. 0 if it may still run, or if
- * that cannot be told.
+ * fc_pid_ended is 1 if the process |pid| of program |comm| that started at
+ * |start| (clock ticks, 0 if unknown) can count no more: there is no such
+ * process, it is a zombie, or a later process of another program has its
+ * pid. 0 if it may still run, or if that cannot be told: a process of the
+ * same program with another start time is taken for the same one (a pid
+ * reused by the same program keeps the file until it ends; a start time
+ * read differently, as under qemu-user, whose /proc/self/stat is its own,
+ * must never fold a live process's file).
  */
-static int fc_pid_ended(uint64_t pid, uint64_t start)
+static int fc_pid_ended(uint64_t pid, uint64_t start, const char *comm)
 {
-    char path[48], buf[1024];
+    char path[48], buf[1024], now[16];
     fc_sbuf b = {path, sizeof(path), 1};
-    const char *p;
+    const char *p, *o;
+    size_t j = 0;
 
     if (pid == 0 || pid > INT32_MAX)
         return 0;
@@ -280,7 +285,14 @@ static int fc_pid_ended(uint64_t pid, uint64_t start)
         return 0;
     if (p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
         return 1;
-    return start != 0 && fc_stats_start_ticks(buf) != start;
+    if (start == 0 || fc_stats_start_ticks(buf) == start ||
+        (o = strchr(buf, '(')) == NULL || o > p)
+        return 0;
+    /* The running process's name, as fc_self_comm spells it. */
+    for (o++; o < p && j < 15; o++)
+        now[j++] = fc_comm_char(*o) ? *o : '_';
+    now[j] = '\0';
+    return strcmp(now, comm) != 0;
 }
 
 /* A page this code reads at all (any other field may still be anything). */
@@ -346,7 +358,7 @@ static void fc_stats_fold_file(int dfd, const char *name, uid_t uid)
         d.f.start_ticks != start)
         goto done;
     if (d.f.state != FC_STATS_EXITED &&
-        (d.f.state != FC_STATS_RUNNING || !fc_pid_ended(pid, start)))
+        (d.f.state != FC_STATS_RUNNING || !fc_pid_ended(pid, start, comm)))
         goto done;
 
     fc_sbuf_put(&b, comm);

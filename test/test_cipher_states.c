@@ -655,11 +655,12 @@ static int m_ch_mackey_after_header(const diff_ctx *d)
 }
 
 /* GCM: "tag" is read only after an encryption's final; default hands out
- * its buffer whenever a tag length was set (by a decryption's "tag"). */
+ * its buffer whenever a tag length was set (by a decryption's "tag", or a
+ * TLS record). */
 static int m_gcm_tag_early(const diff_ctx *d)
 {
     return strstr(d->cipher, "GCM") != NULL && d->seq[d->at].k == OP_TAGGET &&
-           d->fc->ret <= 0 && d->df->ret > 0 && last_of(d, OP_TAGSET) != NULL;
+           d->fc->ret <= 0 && d->df->ret > 0;
 }
 
 static deliberate k_deliberate[] = {
