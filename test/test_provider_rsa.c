@@ -480,6 +480,23 @@ static int op_params(OSSL_PARAM *p, const op_spec *s, int cipher, unsigned *tv,
 
 enum { OP_SIGN, OP_VERIFY, OP_RECOVER, OP_ENCRYPT, OP_DECRYPT };
 
+/* The EVP_PKEY_*_init of |op|; its result. */
+static int op_init(EVP_PKEY_CTX *ctx, int op)
+{
+    switch (op) {
+    case OP_SIGN:
+        return EVP_PKEY_sign_init(ctx);
+    case OP_VERIFY:
+        return EVP_PKEY_verify_init(ctx);
+    case OP_RECOVER:
+        return EVP_PKEY_verify_recover_init(ctx);
+    case OP_ENCRYPT:
+        return EVP_PKEY_encrypt_init(ctx);
+    default:
+        return EVP_PKEY_decrypt_init(ctx);
+    }
+}
+
 /*
  * Runs one EVP_PKEY operation on |pkey| with the provider that |propq|
  * selects and checks that provider ran it. |*outlen| is the capacity in,
@@ -495,22 +512,7 @@ static int pkey_op(env *e, int op, EVP_PKEY *pkey, const char *propq,
     int pad, ret = -1, cipher = op >= OP_ENCRYPT;
 
     CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey(%s)", propq);
-    switch (op) {
-    case OP_SIGN:
-        ret = EVP_PKEY_sign_init(ctx);
-        break;
-    case OP_VERIFY:
-        ret = EVP_PKEY_verify_init(ctx);
-        break;
-    case OP_RECOVER:
-        ret = EVP_PKEY_verify_recover_init(ctx);
-        break;
-    case OP_ENCRYPT:
-        ret = EVP_PKEY_encrypt_init(ctx);
-        break;
-    default:
-        ret = EVP_PKEY_decrypt_init(ctx);
-    }
+    ret = op_init(ctx, op);
     CHECK(ret == 1, "init (op %d) with %s", op, propq);
     {
         const OSSL_PROVIDER *prov = EVP_PKEY_CTX_get0_provider(ctx);
@@ -2497,22 +2499,7 @@ static EVP_PKEY_CTX *op_ctx(env *e, int op, EVP_PKEY *pkey, const op_spec *s)
     int pad, ret;
 
     CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey");
-    switch (op) {
-    case OP_SIGN:
-        ret = EVP_PKEY_sign_init(ctx);
-        break;
-    case OP_VERIFY:
-        ret = EVP_PKEY_verify_init(ctx);
-        break;
-    case OP_RECOVER:
-        ret = EVP_PKEY_verify_recover_init(ctx);
-        break;
-    case OP_ENCRYPT:
-        ret = EVP_PKEY_encrypt_init(ctx);
-        break;
-    default:
-        ret = EVP_PKEY_decrypt_init(ctx);
-    }
+    ret = op_init(ctx, op);
     op_params(p, s, op >= OP_ENCRYPT, &tv, &ta, &ir, &pad);
     CHECK(ret == 1 && EVP_PKEY_CTX_set_params(ctx, p) == 1,
           "init and parameters (op %d)", op);
