@@ -27,8 +27,14 @@
 #    family and its source, as its unforced build info reports them (the
 #    wisdom file's record: "offer (wisdom 1.92)", else the per-CPU table:
 #    "no (table)"; under --hide or a mask the wisdom's key differs, so the
-#    table decides); "!" flags a row offered but measured < 1.00x, or not
-#    offered but measured >= 1.05x; a summary at the end counts them.
+#    table decides); "!" flags a row offered but measured < 1.00x, and the
+#    summary a family not offered whose every row measured >= 1.05x (one
+#    provider algorithm serves all of a family's rows: a family faster on
+#    some rows and slower on others is rightly not offered).
+#    --calibrate [S] first runs fastcrypto-calibrate (budget S seconds,
+#    default 30) under the same OpenSSL and --hide mask into a scratch
+#    wisdom file and decides from it: the calibration's table beside the
+#    ratios that bench.sh measures, for this machine or a stand-in class.
 #
 # Every openssl run has FASTCRYPTO_STATS=1: fastcrypto prints its operation
 # counters when it unloads, and the script checks them - a fastcrypto run
@@ -56,7 +62,7 @@
 # --hide FEATURES: hide CPU features from BOTH sides, to stand in for a CPU
 # class this machine is not: FASTCRYPTO_CPU_MASK=FEATURES for fastcrypto and
 # the matching OPENSSL_ia32cap bits for OpenSSL (ifma, avx512, vaes, vpclmul,
-# adx, bmi2, avx2; e.g. --hide ifma: RSA on MULX-class code on both sides).
+# adx, bmi2, avx2, avx; e.g. --hide ifma: RSA on MULX-class code on both sides).
 #
 # Usage: scripts/bench.sh [--build-dir DIR] [--quick] [--rounds N]
 #                         [--seconds S] [--rsa-seconds S]
@@ -64,7 +70,7 @@
 #                         [--ciphers aes-128-cbc,...]
 #                         [--sizes all|16,1024,...] [--no-fc-bench]
 #                         [--no-chart] [--openssl DIR|newest]
-#                         [--hide FEATURES]
+#                         [--hide FEATURES] [--calibrate [S]]
 # Exits non-zero if the provider does not load, a run fails, or the
 # counters show that a run was not served by the provider it names.
 
@@ -85,6 +91,7 @@ run_fc_bench=1
 chart=1
 ossl_dir=""
 hide=""
+calibrate=""
 
 usage() {
     sed -n '/^# Usage:/,/^# counters/p' "$0" | sed 's/^# \{0,1\}//'
@@ -113,6 +120,9 @@ while [[ $# -gt 0 ]]; do
     --no-chart) chart=0; shift ;;
     --openssl) need_value "$@"; ossl_dir=$2; shift 2 ;;
     --hide) need_value "$@"; hide=$2; shift 2 ;;
+    --calibrate)
+        if [[ ${2:-} =~ ^[0-9]+$ ]]; then calibrate=$2; shift 2
+        else calibrate=30; shift; fi ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; die "unknown option: $1" ;;
     esac
@@ -157,6 +167,9 @@ if [[ -n $hide ]]; then
         adx) w2=$((w2 | 0x80000)) ;;                # EBX 19 ADX
         bmi2) w2=$((w2 | 0x100)) ;;                 # EBX 8 BMI2
         avx2) w2=$((w2 | 0x20 | 0x10000 | 0x200000 | (3 << 41))) ;;
+        avx) # ECX 28 AVX, and everything that needs it
+            w1=$((w1 | (1 << 60)))
+            w2=$((w2 | 0x20 | 0x10000 | 0x200000 | (3 << 41))) ;;
         *) die "--hide: no OPENSSL_ia32cap bits known for '$h'" ;;
         esac
     done
@@ -310,6 +323,19 @@ EOF
 
 prov_opts=(-provider-path "$build_dir" -provider fastcrypto -provider default)
 
+# --calibrate: this machine's (or the stand-in class's) own wisdom, measured
+# now under the same OpenSSL and mask, decides the offer column below.
+if [[ -n $calibrate ]]; then
+    cal=$build_dir/tools/fastcrypto-calibrate
+    [[ -x $cal ]] || die "no $cal (build the 'fastcrypto-calibrate' target first)"
+    env -u FASTCRYPTO_STATS FASTCRYPTO_OFFER= "$cal" --module "$module" \
+        --budget "$calibrate" --out "$tmp/wisdom" >"$tmp/calibrate" 2>&1 || {
+        cat "$tmp/calibrate" >&2
+        die "fastcrypto-calibrate failed"
+    }
+    export FASTCRYPTO_WISDOM=$tmp/wisdom
+fi
+
 # --- header: machine, OpenSSL, the kernels fastcrypto chose ----------------
 if ! openssl list -providers -verbose "${prov_opts[@]}" >"$tmp/list" 2>&1; then
     cat "$tmp/list" >&2
@@ -399,6 +425,12 @@ echo "offered:    ${offer_auto:-?} by default here (measured below: everything);
 echo "runs:       $rounds interleaved round(s); ciphers ${seconds}s per run" \
     "(cbc sizes $cbc_sizes; gcm sizes $gcm_sizes);" \
     "rsa ${rsa_seconds}s per size and op; ~$((est / 60 + 1)) min"
+if [[ -n $calibrate ]]; then
+    echo
+    echo "== fastcrypto-calibrate --budget $calibrate (its wisdom decides the" \
+        "offer column below)"
+    cat "$tmp/calibrate"
+fi
 echo
 
 # awk functions for the decision column: load_decisions FILE reads
@@ -435,12 +467,18 @@ function decision(label, q, row,   t, fam, d, txt, why) {
     txt = d " (" src[t, fam] (fig[t, fam] != "-" ? " " fig[t, fam] : "") ")"
     why = ""
     if (d == "offer" && q < 1.0) why = "offered, measured slower"
-    if (d == "no" && q >= 1.05) why = "not offered, measured faster"
+    # Not offered: judged on the whole family (one algorithm serves all its
+    # rows), in the summary; a faster row alone is no disagreement.
+    if (d == "no") {
+        printf "%s\t%s\t%s\t%.2f\t%s\n", t, fam, txt, q, row >> noff
+        return txt (q >= 1.05 ? "  (this row faster)" : "")
+    }
     if (why == "") return txt
     printf "%s\t%s\t%s\t%.2f\t%s\n", fam, txt, why, q, row >> dis
     return txt "  ! " why
 }'
 : >"$tmp/disagree"
+: >"$tmp/noff"
 
 # median_table DATA UNIT DIV OUT: DATA holds "label op size prov round value"
 # lines; prints one row per (label, op, size) in the order run - each
@@ -449,7 +487,7 @@ function decision(label, q, row,   t, fam, d, txt, why) {
 # ratio lo hi" (undivided medians) to OUT.
 median_table() {
     awk -v unit="$2" -v div="$3" -v out="$4" -v decide="$tmp/decide" \
-        -v dis="$tmp/disagree" "$awk_decide"'
+        -v dis="$tmp/disagree" -v noff="$tmp/noff" "$awk_decide"'
     function median(list,   a, n, i, j, t) {
         n = split(list, a, " ")
         for (i = 2; i <= n; i++) {
@@ -689,7 +727,7 @@ if ((run_fc_bench)); then
     }
     # workload,unit,rounds,def_med,def_min,def_max,fc_med,fc_min,fc_max,
     # ratio,ratio_min,ratio_max
-    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" "$awk_decide"'
+    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" -v noff="$tmp/noff" "$awk_decide"'
         BEGIN { load_decisions(decide) }
         /^#/ { sub(/^# /, ""); print; next }
         $1 == "workload" { next }
@@ -857,9 +895,25 @@ awk '$1 == "-" {
         print "offered:      " (o == "" ? "none" : o)
         print "not offered:  " (n == "" ? "none" : n)
     }' "$tmp/decide"
+# A family not offered disagrees when every one of its rows (per mask tag)
+# measured >= 1.05x: offering it would have been faster everywhere.
+awk -F'\t' '
+    { k = $1 "\t" $2 }
+    !(k in n) { keys[++nk] = k; txt[k] = $3 }
+    { n[k]++; q = $4 + 0; if (!(k in lo) || q < lo[k]) { lo[k] = q; far[k] = $5 }
+      if (!(k in hi) || q > hi[k]) hi[k] = q }
+    END {
+        for (i = 1; i <= nk; i++) {
+            k = keys[i]
+            if (lo[k] < 1.05) continue
+            split(k, f, "\t")
+            printf "%s\t%s\t%s\t%.2f\t%s\n", f[2], txt[k], \
+                "not offered, every row measured >= 1.05x", lo[k], far[k]
+        }
+    }' "$tmp/noff" >>"$tmp/disagree"
 ndis=$(wc -l <"$tmp/disagree")
-echo "disagreements: $ndis row(s) (offered but < 1.00x, or not offered but" \
-    ">= 1.05x; flagged \"!\" above)"
+echo "disagreements: $ndis (rows offered but < 1.00x, flagged \"!\" above;" \
+    "families not offered whose every row measured >= 1.05x)"
 # By family and decision (a [mask=...] row may have its own): how many
 # rows, their range of ratios, the one farthest from the decision.
 awk -F'\t' '
