@@ -191,9 +191,17 @@ static void test_descriptors(void **state)
         assert_int_equal(fc_offer_family_bit(names[i], strlen(names[i])),
                          f[i].bit);
         assert_ptr_equal(fc_family_named(names[i], strlen(names[i])), &f[i]);
-        /* Every family the table may offer is calibrated. */
-        if (f[i].offer != NULL)
+        /* Every family the table may offer is calibrated, and says which
+         * provider parameter names its kernel; the RSA sizes their size. */
+        if (f[i].offer != NULL) {
             assert_non_null(f[i].workload);
+            assert_non_null(f[i].kernel_param);
+            assert_int_equal(strncmp(f[i].kernel_param, "fastcrypto-", 11), 0);
+        }
+        if (strncmp(names[i], "rsa", 3) == 0 && f[i].offer != NULL)
+            assert_int_equal(f[i].rsa_bits, strtoul(names[i] + 3, NULL, 10));
+        else
+            assert_int_equal(f[i].rsa_bits, 0);
         strcat(want, i ? " " : "");
         strcat(want, names[i]);
     }

@@ -13,9 +13,10 @@
  *   gcm       AES-256-GCM records of 16 B, 1350 B and 16 KiB, key kept, per
  *             record a 12-byte IV re-init, 13 B of AAD, data, final and the
  *             tag: seal and open
- *   cbc       AES-256-CBC decrypt of 16 KiB calls, key kept; encrypt of
- *             47..2048 B messages under a fresh key and IV each
- *   ctr       AES-256-CTR, 16 KiB calls
+ *   cbc       AES-256-CBC decrypt of 16 B and 16 KiB calls, key kept;
+ *             encrypt of 47..2048 B messages under a fresh key and IV each
+ *   ctr       AES-256-CTR, 16 B and 16 KiB calls (the 16 B calls are where
+ *             per-call overhead shows: "never slower" covers them too)
  *   drbg      CTR-DRBG (AES-256, derivation function) generate of 16 B and
  *             4 KiB, both generators restarted from the same fixed entropy
  *   cbc-hmac  TLS 1.2 records of 1350 B in AES-128-CBC-HMAC-SHA1 and -SHA256
@@ -110,6 +111,7 @@
 #include "calibrate_keys.h"
 #include "calibrate_logic.h"
 #include "fc/cpu.h"
+#include "fc/family.h"
 #include "fc/offer.h"
 #include "fc/rsa_engine.h"
 #include "fc/wisdom.h"
@@ -181,23 +183,30 @@ static uint64_t fold16(uint64_t h, const unsigned char *b)
 /* ------------------------------------------------------------------------ */
 /* Families and tiers. */
 
+/* The families calibrated: those of fc/family.h with a workload, in its
+ * order (families_init). */
+#define CAL_MAX_FAM 12
 typedef struct family {
+    uint32_t bit;      /* FC_OFFER_* */
     const char *name;  /* as fc_offer_describe spells it */
     const char *param; /* the provider parameter naming its kernel */
     int rsa_bits;      /* rsa*: the modulus size */
 } family;
 
-static const family families[] = {
-    {"gcm", "fastcrypto-gcm-impl", 0},
-    {"cbc", "fastcrypto-cbc-impl", 0},
-    {"ctr", "fastcrypto-aes-impl", 0},
-    {"drbg", "fastcrypto-aes-impl", 0},
-    {"cbc-hmac", "fastcrypto-cbc-hmac-impl", 0},
-    {"rsa2048", "fastcrypto-bn-impl", 2048},
-    {"rsa3072", "fastcrypto-bn-impl", 3072},
-    {"rsa4096", "fastcrypto-bn-impl", 4096},
-};
-#define NFAM (sizeof(families) / sizeof(families[0]))
+static family families[CAL_MAX_FAM];
+static size_t nfam;
+
+static void families_init(void)
+{
+    size_t count;
+    const fc_family *all = fc_families(&count);
+
+    for (size_t i = 0; i < count && nfam < CAL_MAX_FAM; i++)
+        if (all[i].workload != NULL && all[i].kernel_param != NULL)
+            families[nfam++] = (family){all[i].bit, all[i].name,
+                                        all[i].kernel_param,
+                                        (int)all[i].rsa_bits};
+}
 
 /* Masks that make another of our kernels the provider's pick; each kept
  * only if it changes some family's kernel. */
@@ -214,7 +223,7 @@ typedef struct tier_env {
     char mask[64]; /* the tier's own mask ("" for the provider's pick) */
     OSSL_LIB_CTX *lib;
     OSSL_PROVIDER *fc, *df;
-    char impl[NFAM][96]; /* our kernel of each family here */
+    char impl[CAL_MAX_FAM][96]; /* our kernel of each family here */
 } tier_env;
 
 static const char *module_dir;
@@ -309,7 +318,7 @@ static int tier_load(tier_env *t, const char *mask, const char *offer)
         ERR_print_errors_fp(stderr);
         return 0;
     }
-    for (size_t f = 0; f < NFAM; f++) {
+    for (size_t f = 0; f < nfam; f++) {
         char v[96];
 
         if (!get_str(t->fc, families[f].param, v, sizeof(v)))
@@ -752,8 +761,8 @@ static size_t family_workloads(size_t f, const tier_env *t, wl *w,
         snprintf(ser[n].name, sizeof(ser[n].name), "%s", label);               \
         n++;                                                                   \
     } while (0)
-    switch (f) {
-    case 0:
+    switch (families[f].bit) {
+    case FC_OFFER_GCM:
         for (size_t i = 0; i < 3; i++) {
             char a[32], b[32];
 
@@ -763,25 +772,29 @@ static size_t family_workloads(size_t f, const tier_env *t, wl *w,
             WL(W_GCM_OPEN, "AES-256-GCM", gcm_len[i], b);
         }
         break;
-    case 1:
+    case FC_OFFER_CBC:
+        WL(W_CBC_DEC, "AES-256-CBC", 16, "dec-16");
         WL(W_CBC_DEC, "AES-256-CBC", 16384, "dec-16384");
         WL(W_CBC_SMALL, "AES-256-CBC", 2048, "enc-47..2048-fresh-key");
         break;
-    case 2:
+    case FC_OFFER_CTR:
+        WL(W_CTR, "AES-256-CTR", 16, "16");
         WL(W_CTR, "AES-256-CTR", 16384, "16384");
         break;
-    case 3:
+    case FC_OFFER_DRBG:
         WL(W_DRBG, NULL, 16, "generate-16");
         WL(W_DRBG, NULL, 4096, "generate-4096");
         break;
-    case 4:
+    case FC_OFFER_CBC_HMAC:
         WL(W_MTE_SEAL, "AES-128-CBC-HMAC-SHA1", 1350, "sha1-seal-1350");
         WL(W_MTE_OPEN, "AES-128-CBC-HMAC-SHA1", 1350, "sha1-open-1350");
         WL(W_MTE_SEAL, "AES-128-CBC-HMAC-SHA256", 1350, "sha256-seal-1350");
         WL(W_MTE_OPEN, "AES-128-CBC-HMAC-SHA256", 1350, "sha256-open-1350");
         break;
-    default:
-        WL(W_RSA_SIGN, NULL, (size_t)families[f].rsa_bits, "sign-pkcs1-sha256");
+    default: /* a family with a workload and no code for it: none */
+        if (families[f].rsa_bits != 0)
+            WL(W_RSA_SIGN, NULL, (size_t)families[f].rsa_bits,
+               "sign-pkcs1-sha256");
         break;
     }
 #undef WL
@@ -878,7 +891,7 @@ static void print_table(const fam_result *res, const int *sel, const char *dver,
     printf("%-9s %-18s %-8s %7s %7s %6s  %-8s %-6s %s\n", "family", "ours",
            "default", "median", "q1", "rounds", "decision", "table",
            "worst workload");
-    for (size_t f = 0; f < NFAM; f++) {
+    for (size_t f = 0; f < nfam; f++) {
         const fam_result *fr = &res[f];
         const tier_result *p = &fr->tier[0];
         size_t best = 0;
@@ -928,7 +941,7 @@ static int write_wisdom(const char *path, const char *key,
                  "%.2f\n",
                  FC_WISDOM_MAGIC, key, dver, FC_CAL_Q1_MIN, FC_CAL_MEDIAN_MIN);
     used = (size_t)n;
-    for (size_t f = 0; f < NFAM; f++) {
+    for (size_t f = 0; f < nfam; f++) {
         const tier_result *p = &res[f].tier[0];
         char rec[FC_WISDOM_MAX_LINE];
 
@@ -962,7 +975,7 @@ static int write_wisdom(const char *path, const char *key,
 
 static int family_index(const char *name)
 {
-    for (size_t f = 0; f < NFAM; f++)
+    for (size_t f = 0; f < nfam; f++)
         if (strcmp(families[f].name, name) == 0)
             return (int)f;
     return -1;
@@ -970,7 +983,7 @@ static int family_index(const char *name)
 
 /* --test-timings: one line per round, "FAMILY[:WORKLOAD] OURS DEFAULT". */
 static int load_timings(const char *path, fam_result *res, int *sel,
-                        fc_cal_series ser[NFAM][CAL_MAX_WL], size_t nser[NFAM])
+                        fc_cal_series ser[CAL_MAX_FAM][CAL_MAX_WL], size_t nser[CAL_MAX_FAM])
 {
     FILE *fp = fopen(path, "r");
     char line[256];
@@ -1086,9 +1099,9 @@ static int check_wisdom(const char *path)
     return rc;
 }
 
-static void usage(FILE *f)
+static void usage(FILE *fp)
 {
-    fprintf(f,
+    fprintf(fp,
             "usage: fastcrypto-calibrate [--module PATH] [--budget S] "
             "[--quick]\n"
             "           [--out FILE] [--dry-run] [--only FAM,...] "
@@ -1096,14 +1109,16 @@ static void usage(FILE *f)
             "           [--self] [--test-timings FILE [--key KEY]]\n"
             "       fastcrypto-calibrate --check [--out FILE] [--module PATH]\n"
             "Measures fastcrypto against default on this machine and writes "
-            "the offer\ndecisions (to FASTCRYPTO_WISDOM's path, else %s). "
-            "Families: gcm cbc ctr drbg "
-            "cbc-hmac rsa2048\nrsa3072 rsa4096.\n"
-            "--check measures nothing: exit 0 if the wisdom the provider "
+            "the offer\ndecisions (to FASTCRYPTO_WISDOM's path, else %s).\n"
+            "Families:",
+            FC_WISDOM_DEFAULT);
+    for (size_t f = 0; f < nfam; f++)
+        fprintf(fp, " %s", families[f].name);
+    fprintf(fp,
+            ".\n--check measures nothing: exit 0 if the wisdom the provider "
             "reads (--out FILE,\nelse FASTCRYPTO_WISDOM, else the default) "
             "is valid for this machine, 1 if it\nis missing, foreign or "
-            "broken (the reason is printed), 2 on error.\n",
-            FC_WISDOM_DEFAULT);
+            "broken (the reason is printed), 2 on error.\n");
 }
 
 int main(int argc, char **argv)
@@ -1111,14 +1126,15 @@ int main(int argc, char **argv)
     const char *out = FC_WISDOM_DEFAULT, *timings = NULL, *key_arg = NULL;
     const char *only = NULL;
     double budget = 30;
-    int quick = 0, dry_run = 0, verbose = 0, check = 0, sel[NFAM], ok = 1;
+    int quick = 0, dry_run = 0, verbose = 0, check = 0, sel[CAL_MAX_FAM], ok = 1;
     int out_set = 0;
-    static fam_result res[NFAM];
-    static fc_cal_series ser[NFAM][CAL_MAX_WL];
-    size_t nser[NFAM];
+    static fam_result res[CAL_MAX_FAM];
+    static fc_cal_series ser[CAL_MAX_FAM][CAL_MAX_WL];
+    size_t nser[CAL_MAX_FAM];
     char key[FC_WISDOM_KEY_MAX + 64], dver[32], *dir = NULL;
     double start = now_ns();
 
+    families_init();
     memset(nser, 0, sizeof(nser));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1183,7 +1199,7 @@ int main(int argc, char **argv)
     snprintf(dver, sizeof(dver), "%s", OpenSSL_version(OPENSSL_VERSION_STRING));
     if (self_mode)
         snprintf(dver, sizeof(dver), "self");
-    for (size_t f = 0; f < NFAM; f++) {
+    for (size_t f = 0; f < nfam; f++) {
         char list[128];
 
         snprintf(list, sizeof(list), ",%s,", only != NULL ? only : "");
@@ -1198,13 +1214,13 @@ int main(int argc, char **argv)
     }
 
     if (timings != NULL) {
-        int want[NFAM];
+        int want[CAL_MAX_FAM];
 
         memcpy(want, sel, sizeof(want));
         memset(sel, 0, sizeof(sel));
         if (!load_timings(timings, res, sel, ser, nser))
             return 1;
-        for (size_t f = 0; f < NFAM; f++) {
+        for (size_t f = 0; f < nfam; f++) {
             if (only != NULL && !want[f])
                 sel[f] = 0;
             if (sel[f] && !fc_cal_family(ser[f], nser[f], &res[f].tier[0].r))
@@ -1256,7 +1272,7 @@ int main(int argc, char **argv)
 
             if (!tier_load(&t, tier_masks[m], "all"))
                 return 1;
-            for (size_t f = 0; f < NFAM; f++) {
+            for (size_t f = 0; f < nfam; f++) {
                 size_t k;
 
                 for (k = 0; k < ntiers; k++)
@@ -1270,7 +1286,7 @@ int main(int argc, char **argv)
                 tier_free(&t);
         }
         /* Each family's distinct kernels, first the provider's pick. */
-        for (size_t f = 0; f < NFAM; f++) {
+        for (size_t f = 0; f < nfam; f++) {
             res[f].table = table_offers(offer, families[f].name);
             for (size_t k = 0; sel[f] && k < ntiers; k++) {
                 size_t i;
@@ -1294,7 +1310,7 @@ int main(int argc, char **argv)
                OpenSSL_version(OPENSSL_VERSION), key, budget, units);
         fflush(stdout);
 
-        for (size_t f = 0; f < NFAM; f++) {
+        for (size_t f = 0; f < nfam; f++) {
             for (size_t i = 0; sel[f] && i < res[f].ntiers; i++) {
                 tier_result *tr = &res[f].tier[i];
                 const tier_env *t = NULL;
@@ -1345,7 +1361,7 @@ int main(int argc, char **argv)
 
     print_table(res, sel, dver, 1);
     if (timings == NULL && !self_mode)
-        for (size_t f = 0; f < NFAM; f++)
+        for (size_t f = 0; f < nfam; f++)
             if (sel[f] && res[f].tier[0].done && res[f].table >= 0 &&
                 res[f].table != res[f].tier[0].r.offer)
                 printf("disagrees with the table: %s measured %.3f (q1 "
@@ -1358,7 +1374,7 @@ int main(int argc, char **argv)
      * the default), as --check looks at it. */
     ok = write_wisdom(out_set ? out : fc_wisdom_path(NULL), key, res, sel, dver,
                       dry_run || self_mode);
-    for (size_t f = 0; f < NFAM; f++)
+    for (size_t f = 0; f < nfam; f++)
         for (size_t k = 0; k < nser[f]; k++)
             fc_cal_series_free(&ser[f][k]);
     free(dir);

@@ -31,6 +31,10 @@ typedef struct fc_family {
     /* What fastcrypto-calibrate measures, ours against default's; NULL:
      * not calibrated. */
     const char *workload;
+    /* The provider parameter that names the kernel (RSA: the engine
+     * order) the family runs here, as calibration reports it. */
+    const char *kernel_param;
+    unsigned rsa_bits; /* rsa2048, rsa3072, rsa4096: the modulus; else 0 */
 } fc_family;
 
 /*

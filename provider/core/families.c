@@ -180,22 +180,28 @@ static int fc_offer_rsa4096(const fc_offer_in *in)
  */
 static const fc_family fc_family_table[] = {
     {FC_OFFER_GCM, "gcm", fc_offer_gcm,
-     "AES-256-GCM seal and open of 16 B, 1350 B and 16 KiB"},
+     "AES-256-GCM seal and open of 16 B, 1350 B and 16 KiB",
+     "fastcrypto-gcm-impl", 0},
     {FC_OFFER_CBC, "cbc", fc_offer_cbc,
-     "AES-256-CBC decrypt 16 KiB; encrypt 47..2048 B, a fresh key each"},
-    {FC_OFFER_CTR, "ctr", fc_offer_ctr, "AES-256-CTR 16 KiB"},
-    {FC_OFFER_DRBG, "drbg", fc_offer_drbg, "CTR-DRBG generate 16 B and 4 KiB"},
+     "AES-256-CBC decrypt 16 B and 16 KiB; encrypt 47..2048 B, a fresh key "
+     "each",
+     "fastcrypto-cbc-impl", 0},
+    {FC_OFFER_CTR, "ctr", fc_offer_ctr, "AES-256-CTR 16 B and 16 KiB",
+     "fastcrypto-aes-impl", 0},
+    {FC_OFFER_DRBG, "drbg", fc_offer_drbg, "CTR-DRBG generate 16 B and 4 KiB",
+     "fastcrypto-aes-impl", 0},
     {FC_OFFER_CBC_HMAC, "cbc-hmac", fc_offer_cbc_hmac,
-     "AES-128-CBC-HMAC-SHA1/SHA256 TLS records of 1350 B, seal and open"},
+     "AES-128-CBC-HMAC-SHA1/SHA256 TLS records of 1350 B, seal and open",
+     "fastcrypto-cbc-hmac-impl", 0},
     {FC_OFFER_RSA2048, "rsa2048", fc_offer_rsa2048,
-     "RSA-2048 sign, PKCS#1 v1.5 SHA-256"},
+     "RSA-2048 sign, PKCS#1 v1.5 SHA-256", "fastcrypto-bn-impl", 2048},
     {FC_OFFER_RSA3072, "rsa3072", fc_offer_rsa3072,
-     "RSA-3072 sign, PKCS#1 v1.5 SHA-256"},
+     "RSA-3072 sign, PKCS#1 v1.5 SHA-256", "fastcrypto-bn-impl", 3072},
     {FC_OFFER_RSA4096, "rsa4096", fc_offer_rsa4096,
-     "RSA-4096 sign, PKCS#1 v1.5 SHA-256"},
+     "RSA-4096 sign, PKCS#1 v1.5 SHA-256", "fastcrypto-bn-impl", 4096},
     /* Keys of other sizes: no rule (never offered by the table), nothing
      * calibrated. */
-    {FC_OFFER_RSAOTHER, "rsa-other", NULL, NULL},
+    {FC_OFFER_RSAOTHER, "rsa-other", NULL, NULL, NULL, 0},
 };
 
 /* see fc/family.h */
