@@ -291,50 +291,101 @@ static const char *fc_offer_source_name(int from)
 }
 
 /*
- * What is offered here: forced ("offer = all"), else what this machine
- * measured (the wisdom file at |wisdom_path|, fc/wisdom.h) for the
- * families it decided, and the table's prior (fc/offer.h: the kernels
- * chosen, the CPU's row and the running libcrypto's version) for the
- * rest. The wisdom key holds the CPU features after the mask, so a masked
- * run never takes an unmasked machine's figures. Read once, here; nothing
- * is measured.
+ * What this machine measured: the wisdom file at |wisdom_path| (fc/wisdom.h),
+ * read once, here, before the kernels are chosen (its picks choose among
+ * them) and unless the offer is forced (|all|). Nothing is measured. The
+ * key holds the CPU features after the mask, so a masked run never takes
+ * an unmasked machine's figures. Returns 1 with |*w| filled if the file
+ * holds decisions for this machine; else 0, prov->wisdom saying why.
  */
-static void fc_prov_offer(fc_prov_ctx *prov, int all, const char *wisdom_path)
+static int fc_prov_wisdom(fc_prov_ctx *prov, int all, const char *wisdom_path,
+                          fc_wisdom *w)
 {
     const char *path = fc_wisdom_path(wisdom_path);
-    fc_offer_in in;
-    fc_wisdom w;
 
+    memset(w, 0, sizeof(*w));
     if (!fc_wisdom_key(prov->wisdom_key, sizeof(prov->wisdom_key), prov->caps,
                        OpenSSL_version_num(), FC_VERSION_STR))
         prov->wisdom_key[0] = '\0';
+    if (all) {
+        snprintf(prov->wisdom, sizeof(prov->wisdom),
+                 "%s: not read: offer forced to all", path);
+        return 0;
+    }
+    if (prov->wisdom_key[0] == '\0') {
+        snprintf(prov->wisdom, sizeof(prov->wisdom),
+                 "%s: not read: no key for this machine", path);
+        return 0;
+    }
+    if (!fc_wisdom_load(path, prov->wisdom_key, w)) {
+        const int missing = strcmp(w->reason, "no such file") == 0;
+
+        snprintf(prov->wisdom, sizeof(prov->wisdom), "%s: %s%s", path,
+                 missing ? "" : "ignored: ", w->reason);
+        return 0;
+    }
+    snprintf(prov->wisdom, sizeof(prov->wisdom), "%s", path);
+    return 1;
+}
+
+/*
+ * The kernels, chosen once: the first of each family's table that this CPU
+ * runs (the per-CPU row bounding GCM's tier and ordering the RSA engines),
+ * unless the wisdom |w| (NULL: none) picked another that it runs
+ * (fc/wisdom.h "pick="): the GCM kernel, and the RSA engine of each size
+ * class it measured.
+ */
+static void fc_prov_kernels(fc_prov_ctx *prov, const fc_wisdom *w)
+{
+    static const struct {
+        uint32_t bit;
+        unsigned bits;
+    } rsa[] = {{FC_OFFER_RSA2048, 2048},
+               {FC_OFFER_RSA3072, 3072},
+               {FC_OFFER_RSA4096, 4096}};
+    const char *pick = w != NULL ? fc_wisdom_pick(w, FC_OFFER_GCM) : NULL;
+    const fc_gcm_ops *gcm = NULL;
+    size_t n;
+
+    prov->aes = fc_aes_select(prov->caps);
+    if (pick != NULL) {
+        const fc_gcm_ops *const *all = fc_gcm_impls(&n);
+
+        gcm = fc_kernel_named((const void *const *)all, n, prov->caps, pick);
+    }
+    prov->gcm = gcm != NULL ? gcm : fc_gcm_select(prov->caps, prov->tuning);
+    prov->sha = fc_sha_select(prov->caps);
+    prov->cbc_sha = fc_cbc_sha_select(prov->caps);
+    fc_rsa_engines_init(&prov->rsa, prov->caps, prov->tuning->rsa_order);
+    for (size_t i = 0; w != NULL && i < FC_ARRAY_LEN(rsa); i++)
+        if ((pick = fc_wisdom_pick(w, rsa[i].bit)) != NULL)
+            (void)fc_rsa_engines_prefer(&prov->rsa, rsa[i].bits, pick);
+}
+
+/*
+ * The offer: everything when forced, else the wisdom's decisions (|w|, NULL
+ * when there is none for this machine) for the families it decided and the
+ * table's prior (fc/offer.h: the kernels chosen, the CPU's row and the
+ * running libcrypto's version) for the rest.
+ */
+static void fc_prov_offer(fc_prov_ctx *prov, int all, const fc_wisdom *w)
+{
+    fc_offer_in in;
+
     prov->offer_wisdom = 0;
     if (all) {
         prov->offer = FC_OFFER_ALL;
         prov->offer_from = FC_OFFER_FROM_FORCED;
-        snprintf(prov->wisdom, sizeof(prov->wisdom),
-                 "%s: not read: offer forced to all", path);
         return;
     }
     fc_offer_in_init(&in, prov->caps, prov->tuning, OpenSSL_version_num());
     prov->offer = fc_offer_decide(&in);
     prov->offer_from = FC_OFFER_FROM_TABLE;
-    if (prov->wisdom_key[0] == '\0') {
-        snprintf(prov->wisdom, sizeof(prov->wisdom),
-                 "%s: not read: no key for this machine", path);
+    if (w == NULL)
         return;
-    }
-    if (!fc_wisdom_load(path, prov->wisdom_key, &w)) {
-        const int missing = strcmp(w.reason, "no such file") == 0;
-
-        snprintf(prov->wisdom, sizeof(prov->wisdom), "%s: %s%s", path,
-                 missing ? "" : "ignored: ", w.reason);
-        return;
-    }
-    snprintf(prov->wisdom, sizeof(prov->wisdom), "%s", path);
-    prov->offer = (prov->offer & ~w.decided) | (w.offer & w.decided);
-    prov->offer_wisdom = w.decided;
-    if (w.decided != 0)
+    prov->offer = (prov->offer & ~w->decided) | (w->offer & w->decided);
+    prov->offer_wisdom = w->decided;
+    if (w->decided != 0)
         prov->offer_from = FC_OFFER_FROM_WISDOM;
 }
 
@@ -645,6 +696,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
     int strict = 0, offer_all = 0;
     const char *stats_dir = NULL, *wisdom_path = NULL;
     char why[160] = "out of memory";
+    fc_wisdom wisdom;
+    int have_wisdom;
     const OSSL_DISPATCH *f;
 
     fc_prov_second_libcrypto(in);
@@ -677,11 +730,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
                         &stats_dir, &wisdom_path, why, sizeof(why)))
         goto err;
     prov->caps = fc_cpu_apply_mask(fc_cpu_detect(), mask);
-    prov->aes = fc_aes_select(prov->caps);
-    prov->gcm = fc_gcm_select(prov->caps, prov->tuning);
-    prov->sha = fc_sha_select(prov->caps);
-    prov->cbc_sha = fc_cbc_sha_select(prov->caps);
-    fc_rsa_engines_init(&prov->rsa, prov->caps, prov->tuning->rsa_order);
+    have_wisdom = fc_prov_wisdom(prov, offer_all, wisdom_path, &wisdom);
+    fc_prov_kernels(prov, have_wisdom ? &wisdom : NULL);
     /* Known answers through the chosen kernels before anything is offered. */
     if (!fc_aes_self_test(prov->aes)) {
         snprintf(why, sizeof(why), "self test failed: aes=%s", prov->aes->name);
@@ -698,7 +748,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE *handle, const OSSL_DISPATCH *in,
         FC_RAISE_DATA(prov, FC_R_SELF_TEST_FAILED, "sha=%s", prov->sha->name);
         goto err;
     }
-    fc_prov_offer(prov, offer_all, wisdom_path);
+    fc_prov_offer(prov, offer_all, have_wisdom ? &wisdom : NULL);
     if (!fc_prov_build_tables(prov))
         goto err;
     fc_build_info(prov);

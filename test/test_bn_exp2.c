@@ -1382,6 +1382,37 @@ static void test_edge_select(void **state)
             }
         }
     }
+    /* A measured preference (fc/wisdom.h "pick="): first for its size
+     * class only, and only an engine of the list that takes the size. */
+    {
+        fc_rsa_engines list;
+        const uint32_t c = fc_cpu_detect();
+        const fc_rsa_engine *first;
+        char want[160];
+
+        fc_rsa_engines_init(&list, c, NULL);
+        first = fc_rsa_engine_for(&list, 24, 24);
+        snprintf(want, sizeof(want), "%s/2048:generic", list.names);
+        assert_int_equal(fc_rsa_engines_prefer(&list, 2048, "generic"), 1);
+        assert_string_equal(list.names, want);
+        assert_string_equal(fc_rsa_engine_for(&list, 16, 16)->name, "generic");
+        assert_ptr_equal(fc_rsa_engine_for(&list, 24, 24), first);
+        assert_null(fc_rsa_engine_for(&list, 16, 20)->pre_new);
+        /* Refused: another size class, a name not in the list, an engine
+         * that does not take the size; nothing changes. */
+        assert_int_equal(fc_rsa_engines_prefer(&list, 1024, "generic"), 0);
+        assert_int_equal(fc_rsa_engines_prefer(&list, 3000, "generic"), 0);
+        assert_int_equal(fc_rsa_engines_prefer(&list, 4096, "nope"), 0);
+        assert_int_equal(fc_rsa_engines_prefer(&list, 4096, ""), 0);
+        for (size_t j = 0; j < list.count; j++)
+            if (!fc_rsa_engine_takes(list.e[j], 32, 32))
+                assert_int_equal(
+                    fc_rsa_engines_prefer(&list, 4096, list.e[j]->name), 0);
+        assert_string_equal(list.names, want);
+        assert_null(list.prefer[2]);
+        assert_int_equal(fc_rsa_engines_prefer(&list, 4096, "generic"), 1);
+        assert_string_equal(fc_rsa_engine_for(&list, 32, 32)->name, "generic");
+    }
     {
         fc_cpu_id id = fc_cpu_identify();
 

@@ -184,17 +184,55 @@ static void test_record(void **state)
 
     (void)state;
     assert_true(fc_cal_record(buf, sizeof(buf), "gcm", &r, "vaes-avx512",
-                              "3.0.19", 2210));
+                              "3.0.19", 2210, NULL));
     assert_string_equal(buf, "family gcm offer median=2.612 q1=2.540 "
                              "ours=vaes-avx512 default=3.0.19 ms=2210");
     r.offer = 0;
-    assert_true(
-        fc_cal_record(buf, sizeof(buf), "rsa3072", &r, "ifma", "3.6.3", 0));
+    assert_true(fc_cal_record(buf, sizeof(buf), "rsa3072", &r, "ifma", "3.6.3",
+                              0, NULL));
     assert_string_equal(buf, "family rsa3072 no median=2.612 q1=2.540 "
                              "ours=ifma default=3.6.3 ms=0");
+    /* A pick: the kernel the record's figures are for. */
+    assert_true(fc_cal_record(buf, sizeof(buf), "gcm", &r, "vaes-avx2",
+                              "3.6.3", 7, "vaes-avx2"));
+    assert_string_equal(buf, "family gcm no median=2.612 q1=2.540 "
+                             "ours=vaes-avx2 default=3.6.3 ms=7 "
+                             "pick=vaes-avx2");
     /* A space would split a field; a short buffer truncates. */
-    assert_false(fc_cal_record(buf, sizeof(buf), "gcm", &r, "a b", "3", 0));
-    assert_false(fc_cal_record(buf, 20, "gcm", &r, "ifma", "3.0.19", 0));
+    assert_false(
+        fc_cal_record(buf, sizeof(buf), "gcm", &r, "a b", "3", 0, NULL));
+    assert_false(
+        fc_cal_record(buf, 20, "gcm", &r, "ifma", "3.0.19", 0, NULL));
+    assert_false(
+        fc_cal_record(buf, sizeof(buf), "gcm", &r, "ifma", "3", 0, "a b"));
+    assert_false(fc_cal_record(buf, sizeof(buf), "gcm", &r, "ifma", "3", 0, ""));
+}
+
+/* The tier rule: 5% ahead of the provider's own choice, three rounds in
+ * four above its median. */
+static void test_picked(void **state)
+{
+    const fc_cal_result base = {.median = 2.00, .q1 = 1.95};
+    fc_cal_result alt = {.median = 2.20, .q1 = 2.10};
+
+    (void)state;
+    assert_true(fc_cal_picked(&base, &alt)); /* clear win */
+    alt.median = 2.09;                       /* 4.5% ahead: not enough */
+    assert_false(fc_cal_picked(&base, &alt));
+    alt.median = 2.10;
+    assert_true(fc_cal_picked(&base, &alt)); /* exactly 5% */
+    alt.q1 = 2.00;                           /* noisy: q1 at base's median */
+    assert_false(fc_cal_picked(&base, &alt));
+    alt = base; /* a tie */
+    assert_false(fc_cal_picked(&base, &alt));
+    alt.median = 1.50; /* slower */
+    alt.q1 = 1.40;
+    assert_false(fc_cal_picked(&base, &alt));
+    /* Both slower than default: the ratios still order them. */
+    const fc_cal_result slow = {.median = 0.50, .q1 = 0.48};
+    alt.median = 0.60;
+    alt.q1 = 0.55;
+    assert_true(fc_cal_picked(&slow, &alt));
 }
 
 /* A scratch directory under TMPDIR, removed by the caller's rm_rf. */
@@ -485,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_thresholds),
         cmocka_unit_test(test_min_over_workloads),
         cmocka_unit_test(test_record),
+        cmocka_unit_test(test_picked),
         cmocka_unit_test(test_write_atomic),
         cmocka_unit_test(test_wisdom_checker),
         cmocka_unit_test(test_tool_injected),

@@ -147,6 +147,29 @@ static void test_parse_valid(void **state)
     /* A key and no family: valid, decides nothing. */
     assert_int_equal(parse(HEAD, &w), 1);
     assert_int_equal(w.decided, 0);
+    assert_null(fc_wisdom_pick(&w, FC_OFFER_GCM));
+
+    /* Picks: GCM's kernel and an RSA size's engine; none elsewhere. */
+    assert_int_equal(parse(HEAD "family gcm offer median=2.2 pick=vaes-avx2\n"
+                                "family rsa4096 offer ours=mulx pick=mulx\n"
+                                "family rsa2048 offer ours=ifma\n",
+                           &w),
+                     1);
+    assert_string_equal(fc_wisdom_pick(&w, FC_OFFER_GCM), "vaes-avx2");
+    assert_string_equal(fc_wisdom_pick(&w, FC_OFFER_RSA4096), "mulx");
+    assert_null(fc_wisdom_pick(&w, FC_OFFER_RSA2048));
+    assert_null(fc_wisdom_pick(&w, FC_OFFER_CBC));
+    assert_null(fc_wisdom_pick(&w, FC_OFFER_ALL));
+    {
+        char buf[512];
+
+        /* The longest pick that fits. */
+        snprintf(buf, sizeof(buf), HEAD "family gcm no pick=%0*d\n",
+                 FC_WISDOM_PICK_MAX - 1, 7);
+        assert_int_equal(parse(buf, &w), 1);
+        assert_int_equal(strlen(fc_wisdom_pick(&w, FC_OFFER_GCM)),
+                         FC_WISDOM_PICK_MAX - 1);
+    }
 }
 
 static void test_parse_broken(void **state)
@@ -184,6 +207,15 @@ static void test_parse_broken(void **state)
         {HEAD "family gcm offer q1=1.\n", "a malformed field"},
         {HEAD "family gcm offer q1=-1\n", "a malformed field"},
         {HEAD "family gcm offer Ours=x\n", "a malformed field"},
+        /* Picks: names of [a-z0-9-] that fit, once, for gcm and rsa*. */
+        {HEAD "family gcm offer pick=\n", "a malformed field"},
+        {HEAD "family gcm offer pick=Vaes\n", "a malformed pick"},
+        {HEAD "family gcm offer pick=vaes_avx2\n", "a malformed pick"},
+        {HEAD "family gcm offer pick=a pick=b\n", "a malformed pick"},
+        {HEAD "family gcm offer pick=aaaaaaaaaaaaaaaaaaaaaaaa\n",
+         "a malformed pick"},
+        {HEAD "family cbc offer pick=aesni\n", "a malformed pick"},
+        {HEAD "family rsa-other offer pick=mulx\n", "a malformed pick"},
         {HEAD "family gcm offer\r\n", "printable ASCII"},
         {HEAD "family gcm offer ours=\xc3\xa9\n", "printable ASCII"},
         {HEAD "family gcm offer\x7f\n", "printable ASCII"},
@@ -513,6 +545,7 @@ typedef struct {
     char key[FC_WISDOM_KEY_MAX];
     char buildinfo[1024];
     int gcm, cbc, ctr, cbc_hmac, drbg, rsa; /* fetched from fastcrypto */
+    char gcm_impl[64], bn_impl[160];          /* the kernels chosen */
 } prov_view;
 
 static int get_str(OSSL_PROVIDER *p, const char *name, int ptr, char *buf,
@@ -600,6 +633,10 @@ static void load_view(const char *extra, prov_view *v)
         get_str(p, "fastcrypto-wisdom", 1, v->wisdom, sizeof(v->wisdom)));
     assert_true(get_str(p, "fastcrypto-wisdom-key", 1, v->key, sizeof(v->key)));
     assert_true(get_str(p, "buildinfo", 1, v->buildinfo, sizeof(v->buildinfo)));
+    assert_true(get_str(p, "fastcrypto-gcm-impl", 1, v->gcm_impl,
+                        sizeof(v->gcm_impl)));
+    assert_true(
+        get_str(p, "fastcrypto-bn-impl", 1, v->bn_impl, sizeof(v->bn_impl)));
     v->offer = offer_bits(v->offer_str);
     v->gcm = fetches_cipher(lib, "AES-128-GCM");
     v->cbc = fetches_cipher(lib, "AES-128-CBC");
@@ -883,6 +920,89 @@ static void test_provider_overrides(void **state)
     }
 }
 
+/* The kernels this CPU runs (their names, best first) as the provider
+ * lists them with FASTCRYPTO_OFFER=all; NULL-terminated into |out|. */
+static size_t runnable(const char *impls, char out[][32], size_t max)
+{
+    size_t n = 0;
+    const char *p = impls;
+
+    while (*p != '\0' && n + 1 < max) {
+        size_t len = strcspn(p, ",/");
+
+        snprintf(out[n++], 32, "%.*s", (int)len, p);
+        if (p[len] != ',')
+            break;
+        p += len + 1;
+    }
+    out[n][0] = '\0';
+    return n;
+}
+
+/* "pick=": the provider runs the kernel or RSA engine the file names if this
+ * CPU runs it, else its own; the family's decision holds either way. */
+static void test_provider_picks(void **state)
+{
+    char path[256], cfg[400], body[512], engines[8][32];
+    prov_view table, v;
+    size_t n;
+
+    wisdom_cfg(cfg, sizeof(cfg), "/nonexistent/wisdom");
+    load_view(cfg, &table);
+    print_message("[ table    ] gcm=%s rsa=%s\n", table.gcm_impl, table.bn_impl);
+
+    /* The GCM kernel: the portable one always runs. */
+    write_wisdom(path, sizeof(path),
+                 "family gcm offer median=1.1 q1=1.05 pick=generic\n", 0644);
+    wisdom_cfg(cfg, sizeof(cfg), path);
+    load_view(cfg, &v);
+    expect_from(&v, "wisdom");
+    assert_string_equal(v.gcm_impl, "generic");
+    assert_true(v.gcm);
+    if (strstr(v.buildinfo, " gcm=generic ") == NULL)
+        fail_msg("buildinfo does not name the pick: %s", v.buildinfo);
+    assert_string_equal(v.bn_impl, table.bn_impl); /* nothing else moved */
+
+    /* A kernel no CPU runs or none of that name: the table's, decided. */
+    write_wisdom(path, sizeof(path),
+                 "family gcm no pick=no-such-kernel\n", 0644);
+    wisdom_cfg(cfg, sizeof(cfg), path);
+    load_view(cfg, &v);
+    expect_from(&v, "wisdom");
+    assert_string_equal(v.gcm_impl, table.gcm_impl);
+    assert_false(v.gcm);
+
+    /* The RSA engines: a pick for RSA-4096 only, the last engine this
+     * CPU runs (the portable one, or the one before it). */
+    n = runnable(table.bn_impl, engines, 8);
+    assert_true(n >= 1);
+    snprintf(body, sizeof(body), "family rsa4096 offer pick=%s\n",
+             engines[n - 1]);
+    write_wisdom(path, sizeof(path), body, 0644);
+    wisdom_cfg(cfg, sizeof(cfg), path);
+    load_view(cfg, &v);
+    {
+        char want[64];
+
+        snprintf(want, sizeof(want), "/4096:%s", engines[n - 1]);
+        if (strstr(v.bn_impl, want) == NULL)
+            fail_msg("bn-impl \"%s\" without \"%s\"", v.bn_impl, want);
+    }
+    assert_int_equal(strncmp(v.bn_impl, table.bn_impl, strlen(table.bn_impl)),
+                     0);
+    /* An engine not compiled in or not runnable: the order alone. */
+    write_wisdom(path, sizeof(path), "family rsa2048 offer pick=nope\n", 0644);
+    wisdom_cfg(cfg, sizeof(cfg), path);
+    load_view(cfg, &v);
+    assert_string_equal(v.bn_impl, table.bn_impl);
+
+    /* Forced offer: the file is not read, its picks neither. */
+    write_wisdom(path, sizeof(path), "family gcm offer pick=generic\n", 0644);
+    snprintf(cfg, sizeof(cfg), "wisdom = %s\noffer = all\n", path);
+    load_view(cfg, &v);
+    assert_string_equal(v.gcm_impl, table.gcm_impl);
+}
+
 /* Where the file is looked for: the config's "wisdom", else
  * FASTCRYPTO_WISDOM, else the default path. */
 static void test_provider_path(void **state)
@@ -966,6 +1086,7 @@ int main(void)
         cmocka_unit_test(test_provider_follows_file),
         cmocka_unit_test(test_provider_fallbacks),
         cmocka_unit_test(test_provider_overrides),
+        cmocka_unit_test(test_provider_picks),
         cmocka_unit_test(test_provider_path),
     };
     int failed;

@@ -118,19 +118,28 @@ int fc_cal_family(const fc_cal_series *w, size_t n, fc_cal_result *r)
 
 int fc_cal_record(char *buf, size_t len, const char *family,
                   const fc_cal_result *r, const char *ours,
-                  const char *default_version, unsigned long ms)
+                  const char *default_version, unsigned long ms,
+                  const char *pick)
 {
     int n;
 
     if (strpbrk(family, " \t\n") != NULL || strpbrk(ours, " \t\n") != NULL ||
-        strpbrk(default_version, " \t\n") != NULL)
+        strpbrk(default_version, " \t\n") != NULL ||
+        (pick != NULL && (pick[0] == '\0' || strpbrk(pick, " \t\n") != NULL)))
         return 0;
     n = snprintf(buf, len,
                  "family %s %s median=%.3f q1=%.3f ours=%s "
-                 "default=%s ms=%lu",
+                 "default=%s ms=%lu%s%s",
                  family, r->offer ? "offer" : "no", r->median, r->q1, ours,
-                 default_version, ms);
+                 default_version, ms, pick != NULL ? " pick=" : "",
+                 pick != NULL ? pick : "");
     return n > 0 && (size_t)n < len;
+}
+
+int fc_cal_picked(const fc_cal_result *base, const fc_cal_result *alt)
+{
+    return alt->median >= FC_CAL_PICK_MIN * base->median &&
+           alt->q1 > base->median;
 }
 
 /* Makes |path|'s directory (one level, 0755) if it is missing. */

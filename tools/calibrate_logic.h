@@ -16,6 +16,7 @@
 #define FC_CAL_Q1_MIN     1.02
 #define FC_CAL_MEDIAN_MIN 1.05
 #define FC_CAL_MIN_ROUNDS 5 /* rounds per workload, whatever the budget */
+#define FC_CAL_PICK_MIN   1.05 /* fc_cal_picked */
 
 /* One workload's rounds: the nanoseconds each side took, round by round. */
 typedef struct fc_cal_series {
@@ -55,11 +56,20 @@ int fc_cal_offered(double median, double q1);
 int fc_cal_family(const fc_cal_series *w, size_t n, fc_cal_result *r);
 
 /* The wisdom record of one family (no newline), as fc/wisdom.h spells it:
- * "family NAME offer|no median=M q1=Q ours=K default=V ms=T". Returns 1,
- * or 0 if it did not fit or a field holds a space. */
+ * "family NAME offer|no median=M q1=Q ours=K default=V ms=T", then
+ * " pick=P" if |pick| is not NULL. Returns 1, or 0 if it did not fit or a
+ * field holds a space (or |pick| is empty). */
 int fc_cal_record(char *buf, size_t len, const char *family,
                   const fc_cal_result *r, const char *ours,
-                  const char *default_version, unsigned long ms);
+                  const char *default_version, unsigned long ms,
+                  const char *pick);
+
+/* The tier rule: another of our kernels (engines) of a family, measured
+ * with figures |alt|, runs instead of the provider's own choice, measured
+ * |base|, iff its median ratio is at least FC_CAL_PICK_MIN times base's
+ * and its lower quartile above base's median (three rounds in four ahead
+ * of base's typical round). Returns 1 iff so. */
+int fc_cal_picked(const fc_cal_result *base, const fc_cal_result *alt);
 
 /* Writes |len| bytes of |text| to |path| atomically: a temporary file in
  * the same directory (mode 0644), fsync, rename over |path|, fsync of the

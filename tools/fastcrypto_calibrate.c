@@ -59,10 +59,14 @@
  * each is measured in its own library context whose fastcrypto was
  * activated under a FASTCRYPTO_CPU_MASK that makes it the provider's pick
  * (the masks tried are listed in tier_masks[]; a mask adds to the process's
- * own). The decision is for the tier the provider picks unmasked, the first
- * row of each family; the fastest tier measured is printed beside it.
- * Ordering the tiers by these figures is a later step (the provider
- * still orders them by its table).
+ * own). For GCM and the RSA sizes another tier runs instead of the
+ * provider's own choice when it measured ahead of it by the tier rule
+ * (calibrate_logic.h, fc_cal_picked: median 5% higher, lower quartile above
+ * the own choice's median); the wisdom then names it ("pick=", fc/wisdom.h)
+ * and the family's decision and figures are that tier's. Otherwise the
+ * decision is for the provider's own choice, and the fastest tier measured
+ * is printed beside it. (The AES kernels of cbc, ctr, drbg and cbc-hmac
+ * have no tier choice beyond the CPU's features: no pick.)
  *
  * Budget: --budget S (default 30) is the whole run, --quick caps it at 10;
  * it is shared out over the (family, tier) pairs, the unmasked tiers
@@ -267,8 +271,19 @@ static void rsa_engine_for(const char *order, int bits, char *out, size_t len)
     const fc_rsa_engine *const *all = fc_rsa_engine_impls(&n);
     char list[96], *save = NULL;
 
+    char tag[16];
+    const char *pref;
+
+    /* A preference for this size ("/2048:avx2", fc_rsa_engines_prefer)
+     * comes first; the order ends at the first '/'. */
+    snprintf(tag, sizeof(tag), "/%d:", bits);
+    if ((pref = strstr(order, tag)) != NULL) {
+        pref += strlen(tag);
+        snprintf(out, len, "%.*s", (int)strcspn(pref, "/"), pref);
+        return;
+    }
     snprintf(out, len, "?");
-    snprintf(list, sizeof(list), "%s", order);
+    snprintf(list, sizeof(list), "%.*s", (int)strcspn(order, "/"), order);
     for (char *t = strtok_r(list, ",", &save); t != NULL;
          t = strtok_r(NULL, ",", &save))
         for (size_t i = 0; i < n; i++)
@@ -868,8 +883,31 @@ typedef struct tier_result {
 typedef struct fam_result {
     tier_result tier[CAL_MAX_TIERS];
     size_t ntiers;
-    int table; /* the table's decision: 1 offer, 0 no, -1 unknown */
+    size_t pick; /* the tier the record stands for: 0, or one picked */
+    int table;   /* the table's decision: 1 offer, 0 no, -1 unknown */
 } fam_result;
+
+/* Families whose kernel or engine the wisdom may pick (fc/wisdom.h). */
+static int pickable(const char *fam)
+{
+    return strcmp(fam, "gcm") == 0 || strncmp(fam, "rsa", 3) == 0;
+}
+
+/* The tier that runs: the provider's own (0) unless another measured
+ * ahead of it by the tier rule (fc_cal_picked); the fastest such. */
+static size_t fam_pick(const fam_result *fr, const char *fam)
+{
+    size_t best = 0;
+
+    if (!pickable(fam) || fr->ntiers == 0 || !fr->tier[0].done)
+        return 0;
+    for (size_t i = 1; i < fr->ntiers; i++)
+        if (fr->tier[i].done &&
+            fc_cal_picked(&fr->tier[0].r, &fr->tier[i].r) &&
+            (best == 0 || fr->tier[i].r.median > fr->tier[best].r.median))
+            best = i;
+    return best;
+}
 
 static int table_offers(const char *offer, const char *fam)
 {
@@ -893,7 +931,7 @@ static void print_table(const fam_result *res, const int *sel, const char *dver,
            "worst workload");
     for (size_t f = 0; f < nfam; f++) {
         const fam_result *fr = &res[f];
-        const tier_result *p = &fr->tier[0];
+        const tier_result *p = &fr->tier[fr->pick];
         size_t best = 0;
 
         if (!sel[f] || fr->ntiers == 0 || !p->done)
@@ -905,12 +943,12 @@ static void print_table(const fam_result *res, const int *sel, const char *dver,
                : fr->table   ? "offer"
                              : "no",
                p->worst);
-        for (size_t i = 1; i < fr->ntiers; i++) {
+        for (size_t i = 0; i < fr->ntiers; i++) {
             const tier_result *q = &fr->tier[i];
 
             if (!q->done)
                 continue;
-            if (verbose_tiers)
+            if (verbose_tiers && i != fr->pick)
                 printf("  %-7s %-18s %-8s %7.3f %7.3f %6zu  (%s, mask=%s) %s\n",
                        "tier", q->ours, dver, q->r.median, q->r.q1, q->r.rounds,
                        q->r.offer ? "would offer" : "would not", q->mask,
@@ -918,12 +956,18 @@ static void print_table(const fam_result *res, const int *sel, const char *dver,
             if (q->r.median > fr->tier[best].r.median)
                 best = i;
         }
-        if (fr->ntiers > 1)
+        if (fr->ntiers > 1 && fr->pick != 0)
+            printf("  %-7s %s picked: ahead of the provider's own %s by the "
+                   "tier rule; the wisdom runs it first\n",
+                   "tier", p->ours, fr->tier[0].ours);
+        else if (fr->ntiers > 1)
             printf("  %-7s %s measured fastest of %zu tiers%s\n", "tier",
                    fr->tier[best].ours, fr->ntiers,
-                   best == 0 ? " (the provider's pick)"
-                             : " (not the provider's pick; ordering tiers by "
-                               "measurement is a later step)");
+                   best == 0 ? " (the provider's own)"
+                   : pickable(families[f].name)
+                       ? " (not by the tier rule's margin: the provider's "
+                         "own stays)"
+                       : " (this family's kernel is not picked by wisdom)");
     }
 }
 
@@ -942,13 +986,14 @@ static int write_wisdom(const char *path, const char *key,
                  FC_WISDOM_MAGIC, key, dver, FC_CAL_Q1_MIN, FC_CAL_MEDIAN_MIN);
     used = (size_t)n;
     for (size_t f = 0; f < nfam; f++) {
-        const tier_result *p = &res[f].tier[0];
+        const tier_result *p = &res[f].tier[res[f].pick];
         char rec[FC_WISDOM_MAX_LINE];
 
         if (!sel[f] || res[f].ntiers == 0 || !p->done)
             continue;
         if (!fc_cal_record(rec, sizeof(rec), families[f].name, &p->r, p->ours,
-                           dver, (unsigned long)(p->ms + 0.5)) ||
+                           dver, (unsigned long)(p->ms + 0.5),
+                           res[f].pick != 0 ? p->ours : NULL) ||
             used + strlen(rec) + 2 > FC_WISDOM_MAX_BYTES) {
             fprintf(stderr, "fastcrypto-calibrate: record of %s too long\n",
                     families[f].name);
@@ -1359,17 +1404,22 @@ int main(int argc, char **argv)
         printf("measured in %.1f s\n\n", (now_ns() - start) / 1e9);
     }
 
+    /* --self: no picks (every tier is ours on both sides). */
+    for (size_t f = 0; f < nfam && !self_mode; f++)
+        res[f].pick = fam_pick(&res[f], families[f].name);
     print_table(res, sel, dver, 1);
     if (timings == NULL && !self_mode)
-        for (size_t f = 0; f < nfam; f++)
-            if (sel[f] && res[f].tier[0].done && res[f].table >= 0 &&
-                res[f].table != res[f].tier[0].r.offer)
+        for (size_t f = 0; f < nfam; f++) {
+            const tier_result *p = &res[f].tier[res[f].pick];
+
+            if (sel[f] && p->done && res[f].table >= 0 &&
+                res[f].table != p->r.offer)
                 printf("disagrees with the table: %s measured %.3f (q1 "
                        "%.3f): %s, the table: %s\n",
-                       families[f].name, res[f].tier[0].r.median,
-                       res[f].tier[0].r.q1,
-                       res[f].tier[0].r.offer ? "offer" : "no",
+                       families[f].name, p->r.median, p->r.q1,
+                       p->r.offer ? "offer" : "no",
                        res[f].table ? "offer" : "no");
+        }
     /* Without --out, the file the provider reads (FASTCRYPTO_WISDOM, else
      * the default), as --check looks at it. */
     ok = write_wisdom(out_set ? out : fc_wisdom_path(NULL), key, res, sel, dver,

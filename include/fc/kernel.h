@@ -67,4 +67,12 @@ static inline int fc_kernel_runs(const fc_kernel *k, uint32_t caps)
 const void *fc_kernel_select(const void *const *table, size_t n, uint32_t caps,
                              uint32_t max_tier);
 
+/*
+ * fc_kernel_named returns the one of the |n| kernel tables of |table| whose
+ * name is |name| if a CPU with the features |caps| runs it, whatever its
+ * tier (a choice measured on the machine, fc/wisdom.h), else NULL.
+ */
+const void *fc_kernel_named(const void *const *table, size_t n, uint32_t caps,
+                            const char *name);
+
 #endif /* FC_KERNEL_H */

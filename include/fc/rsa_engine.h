@@ -72,7 +72,13 @@ typedef struct fc_rsa_engine {
 typedef struct fc_rsa_engines {
     size_t count;
     const fc_rsa_engine *e[FC_RSA_MAX_ENGINES];
-    char names[96]; /* "ifma,mulx,avx2,generic": the order, for reports */
+    /* prefer[c]: the engine this machine measured fastest for the halves
+     * of RSA-2048, -3072, -4096 (c = 0, 1, 2: 16, 24, 32 limbs each), ahead
+     * of the order for those halves (fc_rsa_engines_prefer), or NULL. */
+    const fc_rsa_engine *prefer[3];
+    /* "ifma,mulx,avx2,generic": the order, for reports; then
+     * "/2048:avx2" for each preference. */
+    char names[128];
 } fc_rsa_engines;
 
 /*
@@ -93,15 +99,26 @@ void fc_rsa_engines_init(fc_rsa_engines *list, uint32_t caps,
                          const char *order);
 
 /*
+ * fc_rsa_engines_prefer makes the engine called |name| the first choice of
+ * |list| for the halves of an RSA key of |bits| (2048, 3072 or 4096, both
+ * halves bits/2 bits): a choice measured on the machine (fc/wisdom.h
+ * "pick="). Returns 1, or 0 (nothing changed) if |bits| is not one of
+ * those, or no engine of |list| has that name or takes those halves.
+ */
+int fc_rsa_engines_prefer(fc_rsa_engines *list, unsigned bits,
+                          const char *name);
+
+/*
  * fc_rsa_engine_takes returns 1 if the CRT exponentiation of |e| takes
  * halves of pl and ql limbs.
  */
 int fc_rsa_engine_takes(const fc_rsa_engine *e, size_t pl, size_t ql);
 
 /*
- * fc_rsa_engine_for returns the first engine of |list| whose CRT
- * exponentiation takes halves of pl and ql limbs (the generic engine takes
- * every pair). Never NULL for a list made by fc_rsa_engines_init.
+ * fc_rsa_engine_for returns the engine of |list| preferred for halves of
+ * pl == ql limbs if there is one, else the first whose CRT exponentiation
+ * takes halves of pl and ql limbs (the generic engine takes every pair).
+ * Never NULL for a list made by fc_rsa_engines_init.
  */
 const fc_rsa_engine *fc_rsa_engine_for(const fc_rsa_engines *list, size_t pl,
                                        size_t ql);

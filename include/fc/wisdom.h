@@ -34,8 +34,16 @@
  * does not need and keeps for reports: the median and lower quartile of
  * the paired ratios default-time / our-time (> 1: ours is faster), the
  * kernel or engine of ours measured, the OpenSSL version measured against,
- * the milliseconds spent. A family without a record keeps the table's
- * decision.
+ * the milliseconds spent; and one field the provider does use:
+ *   pick=  the kernel (gcm) or RSA engine (rsa2048, rsa3072, rsa4096) of
+ *          ours that measured fastest here where it is not the one the
+ *          table would run: [a-z0-9-], 1..FC_WISDOM_PICK_MAX-1 bytes. The
+ *          provider runs it instead if this CPU (after the mask) runs it,
+ *          else ignores the pick (the family's decision still holds); the
+ *          RSA engines form one order, the picks of rsa2048, rsa3072 and
+ *          rsa4096 first in that order. The record's decision and figures
+ *          are the picked kernel's.
+ * A family without a record keeps the table's decision.
  *
  * Hostile input: the file is read only if it is a regular file owned by
  * root or by the process's effective uid and writable by no one else
@@ -61,6 +69,8 @@
 #define FC_WISDOM_MAX_LINE   512
 #define FC_WISDOM_KEY_MAX    160
 #define FC_WISDOM_REASON_MAX 160
+#define FC_WISDOM_PICK_MAX   24 /* a pick's name and its NUL */
+#define FC_WISDOM_PICK_SLOTS 16 /* family bits 0..15 may carry a pick */
 
 /* Where the offer decision came from, as buildinfo's "offer-from=". */
 typedef enum fc_offer_source {
@@ -74,8 +84,16 @@ typedef enum fc_offer_source {
 typedef struct fc_wisdom {
     uint32_t decided;
     uint32_t offer;
+    /* pick[i]: the "pick=" of the family whose bit is 1 << i, or "". */
+    char pick[FC_WISDOM_PICK_SLOTS][FC_WISDOM_PICK_MAX];
     char reason[FC_WISDOM_REASON_MAX]; /* why it was ignored, or "" */
 } fc_wisdom;
+
+/*
+ * fc_wisdom_pick returns the kernel or engine name the file picked for the
+ * family |bit| (one FC_OFFER_* bit), or NULL if it picked none.
+ */
+const char *fc_wisdom_pick(const fc_wisdom *w, uint32_t bit);
 
 /*
  * fc_wisdom_key writes this machine's key (the "key" record's value,

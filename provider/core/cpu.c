@@ -310,3 +310,16 @@ const void *fc_kernel_select(const void *const *table, size_t n, uint32_t caps,
     }
     return NULL;
 }
+
+/* see fc/kernel.h */
+const void *fc_kernel_named(const void *const *table, size_t n, uint32_t caps,
+                            const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        const fc_kernel *k = table[i];
+
+        if (strcmp(k->name, name) == 0)
+            return fc_kernel_runs(k, caps) ? table[i] : NULL;
+    }
+    return NULL;
+}

@@ -10,6 +10,7 @@
  * about even, on AMD Zen the AVX2 engine wins, see tuning.c), the arm64
  * kernels, the portable C last.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "fc/bn.h"
@@ -99,10 +100,46 @@ int fc_rsa_engine_takes(const fc_rsa_engine *e, size_t pl, size_t ql)
            fc_bn_ops_takes(e->kernels, ql);
 }
 
+/* The preference class of halves of |pl| and |ql| limbs: 0, 1, 2 for
+ * RSA-2048, -3072, -4096, else -1. */
+static int fc_rsa_prefer_class(size_t pl, size_t ql)
+{
+    if (pl != ql)
+        return -1;
+    return pl == 16 ? 0 : pl == 24 ? 1 : pl == 32 ? 2 : -1;
+}
+
+/* see fc/rsa_engine.h */
+int fc_rsa_engines_prefer(fc_rsa_engines *list, unsigned bits,
+                          const char *name)
+{
+    const size_t half = bits / 128; /* limbs of one half */
+    const int c = bits % 128 == 0 ? fc_rsa_prefer_class(half, half) : -1;
+    size_t len = strlen(list->names);
+
+    if (c < 0)
+        return 0;
+    for (size_t i = 0; i < list->count; i++) {
+        const fc_rsa_engine *e = list->e[i];
+
+        if (strcmp(e->name, name) != 0 || !fc_rsa_engine_takes(e, half, half))
+            continue;
+        list->prefer[c] = e;
+        snprintf(list->names + len, sizeof(list->names) - len, "/%u:%s", bits,
+                 e->name);
+        return 1;
+    }
+    return 0;
+}
+
 /* see fc/rsa_engine.h */
 const fc_rsa_engine *fc_rsa_engine_for(const fc_rsa_engines *list, size_t pl,
                                        size_t ql)
 {
+    const int c = fc_rsa_prefer_class(pl, ql);
+
+    if (c >= 0 && list->prefer[c] != NULL)
+        return list->prefer[c];
     for (size_t i = 0; i < list->count; i++)
         if (fc_rsa_engine_takes(list->e[i], pl, ql))
             return list->e[i];

@@ -162,10 +162,46 @@ static int fc_field_ok(fc_span f)
     return 1;
 }
 
+/* The families whose kernel or engine a pick may name (fc/wisdom.h). */
+#define FC_WISDOM_PICKABLE                                                     \
+    (FC_OFFER_GCM | FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096)
+
+/* Keeps the pick=|v| (|n| bytes) of the family |bit|: a name of
+ * [a-z0-9-] that fits, one per family, for a family that has picks. */
+static int fc_pick_take(fc_wisdom *w, uint32_t bit, const char *v, size_t n)
+{
+    size_t slot = 0;
+
+    if ((bit & FC_WISDOM_PICKABLE) == 0)
+        return 0;
+    while (slot < FC_WISDOM_PICK_SLOTS && bit != (1u << slot))
+        slot++;
+    if (slot == FC_WISDOM_PICK_SLOTS || n == 0 || n >= FC_WISDOM_PICK_MAX ||
+        w->pick[slot][0] != '\0')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= '0' && v[i] <= '9') ||
+              v[i] == '-'))
+            return 0;
+    memcpy(w->pick[slot], v, n);
+    w->pick[slot][n] = '\0';
+    return 1;
+}
+
+/* see fc/wisdom.h */
+const char *fc_wisdom_pick(const fc_wisdom *w, uint32_t bit)
+{
+    for (size_t slot = 0; slot < FC_WISDOM_PICK_SLOTS; slot++)
+        if (bit == (1u << slot))
+            return w->pick[slot][0] != '\0' ? w->pick[slot] : NULL;
+    return NULL;
+}
+
 /* Fails the parse: the reason, with the line number, in w->reason. */
 static int fc_wisdom_fail(fc_wisdom *w, unsigned lineno, const char *why)
 {
     w->decided = w->offer = 0;
+    memset(w->pick, 0, sizeof(w->pick));
     if (lineno != 0)
         snprintf(w->reason, sizeof(w->reason), "line %u: %s", lineno, why);
     else
@@ -303,9 +339,13 @@ int fc_wisdom_parse(const char *text, size_t len, const char *key, fc_wisdom *w)
                 return fc_wisdom_fail(w, lineno,
                                       "a decision other than offer or no");
             decided |= bit;
-            while ((f = fc_next_token(&line)).n != 0)
+            while ((f = fc_next_token(&line)).n != 0) {
                 if (!fc_field_ok(f))
                     return fc_wisdom_fail(w, lineno, "a malformed field");
+                if (f.n > 5 && memcmp(f.p, "pick=", 5) == 0 &&
+                    !fc_pick_take(w, bit, f.p + 5, f.n - 5))
+                    return fc_wisdom_fail(w, lineno, "a malformed pick");
+            }
             continue;
         }
         if (fc_span_is(rec, "fastcrypto-wisdom"))
