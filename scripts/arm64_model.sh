@@ -187,17 +187,14 @@ done
 "${cc[@]}" -DOURS "$w/h.c" "$w"/aes_ce.o "$w"/aes_gcm_ce.o "$w"/bn_mont.o -o "$w/h-ours"
 for d in "$o30" "$o35"; do
     b=$w/h-${d##*gen-}
-    nm -g --defined-only "$d"/*.o | awk '$2 == "T" && $3 ~ /gcm_.*_kernel|ctr32/ { print $3 }' |
-        sed 's/.*/extern char &[];/' >"$w/tab.h"
-    echo 'static const struct { const char *n; void *f; } tab[] = {' >>"$w/tab.h"
-    nm -g --defined-only "$d"/*.o | awk '$2 == "T" && $3 ~ /gcm_.*_kernel|ctr32/ { printf "{\"%s\", %s},\n", $3, $3 }' \
-        >>"$w/tab.h"
-    echo '{0, 0}};' >>"$w/tab.h"
+    nm -g --defined-only "$d"/*.o | awk '$2 == "T" && $3 ~ /gcm_.*_kernel|ctr32/ {
+        d = d "extern char " $3 "[];\n"; t = t "{\"" $3 "\", " $3 "},\n" }
+        END { printf "%sstatic const struct { const char *n; void *f; } tab[] = {\n%s{0, 0}};\n", d, t }' \
+        >"$w/tab.h"
     "${cc[@]}" -I"$w" "$w/h.c" "$d"/*.o -o "$b"
 done
 
 # --- 4. traces, loop bodies, llvm-mca ------------------------------------------
-qemu_sr=$(ls -d "${FC_CACHE_DIR:-/var/cache/fastcrypto}"/arm64-sysroot-* 2>/dev/null | tail -n 1)
 # body NAME BIN ARGS...: writes $w/NAME.s (the region) and $w/NAME.bytes.
 body() {
     local name=$1 bin=$2 a e lo=0 hi=0 n
