@@ -5,17 +5,17 @@
 # scheduling models. No arm64 machine is needed; the figures are a MODEL.
 #
 # Usage: arm64_model.sh [--offline] [--cores "neoverse-n1 ..."] [--keep DIR]
+# (--keep: copy the traces, bodies and llvm-mca reports to DIR)
 #
 # 1. Installs (scripts/deps.sh) llvm-19 (llvm-mca-19, llvm-objdump-19), the
 #    aarch64 cross compiler and qemu-user if missing.
 # 2. OpenSSL's sources: the newest 3.0.x (bookworm, bookworm-security) and
 #    3.5.x (trixie) orig tarballs that the mirror serves, fetched with
 #    `apt-get source --download-only` through a private apt configuration
-#    (deb-src only; its own lists and cache; the system's apt is not read or
-#    changed). Their perlasm (aesv8-armx, aes-gcm-armv8_64,
-#    aes-gcm-armv8-unroll8_64, armv8-mont) is run with their own
-#    arm-xlate.pl (`perl X.pl linux64 X.S`) into the cache; nothing goes into
-#    this tree.
+#    (deb-src only; the system's apt is not read or changed). Their perlasm
+#    (aesv8-armx, aes-gcm-armv8_64, aes-gcm-armv8-unroll8_64, armv8-mont)
+#    runs with their own arm-xlate.pl (`perl X.pl linux64 X.S`) into the
+#    cache; nothing goes into this tree.
 # 3. Three static arm64 harnesses (ours, 3.0, 3.5) call one kernel per run
 #    under `qemu-aarch64 -singlestep -d exec,nochain`, logging the PC of
 #    every instruction the kernel executes (-dfilter: its symbol's range).
@@ -42,21 +42,20 @@
 # alike) is modelled slower than a fusing core runs it; caches, store-to-load
 # forwarding and memory ordering (every load hits L1 at the model's latency;
 # llvm-mca assumes no aliasing); branch prediction (perfect); front-end
-# fetch/decode limits beyond dispatch width. llvm-mca's warnings are kept in
-# the work directory (mca-*.txt).
+# fetch/decode limits beyond dispatch width.
 # Cache: $FC_CACHE_DIR/arm64-model (default /var/cache/fastcrypto).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-cd "$here"
+cd "$(dirname "$0")/.."
 cache=${FC_CACHE_DIR:-/var/cache/fastcrypto}/arm64-model
 cores="neoverse-n1 neoverse-v1 neoverse-v2 neoverse-n2 ampere1"
-offline=0
+offline=0 keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --offline) offline=1; shift ;;
     --cores) cores=$2; shift 2 ;;
-    *) echo "usage: $0 [--offline] [--cores \"c1 c2\"]" >&2; exit 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    *) echo "usage: $0 [--offline] [--cores \"c1 c2\"] [--keep DIR]" >&2; exit 2 ;;
     esac
 done
 . scripts/deps.sh
@@ -71,11 +70,8 @@ flock 9
 # --- 2. OpenSSL's sources and perlasm output ---------------------------------
 a=$cache/apt
 kr=/usr/share/keyrings/debian-archive-keyring.gpg
-{
-    echo "deb-src [signed-by=$kr] http://deb.debian.org/debian bookworm main"
-    echo "deb-src [signed-by=$kr] http://deb.debian.org/debian-security bookworm-security main"
-    echo "deb-src [signed-by=$kr] http://deb.debian.org/debian trixie main"
-} >"$a/sources.list"
+printf "deb-src [signed-by=$kr] http://deb.debian.org/%s main\n" "debian bookworm" \
+    "debian-security bookworm-security" "debian trixie" >"$a/sources.list"
 ao=(-o "Dir::State::Lists=$a/lists" -o "Dir::Etc::SourceList=$a/sources.list"
     -o "Dir::Etc::SourceParts=$a/sources.list.d" -o "Dir::Cache=$a/cache"
     -o "APT::Sandbox::User=root")
@@ -303,4 +299,4 @@ for core in $cores; do
 done
 echo "c/B: cycles per byte, steady state of the main loop; mont-*: cycles per call, n = 16 limbs"
 echo "llvm-mca MODEL figures (no fusion of AESE+AESMC, L1 hits, perfect prediction); not measurements"
-[ -z "${KEEP:-}" ] || { cp -r "$w" "$KEEP"; echo "work files: $KEEP"; }
+[ -z "$keep" ] || { cp -r "$w" "$keep"; echo "work files: $keep"; }
