@@ -869,7 +869,8 @@ static void mte_teardown(void *st)
 }
 
 /* ------------------------------------------------------------------------ */
-/* rsa-*: RSA-2048 private-key operations and key import. */
+/* rsa-*: RSA private-key operations (sign, decrypt), public-key ones
+ * (verify, encrypt) and key import. */
 
 #define RSA_MSG_LEN  130 /* a TLS 1.3 CertificateVerify input (SHA-256) */
 #define RSA_PT_LEN   32  /* OAEP: a wrapped 256-bit key */
@@ -883,11 +884,34 @@ enum rsa_kind {
     RSA_IMPORT_SIGN,
     RSA_IMPORT_PUB,
     RSA_IMPORT_PUB_VERIFY,
+    RSA_SIGN_V15,   /* PKCS#1 v1.5 SHA-256 signature */
+    RSA_VERIFY_V15, /* its verification */
+    RSA_V15_DEC,    /* PKCS#1 v1.5 decryption of 32 B */
+    RSA_V15_ENC,    /* PKCS#1 v1.5 encryption of 32 B */
+    RSA_OAEP_ENC,   /* OAEP-SHA256 encryption of 32 B */
 };
+
+/* The padding a kind signs or encrypts with. */
+static int rsa_pad_of(enum rsa_kind kind)
+{
+    switch (kind) {
+    case RSA_SIGN_V15:
+    case RSA_VERIFY_V15:
+    case RSA_V15_DEC:
+    case RSA_V15_ENC:
+        return RSA_PKCS1_PADDING;
+    case RSA_OAEP_DEC:
+    case RSA_OAEP_ENC:
+        return RSA_PKCS1_OAEP_PADDING;
+    default:
+        return RSA_PKCS1_PSS_PADDING;
+    }
+}
 
 typedef struct rsa_state {
     const bench_env *env;
     enum rsa_kind kind;
+    int pad; /* rsa_pad_of(kind) */
     size_t iters;
     EVP_PKEY *key[NPROV]; /* the same key, held by each provider's keymgmt */
     OSSL_PARAM *params;   /* the key as the baseline exports it */
@@ -935,6 +959,14 @@ static void rsa_base_keys_free(void)
         EVP_PKEY_free(rsa_base_keys[i]);
 }
 
+/* The padding signatures use: PKCS#1 v1.5 for the v1.5 kinds, else PSS
+ * (the OAEP kinds sign only in setup). */
+static int rsa_sig_pad(const rsa_state *s)
+{
+    return s->pad == RSA_PKCS1_PADDING ? RSA_PKCS1_PADDING
+                                       : RSA_PKCS1_PSS_PADDING;
+}
+
 /* Makes a new key from s->params in provider |p|'s keymgmt. */
 static EVP_PKEY *rsa_import(rsa_state *s, int p)
 {
@@ -957,12 +989,13 @@ static void rsa_sign_pss(rsa_state *s, int p, EVP_PKEY *key)
     s->siglen = sizeof(s->sig);
     if (!EVP_DigestSignInit_ex(s->mctx[p], &pctx, "SHA256", s->env->libctx,
                                s->env->propq[p], key, NULL) ||
-        EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0 ||
+        EVP_PKEY_CTX_set_rsa_padding(pctx, rsa_sig_pad(s)) <= 0 ||
+        (rsa_sig_pad(s) == RSA_PKCS1_PSS_PADDING &&
+         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0) ||
         !EVP_DigestSign(s->mctx[p], s->sig, &s->siglen, s->msg,
                         sizeof(s->msg)) ||
         s->siglen != s->size)
-        die_openssl("EVP_DigestSign (RSA-PSS)");
+        die_openssl("EVP_DigestSign (RSA)");
 }
 
 /* Verifies the PSS signature |sig| of s->msg (made by the other provider)
@@ -976,12 +1009,13 @@ static void rsa_verify_with(rsa_state *s, int p, EVP_PKEY *key,
     if (m == NULL ||
         !EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", s->env->libctx,
                                  s->env->propq[p], key, NULL) ||
-        EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0)
-        die_openssl("EVP_DigestVerifyInit_ex (RSA-PSS)");
+        EVP_PKEY_CTX_set_rsa_padding(pctx, rsa_sig_pad(s)) <= 0 ||
+        (rsa_sig_pad(s) == RSA_PKCS1_PSS_PADDING &&
+         EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0))
+        die_openssl("EVP_DigestVerifyInit_ex (RSA)");
     if (EVP_DigestVerify(m, sig, s->size, s->msg, sizeof(s->msg)) != 1) {
         fprintf(stderr,
-                "fc_bench: a PSS signature by %s does not verify with %s\n",
+                "fc_bench: a signature by %s does not verify with %s\n",
                 s->env->name[NPROV - 1 - p], s->env->name[p]);
         ERR_print_errors_fp(stderr);
         exit(1);
@@ -1005,7 +1039,8 @@ static EVP_PKEY *rsa_import_pub(rsa_state *s, int p)
     return k;
 }
 
-/* An OAEP-SHA256 (MGF1-SHA256) context for |key| on provider |p|. */
+/* An encryption or decryption context for |key| on provider |p|: OAEP-SHA256
+ * (MGF1-SHA256) or PKCS#1 v1.5, by s->pad. */
 static EVP_PKEY_CTX *rsa_oaep_ctx(rsa_state *s, int p, EVP_PKEY *key, int enc)
 {
     EVP_PKEY_CTX *c =
@@ -1013,10 +1048,11 @@ static EVP_PKEY_CTX *rsa_oaep_ctx(rsa_state *s, int p, EVP_PKEY *key, int enc)
 
     if (c == NULL ||
         (enc ? EVP_PKEY_encrypt_init(c) : EVP_PKEY_decrypt_init(c)) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_OAEP_PADDING) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_oaep_md_name(c, "SHA256", NULL) <= 0 ||
-        EVP_PKEY_CTX_set_rsa_mgf1_md_name(c, "SHA256", NULL) <= 0)
-        die_openssl("RSA-OAEP context");
+        EVP_PKEY_CTX_set_rsa_padding(c, s->pad) <= 0 ||
+        (s->pad == RSA_PKCS1_OAEP_PADDING &&
+         (EVP_PKEY_CTX_set_rsa_oaep_md_name(c, "SHA256", NULL) <= 0 ||
+          EVP_PKEY_CTX_set_rsa_mgf1_md_name(c, "SHA256", NULL) <= 0)))
+        die_openssl("RSA encryption context");
     return c;
 }
 
@@ -1028,7 +1064,7 @@ static void rsa_oaep_encrypt(rsa_state *s, int p, const unsigned char *pt,
 
     if (EVP_PKEY_encrypt(c, ct, &outlen, pt, RSA_PT_LEN) <= 0 ||
         outlen != s->size)
-        die_openssl("EVP_PKEY_encrypt (RSA-OAEP)");
+        die_openssl("EVP_PKEY_encrypt (RSA)");
     EVP_PKEY_CTX_free(c);
 }
 
@@ -1039,7 +1075,7 @@ static void rsa_oaep_decrypt(rsa_state *s, int p, const unsigned char *ct,
 
     if (EVP_PKEY_decrypt(s->dctx[p], pt, &outlen, ct, s->size) <= 0 ||
         outlen != RSA_PT_LEN)
-        die_openssl("EVP_PKEY_decrypt (RSA-OAEP)");
+        die_openssl("EVP_PKEY_decrypt (RSA)");
 }
 
 /* Folds a big-endian parameter of |k| (e.g. "n"), to compare keys. */
@@ -1068,16 +1104,27 @@ static uint64_t rsa_once(void *st, int p, size_t iters, uint64_t *ns)
     t0 = now_ns();
     switch (s->kind) {
     case RSA_SIGN_PSS:
+    case RSA_SIGN_V15:
         for (size_t i = 0; i < iters; i++)
             rsa_sign_pss(s, p, s->key[p]);
         break;
+    case RSA_VERIFY_V15:
+        for (size_t i = 0; i < iters; i++)
+            rsa_verify_with(s, p, s->key[p], s->psig);
+        break;
+    case RSA_V15_ENC:
+    case RSA_OAEP_ENC:
+        for (size_t i = 0; i < iters; i++)
+            rsa_oaep_encrypt(s, p, s->pt[i % RSA_POOL], s->ct[i % RSA_POOL]);
+        break;
     case RSA_OAEP_DEC:
+    case RSA_V15_DEC:
         for (size_t i = 0; i < iters; i++) {
             size_t j = i % RSA_POOL;
 
             rsa_oaep_decrypt(s, p, s->ct[j], pt);
             if (memcmp(pt, s->pt[j], RSA_PT_LEN) != 0) {
-                fprintf(stderr, "fc_bench: %s: OAEP decrypts wrongly\n",
+                fprintf(stderr, "fc_bench: %s: RSA decrypts wrongly\n",
                         s->env->name[p]);
                 exit(1);
             }
@@ -1112,11 +1159,30 @@ static uint64_t rsa_once(void *st, int p, size_t iters, uint64_t *ns)
     /* Untimed: the result must hold up against the other provider. */
     switch (s->kind) {
     case RSA_SIGN_PSS:
+    case RSA_SIGN_V15:
     case RSA_IMPORT_SIGN:
         if (iters > 0)
             rsa_verify_pss(s, NPROV - 1 - p);
         h = 1; /* randomised output: "verified" is what both must agree on */
         break;
+    case RSA_VERIFY_V15:
+        h = 1; /* each verification passed */
+        break;
+    case RSA_V15_ENC:
+    case RSA_OAEP_ENC:
+        /* Randomised too: what was encrypted last must open on the other
+         * provider. */
+        for (size_t j = 0; j < RSA_POOL && j < iters; j++) {
+            rsa_oaep_decrypt(s, NPROV - 1 - p, s->ct[j], pt);
+            if (memcmp(pt, s->pt[j], RSA_PT_LEN) != 0) {
+                fprintf(stderr, "fc_bench: %s: encryption does not open on %s\n",
+                        s->env->name[p], s->env->name[NPROV - 1 - p]);
+                exit(1);
+            }
+        }
+        h = 1;
+        break;
+    case RSA_V15_DEC:
     case RSA_IMPORT:
     case RSA_IMPORT_PUB:
     case RSA_IMPORT_PUB_VERIFY:
@@ -1142,6 +1208,7 @@ static int rsa_setup(const bench_env *env, const workload *w, void **st)
     memset(s, 0, sizeof(*s));
     s->env = env;
     s->kind = (enum rsa_kind)w->enc;
+    s->pad = rsa_pad_of(s->kind);
     s->key[BASE] = rsa_base_key(env, w->size);
     if (!EVP_PKEY_up_ref(s->key[BASE]))
         die_openssl("EVP_PKEY_up_ref");
@@ -1174,7 +1241,7 @@ static int rsa_setup(const bench_env *env, const workload *w, void **st)
     rsa_verify_with(s, CAND, s->key[CAND], s->psig);
     rng_fill(&rng, &s->pt[0][0], sizeof(s->pt));
 
-    if (s->kind == RSA_OAEP_DEC) {
+    if (s->pad != RSA_PKCS1_PSS_PADDING) {
         for (int p = 0; p < NPROV; p++)
             s->dctx[p] = rsa_oaep_ctx(s, p, s->key[p], 0);
         /* OAEP is randomised too: the pool is the baseline's, and one
@@ -1184,7 +1251,7 @@ static int rsa_setup(const bench_env *env, const workload *w, void **st)
         rsa_oaep_encrypt(s, CAND, s->pt[0], pt);
         rsa_oaep_decrypt(s, BASE, pt, pt);
         if (memcmp(pt, s->pt[0], RSA_PT_LEN) != 0) {
-            fprintf(stderr, "fc_bench: %s: OAEP by %s does not open on %s\n",
+            fprintf(stderr, "fc_bench: %s: RSA by %s does not open on %s\n",
                     w->name, env->name[CAND], env->name[BASE]);
             return 0;
         }
@@ -1410,6 +1477,23 @@ static const workload workloads[] = {
         "AES-256-GCM", REC_SEAL, 16384),
     REC("gcm-rec-open-256-16k", "AES-256-GCM record, 16 KiB, open",
         "AES-256-GCM", REC_OPEN, 16384),
+    /* The arm64 seeds' sizes: 1 KiB and 8 KiB seal and open. */
+    REC("gcm-rec-seal-128-1k", "AES-128-GCM record, 1 KiB, seal", "AES-128-GCM",
+        REC_SEAL, 1024),
+    REC("gcm-rec-open-128-1k", "AES-128-GCM record, 1 KiB, open", "AES-128-GCM",
+        REC_OPEN, 1024),
+    REC("gcm-rec-seal-128-8k", "AES-128-GCM record, 8 KiB, seal", "AES-128-GCM",
+        REC_SEAL, 8192),
+    REC("gcm-rec-open-128-8k", "AES-128-GCM record, 8 KiB, open", "AES-128-GCM",
+        REC_OPEN, 8192),
+    REC("gcm-rec-seal-256-1k", "AES-256-GCM record, 1 KiB, seal", "AES-256-GCM",
+        REC_SEAL, 1024),
+    REC("gcm-rec-open-256-1k", "AES-256-GCM record, 1 KiB, open", "AES-256-GCM",
+        REC_OPEN, 1024),
+    REC("gcm-rec-seal-256-8k", "AES-256-GCM record, 8 KiB, seal", "AES-256-GCM",
+        REC_SEAL, 8192),
+    REC("gcm-rec-open-256-8k", "AES-256-GCM record, 8 KiB, open", "AES-256-GCM",
+        REC_OPEN, 8192),
     REC("gcm-speed-aead-128-16", "openssl speed -evp -aead, AES-128-GCM, 16 B",
         "AES-128-GCM", REC_SPEED, 16),
     REC("gcm-speed-aead-128-1350",
@@ -1488,6 +1572,38 @@ static const workload workloads[] = {
          "RSA-2048 public key import + first PSS verify, as a TLS client",
          RSA_IMPORT_PUB_VERIFY),
 #undef RSAW
+    /* Per modulus size: PKCS#1 v1.5 SHA-256 sign and verify, PKCS#1 v1.5
+     * and OAEP-SHA256 decrypt and encrypt of 32 B. */
+#define RSAN(bits, b)                                                          \
+    {.name = "rsa" b "-sign", .help = "RSA-" b " PKCS#1 v1.5 SHA-256 sign",   \
+     .unit = "ops/s", .enc = RSA_SIGN_V15, .size = bits, .setup = rsa_setup,  \
+     .run = rsa_run, .teardown = rsa_teardown},                               \
+        {.name = "rsa" b "-verify",                                            \
+         .help = "RSA-" b " PKCS#1 v1.5 SHA-256 verify", .unit = "ops/s",      \
+         .enc = RSA_VERIFY_V15, .size = bits, .setup = rsa_setup,              \
+         .run = rsa_run, .teardown = rsa_teardown},                            \
+        {.name = "rsa" b "-v15-dec",                                           \
+         .help = "RSA-" b " PKCS#1 v1.5 decrypt of 32 B", .unit = "ops/s",     \
+         .enc = RSA_V15_DEC, .size = bits, .setup = rsa_setup,                 \
+         .run = rsa_run, .teardown = rsa_teardown},                            \
+        {.name = "rsa" b "-v15-enc",                                           \
+         .help = "RSA-" b " PKCS#1 v1.5 encrypt of 32 B", .unit = "ops/s",     \
+         .enc = RSA_V15_ENC, .size = bits, .setup = rsa_setup,                 \
+         .run = rsa_run, .teardown = rsa_teardown},                            \
+        {.name = "rsa" b "-oaep-dec",                                          \
+         .help = "RSA-" b " OAEP-SHA256 decrypt of 32 B", .unit = "ops/s",     \
+         .enc = RSA_OAEP_DEC, .size = bits, .setup = rsa_setup,                \
+         .run = rsa_run, .teardown = rsa_teardown},                            \
+    {                                                                          \
+        .name = "rsa" b "-oaep-enc",                                           \
+        .help = "RSA-" b " OAEP-SHA256 encrypt of 32 B", .unit = "ops/s",      \
+        .enc = RSA_OAEP_ENC, .size = bits, .setup = rsa_setup, .run = rsa_run, \
+        .teardown = rsa_teardown                                               \
+    }
+    RSAN(2048, "2048"),
+    RSAN(3072, "3072"),
+    RSAN(4096, "4096"),
+#undef RSAN
 #define DRBGW(n, h, len)                                                       \
     {                                                                          \
         .name = n, .help = h, .unit = "ns/call", .lower_is_better = 1,         \

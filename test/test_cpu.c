@@ -25,6 +25,7 @@
 
 #include "fc/aes.h"
 #include "fc/cpu.h"
+#include "fc/family.h"
 #include "fc/offer.h"
 #include "fc/tuning.h"
 #include "impls.h"
@@ -465,10 +466,72 @@ static void test_tuning_identify(void **state)
         assert_int_equal(id.vendor, FC_VENDOR_AMD);
     /* Every x86-64 CPU has family >= 6. */
     assert_true(id.family >= 6);
+#elif defined(__aarch64__) && defined(__linux__) && !defined(FC_NO_ASM)
+    /* MIDR_EL1 where the kernel (or qemu-user) publishes it, else 0. */
+    {
+        const fc_cpu_id_more more = fc_cpu_identify_more();
+        fc_cpu_id from;
+
+        print_message("[ CPU      ] MIDR_EL1 0x%08x (%s)\n", more.midr,
+                      more.vendor_name);
+        fc_cpu_id_from_midr(more.midr, &from, NULL);
+        assert_memory_equal(&from, &id, sizeof(id));
+        if (more.midr != 0)
+            assert_int_equal(id.vendor, FC_VENDOR_ARM64);
+    }
 #else
     assert_int_equal(id.vendor, FC_VENDOR_UNKNOWN);
     assert_string_equal(t->name, "default");
 #endif
+}
+
+/* MIDR_EL1 values of shipping cores (Arm TRMs; Ampere and Apple as Linux's
+ * cputype.h lists them) and what the probe makes of them. */
+static void test_tuning_midr(void **state)
+{
+    static const struct {
+        uint32_t midr;
+        const char *want, *vendor;
+        uint32_t stepping;
+    } cases[] = {
+        {0x413fd0c1, "neoverse-n1", "ARM", 0x31},    /* Graviton 2 */
+        {0x411fd401, "neoverse-v1", "ARM", 0x11},    /* Graviton 3 */
+        {0x410fd490, "neoverse-n2", "ARM", 0x00},    /* Cobalt 100 */
+        {0x410fd4f1, "neoverse-v2", "ARM", 0x01},    /* Graviton 4 */
+        {0x410fd840, "neoverse-v3", "ARM", 0x00},
+        {0x410fd8e0, "neoverse-n3", "ARM", 0x00},
+        {0xc00fac30, "ampere1", "Ampere", 0x00},     /* AmpereOne */
+        {0xc00fac41, "ampere1", "Ampere", 0x01},     /* AmpereOne A */
+        {0x611f0231, "apple", "Apple", 0x11},        /* M1 Firestorm */
+        {0x410fd083, "default", "ARM", 0x03},        /* Cortex-A72 */
+        {0x500f0000, "default", "0x50", 0x00},       /* X-Gene */
+    };
+    fc_cpu_id id;
+    fc_cpu_id_more more;
+
+    (void)state;
+    for (size_t i = 0; i < FC_ARRAY_LEN(cases); i++) {
+        fc_cpu_id_from_midr(cases[i].midr, &id, &more);
+        assert_int_equal(id.vendor, FC_VENDOR_ARM64);
+        assert_int_equal(id.family, cases[i].midr >> 24);
+        assert_int_equal(id.model, (cases[i].midr >> 4) & 0xfff);
+        assert_int_equal(more.midr, cases[i].midr);
+        assert_int_equal(more.stepping, cases[i].stepping);
+        assert_string_equal(more.vendor_name, cases[i].vendor);
+        if (strcmp(fc_tuning_for(&id)->name, cases[i].want) != 0)
+            fail_msg("MIDR 0x%08x: %s, want %s", cases[i].midr,
+                     fc_tuning_for(&id)->name, cases[i].want);
+    }
+    /* Not published: nothing, the default row. */
+    fc_cpu_id_from_midr(0, &id, &more);
+    assert_int_equal(id.vendor, FC_VENDOR_UNKNOWN);
+    assert_int_equal(more.midr, 0);
+    assert_string_equal(fc_tuning_for(&id)->name, "default");
+    /* An x86 id never matches an arm64 row of the same numbers. */
+    id.vendor = FC_VENDOR_INTEL;
+    id.family = FC_MIDR_ARM;
+    id.model = 0xd0c;
+    assert_string_equal(fc_tuning_for(&id)->name, "default");
 }
 
 static void test_tuning_rows(void **state)
@@ -522,6 +585,15 @@ static void test_tuning_rows(void **state)
         assert_ptr_equal(rows[i].rsa_order, f->rsa_order);
         assert_int_equal(rows[i].rsa_mulx_wins, f->rsa_mulx_wins);
         assert_int_equal(rows[i].aes_zmm, f->aes_zmm);
+        assert_int_equal(rows[i].arm_offer_30, f->arm_offer_30);
+        assert_int_equal(rows[i].arm_offer_31, f->arm_offer_31);
+        /* arm64 words only on arm64 rows, and those are modelled. */
+        if (rows[i].vendor != FC_VENDOR_ARM64) {
+            assert_int_equal(rows[i].arm_offer_30 | rows[i].arm_offer_31, 0);
+            assert_int_equal(rows[i].modelled, 0);
+        }
+        if (rows[i].arm_offer_30 | rows[i].arm_offer_31)
+            assert_int_equal(rows[i].modelled, 1);
     }
     /* The default row makes OpenSSL's own choices; the zmm AES tier where
      * it was measured or reasoned faster, never on the AVX-512 parts
@@ -582,14 +654,24 @@ static void test_offer_decide(void **state)
     uint32_t o;
 
     (void)state;
-#if !defined(__x86_64__)
-    /* The rules are x86-64 measurements: elsewhere (the arm64 kernels are
-     * 128-bit and scalar, unmeasured) nothing, whatever the inputs. */
+#if defined(__aarch64__)
+    /* arm64: the rows' modelled words (test_offer_arm64), whatever the
+     * tiers say on x86-64. */
     assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "default",
                            OSSL_36, AESNI, AESNI, MULX, MULX, MULX),
                      0);
+    assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "neoverse-v1",
+                           OSSL_30, AESNI, AESNI, MULX, MULX, MULX),
+                     FC_OFFER_GCM | FC_OFFER_CBC);
     assert_int_equal(offer(CAPS_XEON, "golden-cove", OSSL_30, VAES_AVX2,
                            VAES_AVX2, AVX512, AVX512, AVX512),
+                     0);
+    return;
+#elif !defined(__x86_64__)
+    /* The rules are x86-64 measurements: elsewhere nothing, whatever the
+     * inputs. */
+    assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "neoverse-v1",
+                           OSSL_30, AESNI, AESNI, MULX, MULX, MULX),
                      0);
     return;
 #endif
@@ -649,10 +731,89 @@ static void test_offer_decide(void **state)
     o = offer(CAPS_AVX2, "zen3", OSSL_30, VAES_AVX2, VAES_AVX2, MULX, MULX,
               MULX);
     assert_int_equal(o & FC_OFFER_RSA, 0);
-    /* Portable C, and the unmeasured arm64 kernels: nothing. */
+    /* Portable C: nothing. */
     assert_int_equal(offer(0, "default", OSSL_30, GENERIC, GENERIC, GENERIC,
                            GENERIC, GENERIC),
                      0);
+}
+
+/* arm64 (fc_offer_decide_arm64, pure, so it runs on every architecture):
+ * each row's modelled word (provider/core/tuning.c), by OpenSSL version,
+ * kept to the families whose arm64 kernels run. */
+static uint32_t offer_arm(const char *row, unsigned long ver, uint32_t gcm,
+                          uint32_t aes, uint32_t rsa)
+{
+    fc_offer_in in = {
+        .tuning = row != NULL ? fc_tuning_by_name(row) : NULL,
+        .ossl_version = ver,
+        .gcm_tier = gcm,
+        .aes_tier = aes,
+        .rsa_tier = {rsa, rsa, rsa},
+    };
+
+    if (row != NULL)
+        assert_non_null(in.tuning);
+    return fc_offer_decide_arm64(&in);
+}
+
+static void test_offer_arm64(void **state)
+{
+    static const struct {
+        const char *row;
+        uint32_t w30, w31;
+    } want[] = {
+        {"neoverse-n1", 0, 0},
+        {"neoverse-v1", FC_OFFER_GCM | FC_OFFER_CBC, FC_OFFER_CBC},
+        {"neoverse-v2", FC_OFFER_GCM, 0},
+        {"neoverse-n2", FC_OFFER_GCM, 0},
+        {"ampere1", FC_OFFER_GCM, 0},
+        {"neoverse-v3", 0, 0},
+        {"neoverse-n3", 0, 0},
+        {"apple", 0, 0},
+        {"default", 0, 0},
+        {"golden-cove", 0, 0},
+    };
+    const uint32_t ce = FC_TIER_128, mul = FC_TIER_SCALAR;
+
+    (void)state;
+    for (size_t i = 0; i < FC_ARRAY_LEN(want); i++) {
+        const uint32_t o30 = offer_arm(want[i].row, OSSL_30, ce, ce, mul);
+        const uint32_t o31 = offer_arm(want[i].row, 0x30100000UL, ce, ce, mul);
+        const uint32_t o36 = offer_arm(want[i].row, OSSL_36, ce, ce, mul);
+
+        if (o30 != want[i].w30 || o31 != want[i].w31 || o36 != want[i].w31)
+            fail_msg("%s: 0x%x 0x%x 0x%x, want 0x%x 0x%x", want[i].row, o30,
+                     o31, o36, want[i].w30, want[i].w31);
+    }
+    /* Only the families whose kernels run: the portable GHASH (pmull
+     * masked) drops GCM, the portable AES (aes masked) CBC and CTR. */
+    assert_int_equal(offer_arm("neoverse-v1", OSSL_30, GENERIC, ce, mul),
+                     FC_OFFER_CBC);
+    assert_int_equal(offer_arm("neoverse-v1", OSSL_30, GENERIC, GENERIC, mul),
+                     0);
+    /* No row, no word; never the DRBG, CBC-HMAC or RSA. */
+    assert_int_equal(offer_arm(NULL, OSSL_30, ce, ce, mul), 0);
+    for (size_t i = 0; i < FC_ARRAY_LEN(want); i++)
+        assert_int_equal(offer_arm(want[i].row, OSSL_30, ce, ce, mul) &
+                             (FC_OFFER_DRBG | FC_OFFER_CBC_HMAC | FC_OFFER_RSA),
+                         0);
+#if defined(__aarch64__) && !defined(FC_NO_ASM)
+    /* On arm64 the decision is that word for the kernels the provider
+     * selects: Crypto Extensions with PMULL and SHA3 (a Neoverse V1). */
+    {
+        fc_offer_in in;
+        const uint32_t caps =
+            FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3;
+
+        fc_offer_in_init(&in, caps, fc_tuning_by_name("neoverse-v1"), OSSL_30);
+        assert_int_equal(fc_offer_decide(&in), FC_OFFER_GCM | FC_OFFER_CBC);
+        fc_offer_in_init(&in, caps & ~FC_CAP_ARM_PMULL,
+                         fc_tuning_by_name("neoverse-v1"), OSSL_30);
+        assert_int_equal(fc_offer_decide(&in), FC_OFFER_CBC);
+        fc_offer_in_init(&in, caps, fc_tuning_by_name("neoverse-n1"), OSSL_30);
+        assert_int_equal(fc_offer_decide(&in), 0);
+    }
+#endif
 }
 
 static void test_offer_names(void **state)
@@ -695,10 +856,12 @@ int main(void)
     const struct CMUnitTest tuning[] = {
         cmocka_unit_test(test_tuning_identify),
         cmocka_unit_test(test_tuning_rows),
+        cmocka_unit_test(test_tuning_midr),
     };
     const struct CMUnitTest offers[] = {
         cmocka_unit_test(test_offer_decide),
         cmocka_unit_test(test_offer_names),
+        cmocka_unit_test(test_offer_arm64),
     };
     int fails = 0;
 

@@ -91,6 +91,29 @@
  *   estimates above hold; the last round key and the input go in with two
  *   EORs per block. Not measured: developed under qemu.
  *
+ * - MODEL figures (llvm-mca 19.1.7 scheduling models, scripts/arm64_model.sh;
+ * not measurements): cycles per byte of the steady-state main loop, the
+ * instruction stream traced under qemu and fed to llvm-mca; OpenSSL's the
+ * same way from its own perlasm, as it dispatches on each core (3.5.7:
+ * unroll8 EOR3 GCM on V1/V2/N2/Ampere1, 12-block EOR3 CTR on V1/V2/
+ * Ampere1). Limits: llvm-mca does not fuse AESE+AESMC (AESD+AESIMC), so
+ * each pair costs two vector slots and both sides look slower than a
+ * fusing core runs them (on V1 our GCM loop's 249 vector uops per 128 B
+ * would be 177 fused); loads hit L1, no store-to-load forwarding or
+ * aliasing, perfect branch prediction, no front-end limit.
+ *   c/B       CTR-128   CBC-dec-128  CBC-dec-256   (OpenSSL 3.0.22 / 3.5.7)
+ *   N1        1.251     1.219        1.719         1.213 / 1.213 1.713
+ *   V1        0.368     0.336        0.461         0.381/0.367  0.363  0.489
+ *   V2        0.366     0.344        0.469         0.376/0.367  0.363  0.489
+ *   N2        0.735     0.688        0.938         0.750        0.725  0.975
+ *   Ampere1   0.719     0.657        0.907         0.720/0.703  0.694  0.944
+ *   Ratios: CBC decryption 1.00x (N1) to 1.08x (V1); CTR 0.97x (N1) to
+ *   1.04x (V1) against 3.0's 5-block loops, 0.98-1.00x against 3.5's
+ *   12-block EOR3 CTR. Target (>= 1.0x 3.0's everywhere) missed by CTR on
+ *   N1 (0.97x): V0 is N1's only AES pipe, and the model also lands some
+ *   of the EORs and the STP q stores' data there (160 V0 slots per 128 B
+ *   against 152 AES ops; 3.0's loop ~155 per 128 B).
+ *
  * - set_enc_key is one dependency chain per Nk-word step: DUP (3) + AESE
  *   (2) + EXT (2) + EOR (2) with the prefix XOR (8) alongside, plus the
  *   half-step of AES-192 (DUP + EOR) or AES-256 (DUP + AESE + EOR): about

@@ -171,6 +171,31 @@
  *    N1 ~39 cycles over both pipes -> ~0.30 c/B; V1 ~0.15 c/B; M1 (EOR3)
  *    ~0.13 c/B; bound by vector issue as above.
  *
+ * MODEL figures (llvm-mca 19.1.7 scheduling models, scripts/arm64_model.sh;
+ * not measurements): cycles per byte of the steady-state main loop, the
+ * instruction stream traced under qemu and fed to llvm-mca; OpenSSL's the
+ * same way from its own perlasm, as it dispatches on each core (3.5.7:
+ * unroll8 EOR3 GCM on V1/V2/N2/Ampere1, 12-block EOR3 CTR on V1/V2/
+ * Ampere1). Limits: llvm-mca does not fuse AESE+AESMC (AESD+AESIMC), so
+ * each pair costs two vector slots and both sides look slower than a
+ * fusing core runs them (on V1 our GCM loop's 249 vector uops per 128 B
+ * would be 177 fused); loads hit L1, no store-to-load forwarding or
+ * aliasing, perfect branch prediction, no front-end limit.
+ *
+ *   c/B       AES-128 enc / dec        AES-256 enc / dec      vs 3.0.22 / 3.5.7
+ *   N1        1.469 / 1.469            1.969 / 1.970          0.97-0.98x / same
+ *   V1 (sha3) 0.487 / 0.487            0.612 / 0.612          1.11-1.15x / 1.02-1.03x
+ *   V2 (sha3) 0.487 / 0.487            0.612 / 0.612          1.12-1.20x / 1.04-1.05x
+ *   N2 (sha3) 0.973 / 0.973            1.223 / 1.223          1.11-1.13x / 1.04-1.05x
+ *   Ampere1   0.942 / 0.942            1.196 / 1.196          1.10-1.17x / 1.04-1.05x
+ *   OpenSSL 3.0.22 (4-block aes-gcm-armv8_64), AES-128 enc: N1 1.438,
+ *   V1 0.560, V2 0.560, N2 1.102, Ampere1 1.071; 3.5.7 (unroll8 EOR3):
+ *   V1 0.502, V2 0.510, N2 1.020, Ampere1 0.988.
+ *   N1: the model puts AESE, AESMC and PMULL on V0 alone: ours 178 of them
+ *   per 128 B (3.0's 184) plus ~10 EORs the model also lands there; a
+ *   fusing N1 issues 106. Targets not met: >= 1.3x 3.0's on V1/V2 (the
+ *   model gives 1.11-1.20x) and >= 1.2x on N1 (0.98x).
+ *
  * CT: no branch or memory address depends on the key, H, Xi, the counter
  * or the data; only the block count and the key length (rounds) select
  * paths. AESE/AESMC, PMULL, EOR3 and the other vector instructions used

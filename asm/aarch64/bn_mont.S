@@ -127,6 +127,17 @@
  * - The squaring doubles with EXTR instead of an ADCS x, x, x chain so
  *   that the doubling and the addition of the squares need only one flag
  *   chain between them.
+ * - MODEL figures (llvm-mca 19.1.7, scripts/arm64_model.sh: the whole
+ *   n = 16 call, traced under qemu; not measurements), cycles per call,
+ *   ours / OpenSSL 3.0.22 armv8-mont (3.5.7 the same to 1 cycle):
+ *     mul: N1 3200 / 3128, V1 773 / 699, V2 575 / 563, N2 772 / 725,
+ *          Ampere1 1319 / 1053
+ *     sqr: N1 2512 / 2448, V1 626 / 503, V2 464 / 449, N2 627 / 512,
+ *          Ampere1 1061 / 829
+ *   0.78-0.98x: armv8-mont's __bn_mul4x_mont / __bn_sqr8x_mont are ahead
+ *   on every model (target >= 1.1x not met; the sqr8x path's dedicated
+ *   squaring is the largest gap). The RSA rows of provider/core/tuning.c
+ *   therefore never offer RSA on arm64.
  * - Not done: fixed-size unrolled paths (the x86-64 kernel gains 7-13%
  *   from them with a measuring CPU at hand; without one, the generic loops
  *   are kept) and interleaving product and reduction rows.

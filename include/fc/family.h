@@ -49,4 +49,12 @@ const fc_family *fc_families(size_t *count);
  */
 const fc_family *fc_family_named(const char *name, size_t len);
 
+/*
+ * fc_offer_decide_arm64 is fc_offer_decide on arm64: the CPU row's
+ * modelled word (fc_tuning.arm_offer_30 / arm_offer_31 by the OpenSSL
+ * version), kept to the families whose arm64 kernels |in| selected.
+ * Pure; callable on any architecture (tests).
+ */
+uint32_t fc_offer_decide_arm64(const fc_offer_in *in);
+
 #endif /* FC_FAMILY_H */

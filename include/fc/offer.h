@@ -77,8 +77,9 @@ typedef struct fc_offer_in {
 /*
  * fc_offer_decide returns the FC_OFFER_* bits of the families whose kernel
  * beats default's on this CPU and OpenSSL version: each family's rule
- * (fc/family.h), with the reasoning in provider/core/families.c; 0 on
- * every architecture but x86-64. Pure: the same inputs give the same word.
+ * (fc/family.h), with the reasoning in provider/core/families.c; on arm64
+ * the CPU row's modelled word (fc_offer_decide_arm64); 0 on every other
+ * architecture. Pure: the same inputs give the same word.
  */
 uint32_t fc_offer_decide(const fc_offer_in *in);
 

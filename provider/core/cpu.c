@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,11 +133,43 @@ static void fc_cpu_probe(fc_cpu_probed *p)
 #ifndef HWCAP_SHA3
 #define HWCAP_SHA3 (1 << 17)
 #endif
+#ifndef HWCAP_CPUID
+#define HWCAP_CPUID (1 << 11)
+#endif
+
+/* MIDR_EL1: with HWCAP_CPUID the kernel emulates the EL0 read (of the
+ * CPU this thread runs on); else cpu0's value in sysfs (Linux 4.7+); else
+ * 0. */
+static uint64_t fc_cpu_midr(unsigned long hw)
+{
+    uint64_t midr = 0;
+    char line[64];
+    FILE *f;
+
+    if (hw & HWCAP_CPUID) {
+        __asm__ volatile("mrs %0, MIDR_EL1" : "=r"(midr));
+        return midr;
+    }
+    f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+              "re");
+    if (f == NULL)
+        return 0;
+    if (fgets(line, sizeof(line), f) != NULL) {
+        char *end;
+        unsigned long long v = strtoull(line, &end, 16);
+        if (end != line)
+            midr = v;
+    }
+    fclose(f);
+    return midr;
+}
 
 static void fc_cpu_probe(fc_cpu_probed *p)
 {
     unsigned long hw = getauxval(AT_HWCAP);
     uint32_t caps = 0;
+
+    fc_cpu_id_from_midr(fc_cpu_midr(hw), &p->id, &p->more);
     if (hw & HWCAP_AES)
         caps |= FC_CAP_ARM_AES;
     if (hw & HWCAP_PMULL)
@@ -156,6 +189,34 @@ static void fc_cpu_probe(fc_cpu_probed *p)
     (void)p;
 }
 #endif
+
+/* see fc/tuning.h */
+void fc_cpu_id_from_midr(uint64_t midr, fc_cpu_id *id, fc_cpu_id_more *more)
+{
+    const uint32_t impl = (uint32_t)(midr >> 24) & 0xff;
+    fc_cpu_id_more m;
+
+    memset(&m, 0, sizeof(m));
+    memset(id, 0, sizeof(*id));
+    midr &= 0xffffffffu;
+    if (midr != 0) {
+        id->vendor = FC_VENDOR_ARM64;
+        id->family = impl;
+        id->model = (uint32_t)(midr >> 4) & 0xfff;
+        m.stepping = ((uint32_t)(midr >> 16) & 0xf0) | ((uint32_t)midr & 0xf);
+        m.midr = (uint32_t)midr;
+        if (impl == FC_MIDR_ARM)
+            strcpy(m.vendor_name, "ARM");
+        else if (impl == FC_MIDR_APPLE)
+            strcpy(m.vendor_name, "Apple");
+        else if (impl == FC_MIDR_AMPERE)
+            strcpy(m.vendor_name, "Ampere");
+        else
+            snprintf(m.vendor_name, sizeof(m.vendor_name), "0x%02x", impl);
+    }
+    if (more != NULL)
+        *more = m;
+}
 
 static pthread_once_t fc_cpu_once = PTHREAD_ONCE_INIT;
 static fc_cpu_probed fc_cpu_probed_cached; /* zero where nothing is known */

@@ -20,10 +20,9 @@
  *   CTR-DRBG  AES-NI CTR.
  *   AES-CBC-HMAC-SHA1/SHA256  stitched AES-NI code with SHA-NI where the
  *             CPU has it, else with AVX2.
- * Without AES-NI (and on arm64, which none of us has measured) default's
- * assembly is at least as fast as our portable or untimed kernels: nothing
- * is offered there unless forced; fc_offer_decide asks these rules on
- * x86-64 only.
+ * Without AES-NI default's assembly is at least as fast as our portable
+ * kernels: nothing is offered there unless forced; fc_offer_decide asks
+ * these rules on x86-64 only, and fc_offer_decide_arm64 (below) on arm64.
  */
 #include <string.h>
 
@@ -171,6 +170,42 @@ static int fc_offer_rsa3072(const fc_offer_in *in)
 static int fc_offer_rsa4096(const fc_offer_in *in)
 {
     return fc_offer_rsa(in, 2);
+}
+
+/*
+ * arm64. What default runs there (OpenSSL's own dispatch, crypto/armcap.c
+ * and the perlasm): AES-GCM 3.0: aes-gcm-armv8_64, 4 blocks per pass
+ * (AESE/AESMC + PMULL); from 3.1 the unroll8 EOR3 kernel (8 blocks) on
+ * Neoverse V1, N2, V2, Ampere and Apple M1-M4 with FEAT_SHA3. AES-CBC
+ * decryption and CTR: aesv8-armx, 5 blocks in flight (3.0); from 3.3 a
+ * 12-block EOR3 CTR on V1, V2 and Ampere. RSA: armv8-mont (MUL/UMULH,
+ * sqr8x and mul4x), and a NEON path above 2048-bit moduli on N1 and
+ * Cortex-A72. No arm64 machine has measured ours against that: the CPU
+ * row's word comes from the cycle model of both sides' main loops
+ * (scripts/arm64_model.sh; the rows in tuning.c carry the figures), for
+ * the families whose kernels run here: GCM needs the CE+PMULL kernels,
+ * CBC and CTR the CE AES kernel, RSA the MUL/UMULH engine; never the
+ * CBC-HMAC ciphers (no arm64 stitched kernel) nor the DRBG (its gain is
+ * per-call work nobody has measured on arm64).
+ */
+uint32_t fc_offer_decide_arm64(const fc_offer_in *in)
+{
+    const fc_tuning *t = in->tuning;
+    uint32_t o;
+
+    if (t == NULL)
+        return 0;
+    o = fc_ossl_at_least(in->ossl_version, 3, 1) ? t->arm_offer_31
+                                                 : t->arm_offer_30;
+    if (in->gcm_tier < FC_TIER_128)
+        o &= ~FC_OFFER_GCM;
+    if (in->aes_tier < FC_TIER_128)
+        o &= ~(FC_OFFER_CBC | FC_OFFER_CTR);
+    for (size_t i = 0; i < 3; i++)
+        if (in->rsa_tier[i] != FC_TIER_SCALAR)
+            o &= ~(FC_OFFER_RSA2048 << i);
+    return o & (FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR | FC_OFFER_RSA2048 |
+                FC_OFFER_RSA3072 | FC_OFFER_RSA4096);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fc/common.h"
+#include "fc/offer.h"
 #include "fc/tuning.h"
 
 /* Intel family 6 and AMD families 0x17 (Zen 1/2), 0x19 (Zen 3/4) and
@@ -184,6 +185,44 @@ static const fc_tuning fc_tuning_table[] = {
      * the Zen 4 reasoning at worst. */
     {ROW("zen5", FC_VENDOR_AMD, 0x1a, 0x00, 0xff),
      .rsa_order = FC_RSA_AVX2_FIRST, .aes_zmm = 1},
+    /* arm64, keyed by MIDR_EL1: family = implementer, model = part number
+     * (fc_cpu_id_from_midr). No arm64 machine has run fastcrypto: the
+     * words are MODELLED (.modelled), llvm-mca 19.1.7's scheduling model of
+     * the core on the main loops of our kernels and of OpenSSL's own
+     * (3.0.22 and 3.5.7 perlasm), scripts/arm64_model.sh, as each library
+     * dispatches on that core. A family is in a word when every kernel of
+     * it that the model times is at least 1.05x default's (the model does
+     * not time AESE+AESMC fusion, caches or the glue around the loops; both
+     * sides are modelled alike, and 5% is the margin for what it leaves
+     * out). Ratios ours/default, 3.0 then 3.5, c/B or cycles per 1024-bit
+     * product (figures in asm/aarch64's headers):
+     *   core     GCM (128/256, enc/dec)  CTR-128   CBC-dec 128/256  Mont
+     *   N1       0.97-0.98 / same        0.97      1.00 / 1.00      0.97-0.98
+     *   V1       1.11-1.15 / 1.02-1.03   1.04/1.00 1.06-1.08 (both) 0.80-0.90
+     *   V2       1.12-1.20 / 1.04-1.05   1.03/1.00 1.04-1.06 (both) 0.97-0.98
+     *   N2       1.11-1.13 / 1.04-1.05   1.02      1.04-1.05 (both) 0.82-0.94
+     *   Ampere1  1.10-1.17 / 1.04-1.05   1.00/0.98 1.04-1.06 (both) 0.78-0.80
+     * So: GCM against 3.0's 4-block kernel on V1, V2, N2 and Ampere1 (not
+     * against 3.5's unroll8 EOR3 one, within 5% of ours); CBC on V1 (its
+     * decryption; encryption is one dependent AESE+AESMC chain per block on
+     * both sides); never CTR or RSA (armv8-mont is ahead of our MUL/UMULH
+     * kernel on every model). Neoverse V3/N3, AmpereOne A beyond Ampere1's
+     * model and Apple: no decision (LLVM 19's models for them are their
+     * predecessors' or generic). */
+    {ROW("neoverse-n1", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd0c, 0xd0c),
+     .modelled = 1},
+    {ROW("neoverse-v1", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd40, 0xd40),
+     .arm_offer_30 = FC_OFFER_GCM | FC_OFFER_CBC, .arm_offer_31 = FC_OFFER_CBC,
+     .modelled = 1},
+    {ROW("neoverse-n2", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd49, 0xd49),
+     .arm_offer_30 = FC_OFFER_GCM, .modelled = 1},
+    {ROW("neoverse-v2", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd4f, 0xd4f),
+     .arm_offer_30 = FC_OFFER_GCM, .modelled = 1},
+    {ROW("neoverse-v3", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd84, 0xd84)},
+    {ROW("neoverse-n3", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd8e, 0xd8e)},
+    {ROW("ampere1", FC_VENDOR_ARM64, FC_MIDR_AMPERE, 0xac3, 0xac4),
+     .arm_offer_30 = FC_OFFER_GCM, .modelled = 1},
+    {ROW("apple", FC_VENDOR_ARM64, FC_MIDR_APPLE, 0x000, 0xfff)},
     /* Anything else: OpenSSL's own choices (MULX). Must stay last. */
     {.name = "default"},
 };

@@ -18,28 +18,14 @@
 #include "fc/wisdom.h"
 
 /* The CPU part of the key: "x86:VENDOR:FAMILY:MODEL:STEPPING" or
- * "arm64:MIDR" (0 where the kernel does not publish it). */
+ * "arm64:MIDR" in hex (0 where the kernel publishes it neither way). */
 #if defined(__aarch64__)
+/* MIDR_EL1 from the one CPU probe (cpu.c: MRS under HWCAP_CPUID, else
+ * cpu0's sysfs value), the same number the CPU rows are keyed by. */
 static int fc_wisdom_cpu(char *buf, size_t len)
 {
-    unsigned long long midr = 0;
-    char line[64];
-    FILE *f = fopen("/sys/devices/system/cpu/cpu0/regs/identification/"
-                    "midr_el1",
-                    "re");
-
-    if (f != NULL) {
-        if (fgets(line, sizeof(line), f) != NULL) {
-            char *end;
-
-            errno = 0;
-            midr = strtoull(line, &end, 16);
-            if (errno != 0 || end == line)
-                midr = 0;
-        }
-        fclose(f);
-    }
-    return snprintf(buf, len, "arm64:%llx", midr);
+    return snprintf(buf, len, "arm64:%x",
+                    (unsigned)fc_cpu_identify_more().midr);
 }
 #else
 static int fc_wisdom_cpu(char *buf, size_t len)
