@@ -189,14 +189,26 @@
  * - the carry-lookahead of the normalization without PEXT/PDEP (spacer
  *   bits) or with KUNPCK: no measurable change.
  *
- * n24/n32 (per pair AMM, TSC ticks at 2.6 GHz): n24 ~706 (272 ns), n32
- * ~1050 (404 ns). Their design notes: both halves' rows interleave so one
- * half's y chain overlaps the other half's work (one half alone ~27.5
- * cycles per row, both ~33); each accumulator register takes four IFMAs
- * and one VALIGNQ per row, the latency floor; M~ mode with every product
- * added before the shift (a1, M1) and lane 1 read by VPEXTRQ before the
- * shift; b_i broadcast from memory; k0 mode for n32 only (M~ would need 41
- * digits, a sixth zmm per number).
+ * n24/n32, per pair of exponentiations with 64n-bit exponents (window 5:
+ * ~1550 squarings + ~320 products at n24, ~2060 + ~425 at n32;
+ * bench/fc_bn_bench, 41 interleaved samples, min core cycles, core
+ * ~3.77 GHz, OpenSSL 3.0.19 beside; loaded machine):
+ *                      this design        former side-by-side AMM
+ *   n24 (RSA-3072)     1.50-1.68 M cyc    2.15 M cyc       0.75x
+ *   n32 (RSA-4096)     3.34-3.39 M cyc    4.58 M cyc       0.72x
+ * i.e. ~1.3x the port-0/5 bound of the kernels' uops (n24 1.20 M, n32
+ * 2.52 M; n16 in the same runs 0.58 M against 0.43 M), the same fraction
+ * as n16: the gathers (~3%), the chain's latency at the unit-group
+ * loads, and the product blocks' stores take the rest. Median us per
+ * pair: n16 177, n24 451-481, n32 904-944 (OpenSSL 3.0.19's
+ * BN_mod_exp_mont_consttime_x2: 257, 1705, 3682).
+ *
+ * Considered for n24/n32 (not built): the former design (one row at a
+ * time) reaches its latency floor per row (~33 cycles for both halves at
+ * n24); merged product and reduction rows (operand scanning) would lose
+ * the squaring's halved product (~240 IFMAs at n24). Column blocks for
+ * the product and a sliding window for the reduction keep n16's uop mix
+ * with ~30 extra VALIGNQs and the stores of the upper blocks.
  */
 #include "fc_asm.h"
 
