@@ -37,9 +37,9 @@
  *             and later FP0/FP3) and vector ALU uops / 3 (Intel's three
  *             vector ports; the larger of the two is the bound there)
  *   ifma      VPMADD52 count / 2 (two 512-bit IFMA ports on the server
- *             cores): per pair, n16 ~420 per squaring, ~510 per product
- *             (bn_exp_ifma.S); n24/n32 4 NR per row and half (NR = 4, 5),
- *             one AMM kernel for both
+ *             cores): per pair, squaring / product n16 ~420 / ~510, n24
+ *             ~850 / ~1060, n32 ~1440 / ~1820 (bn_exp_ifma.S, whose
+ *             port-0/5 uop counts, ~1.4-1.6x these, are the tighter bound)
  * The operation counts follow the kernels' structure
  * (asm/x86_64/bn_exp_avx2.S) and fc_bn_mod_exp's window.
  *
@@ -319,8 +319,8 @@ int main(int argc, char **argv)
                 continue;
             cs[nc] = (cand){en->name, 0, en, 0, NULL};
             if (strcmp(en->name, "ifma") == 0) {
-                double sq = n == 16 ? 420 : n == 24 ? 2 * 31 * 16 : 2 * 40 * 20;
-                double mu = n == 16 ? 510 : sq;
+                double sq = n == 16 ? 422 : n == 24 ? 853 : 1437;
+                double mu = n == 16 ? 510 : n == 24 ? 1061 : 1815;
 
                 cs[nc].bound = (x2m * mu + x2s * sq) / 2;
             } else if (strcmp(en->name, "avx2") == 0) {

@@ -344,202 +344,111 @@ static BIGNUM *bn_from52(const uint64_t *d, size_t slot)
 }
 #endif
 
-static void test_abi_kernels(void **state)
-{
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-    static const struct {
-        size_t n, nr, l;
-        int k0;
-        amm_fn *amm;
-        gather_fn *gather;
-    } k[] = {
-        {24, 4, 31, 0, fc_bn_amm52x2_n24_ifma, fc_bn_gather52x2_n24_ifma},
-        {32, 5, 40, 1, fc_bn_amm52x2_n32_ifma, fc_bn_gather52x2_n32_ifma},
-    };
-    size_t ran = 0;
+#define M52     0xfffffffffffffULL
+#define IFMA_MU 11 /* the most units (n = 32) */
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
-    for (size_t s = 0; s < FC_ARRAY_LEN(k); s++) {
-        const size_t n = k[s].n, slot = 8 * k[s].nr, pair = 2 * slot;
-        uint64_t ctx[4 * 40 + 8] FC_ALIGN(64);
-        uint64_t a[80] FC_ALIGN(64), b[80] FC_ALIGN(64), r[80] FC_ALIGN(64);
-        uint64_t table[8 * 80] FC_ALIGN(64), out[80] FC_ALIGN(64);
-        BN_CTX *bctx;
-        char what[96];
+typedef void sqr52_fn(uint64_t *, const uint64_t *, size_t, const uint64_t *);
 
-        if (engine("ifma", n) == NULL)
-            continue;
-        bctx = BN_CTX_new();
-        assert_non_null(bctx);
-        ran++;
-        memset(ctx, 0, sizeof(ctx));
-        for (size_t h = 0; h < 2; h++) {
-            uint64_t m[MAXN + 1], x[MAXN], y[MAXN], mt[MAXN + 1];
-            uint64_t kk;
-            fc_mont t;
+/* The IFMA kernels per size: n limbs, l digits, units per number, ctx
+ * words. */
+static const struct {
+    size_t n, l, units, ctx_words;
+    sqr52_fn *sqr;
+    amm_fn *mul;
+    gather_fn *gather;
+} ifma_k[] = {
+    {16, 21, 6, FC_BN_EXP2_N16_CTX_WORDS, fc_bn_sqr52x2_n16_ifma,
+     fc_bn_mul52x2_n16_ifma, fc_bn_gather52x2_n16_ifma},
+    {24, 31, 8, FC_BN_EXP2_N24_CTX_WORDS, fc_bn_sqr52x2_n24_ifma,
+     fc_bn_mul52x2_n24_ifma, fc_bn_gather52x2_n24_ifma},
+    {32, 41, 11, FC_BN_EXP2_N32_CTX_WORDS, fc_bn_sqr52x2_n32_ifma,
+     fc_bn_mul52x2_n32_ifma, fc_bn_gather52x2_n32_ifma},
+};
 
-            rand_modulus(m, n, 64);
-            assert_true(fc_mont_init(&t, m, n, fc_test_bn_kernels(n)));
-            kk = t.m0inv & 0xfffffffffffffULL;
-            if (k[s].k0) {
-                to52(ctx + h * slot, m, n, k[s].l, slot);
-                ctx[2 * slot + h] = kk;
-                ctx[2 * slot + 2 + h] = ctx[h * slot];
-            } else {
-                fc_bn_mul(mt, m, n, &kk, 1);
-                to52(ctx + h * slot, mt, n + 1, k[s].l, slot);
-                ctx[2 * slot + h * slot] = 0;
-                for (size_t j = 1; j < slot; j++)
-                    ctx[2 * slot + h * slot + j] = ctx[h * slot + j - 1];
-            }
-            rand_below(x, m, n);
-            rand_below(y, m, n);
-            to52(a + h * slot, x, n, k[s].l, slot);
-            to52(b + h * slot, y, n, k[s].l, slot);
-            fc_mont_free(&t);
-            /* keep m for the check below, in the spare limbs of table */
-            memcpy(table + h * MAXN, m, 8 * n);
-        }
-        snprintf(what, sizeof(what), "amm52x2 n=%zu", n);
-        FC_ABI_CALL(what, k[s].amm, FC_ABI_ARG(r), FC_ABI_ARG(a), FC_ABI_ARG(b),
-                    FC_ABI_ARG(ctx));
-        for (size_t h = 0; h < 2; h++) {
-            /* r * 2^(52L) = a * b (mod m), each digit < 2^52, and r below
-             * the mode's bound (2m or 2^53 m) */
-            BIGNUM *br = bn_from52(r + h * slot, slot);
-            BIGNUM *ba = bn_from52(a + h * slot, slot);
-            BIGNUM *bb = bn_from52(b + h * slot, slot);
-            BIGNUM *bm = fc_test_bn_from_limbs(table + h * MAXN, n);
-            BIGNUM *lhs = BN_new(), *rhs = BN_new(), *bound = BN_new();
-
-            for (size_t i = 0; i < slot; i++)
-                assert_true(r[h * slot + i] < ((uint64_t)1 << 52));
-            assert_true(BN_lshift(lhs, br, (int)(52 * k[s].l)));
-            assert_true(BN_mod(lhs, lhs, bm, bctx));
-            assert_true(BN_mod_mul(rhs, ba, bb, bm, bctx));
-            assert_int_equal(BN_cmp(lhs, rhs), 0);
-            assert_true(BN_lshift(bound, bm, k[s].k0 ? 1 : 53));
-            assert_true(BN_cmp(br, bound) < 0);
-            BN_free(br);
-            BN_free(ba);
-            BN_free(bb);
-            BN_free(bm);
-            BN_free(lhs);
-            BN_free(rhs);
-            BN_free(bound);
-        }
-        /* aliasing r == a == b */
-        memcpy(r, a, 8 * pair);
-        FC_ABI_CALL(what, k[s].amm, FC_ABI_ARG(r), FC_ABI_ARG(r), FC_ABI_ARG(r),
-                    FC_ABI_ARG(ctx));
-        memcpy(out, r, 8 * pair);
-        k[s].amm(r, a, a, ctx);
-        fc_test_expect_limbs("amm52x2 aliased", out, r, pair);
-
-        /* gather: every (idx_p, idx_q) of an 8-entry table */
-        for (size_t i = 0; i < 8 * pair; i++)
-            table[i] = fc_test_rand64();
-        for (size_t ip = 0; ip < 8; ip++) {
-            for (size_t iq = 0; iq < 8; iq += 3) {
-                snprintf(what, sizeof(what), "gather52x2 n=%zu (%zu,%zu)", n,
-                         ip, iq);
-                FC_ABI_CALL(what, k[s].gather, FC_ABI_ARG(out),
-                            FC_ABI_ARG(table), 8, ip, iq);
-                fc_test_expect_limbs(what, out, table + ip * pair, slot);
-                fc_test_expect_limbs(what, out + slot, table + iq * pair + slot,
-                                     slot);
-            }
-        }
-        BN_CTX_free(bctx);
-    }
-    if (ran == 0)
-        skip();
-#else
-    print_message("[  SKIPPED ] no IFMA kernels in this build\n");
-    skip();
-#endif
-}
-
-#if defined(__x86_64__) && !defined(FC_NO_ASM)
-#define M52 0xfffffffffffffULL
-
-/* The n16 kernels' modulus digits for one half: m~' = m * k (+ 2^52 k
- * when digit 1 of m * k is all ones), digit 1 plus one. */
-static void n16_mdigits(uint64_t *md, const fc_mont *t)
+/* The kernels' modulus digits for one half (n limbs, l digits, slot =
+ * 4 units): m~' = m * k (+ 2^52 k when digit 1 of m * k is all ones),
+ * digit 1 plus one. */
+static void ifma_mdigits(uint64_t *md, const fc_mont *t, size_t n, size_t l,
+                         size_t slot)
 {
     uint64_t x[MAXN + 2], k[2] = {t->m0inv & M52, 0};
 
-    fc_bn_mul(x, t->m, 16, k, 2);
-    to52(md, x, 18, 21, 24);
+    fc_bn_mul(x, t->m, n, k, 2);
+    to52(md, x, n + 2, l, slot);
     if (md[1] == M52) {
         k[0] |= (uint64_t)1 << 52;
-        fc_bn_mul(x, t->m, 16, k, 2);
-        to52(md, x, 18, 21, 24);
+        fc_bn_mul(x, t->m, n, k, 2);
+        to52(md, x, n + 2, l, slot);
     }
     assert_true(md[1] < M52);
     md[1] += 1;
 }
 
-/* n16 constants: MS_v[r] (words 48v + 8r), then m~'_1 per half. */
-static void n16_ctx(uint64_t *ctx, uint64_t md[2][24])
+/* Kernel constants, written from the asm header's description: W units
+ * per copy MS_v (W = (l + 2) / 4 + 1), MS_v[r] at words 8(W v + r), then
+ * m~'_1 per half at word 32 W. */
+static void ifma_ctx(uint64_t *ctx, size_t words, size_t l,
+                     uint64_t md[2][4 * IFMA_MU])
 {
-    memset(ctx, 0, 8 * FC_BN_EXP2_N16_CTX_WORDS);
+    const size_t w = (l + 2) / 4 + 1;
+
+    memset(ctx, 0, 8 * words);
+    assert_true(32 * w + 8 <= words);
     for (size_t v = 0; v < 4; v++)
-        for (size_t r = 0; r < 6; r++)
+        for (size_t r = 0; r < w; r++)
             for (size_t h = 0; h < 2; h++)
-                for (size_t l = 0; l < 4; l++) {
-                    size_t j = 4 * r + l;
-                    if (j >= v && j - v < 21)
-                        ctx[48 * v + 8 * r + 2 * l + h] = md[h][j - v];
+                for (size_t t = 0; t < 4; t++) {
+                    size_t j = 4 * r + t;
+                    if (j >= v && j - v < l)
+                        ctx[8 * (w * v + r) + 2 * t + h] = md[h][j - v];
                 }
     for (size_t h = 0; h < 2; h++)
-        for (size_t l = 0; l < 4; l++)
-            ctx[FC_BN_EXP2_N16_M1_WORD + 2 * l + h] = md[h][1];
+        for (size_t t = 0; t < 4; t++)
+            ctx[32 * w + 2 * t + h] = md[h][1];
 }
 
 /* interleaved number <-> digits of one half */
-static void n16_put(uint64_t *num, size_t h, const uint64_t *d)
+static void ifma_put(uint64_t *num, size_t units, size_t h, const uint64_t *d)
 {
-    for (size_t i = 0; i < 24; i++)
+    for (size_t i = 0; i < 4 * units; i++)
         num[8 * (i / 4) + 2 * (i % 4) + h] = d[i];
 }
 
-static void n16_get(uint64_t *d, const uint64_t *num, size_t h)
+static void ifma_get(uint64_t *d, const uint64_t *num, size_t units, size_t h)
 {
-    for (size_t i = 0; i < 24; i++)
+    for (size_t i = 0; i < 4 * units; i++)
         d[i] = num[8 * (i / 4) + 2 * (i % 4) + h];
 }
 
 /* r * R^(2^c - 1) == a^(2^c) (c squarings) or r * R == a * b (b != NULL)
- * mod m for half h, with canonical digits and r below 2^54 m. */
-static void n16_check(const uint64_t *rn, const uint64_t *an,
-                      const uint64_t *bn, unsigned c, const uint64_t *m,
-                      size_t h, const char *what)
+ * mod m for half h, R = 2^(52 l), with canonical digits (zero from l on)
+ * and r below 2^54 m. */
+static void ifma_check(size_t s, const uint64_t *rn, const uint64_t *an,
+                       const uint64_t *bn, unsigned c, const uint64_t *m,
+                       size_t h, const char *what)
 {
-    uint64_t d[24];
+    const size_t n = ifma_k[s].n, l = ifma_k[s].l, slot = 4 * ifma_k[s].units;
+    uint64_t d[4 * IFMA_MU] = {0};
     BN_CTX *bctx = BN_CTX_new();
-    BIGNUM *br, *ba, *bb = NULL, *bm = fc_test_bn_from_limbs(m, 16);
+    BIGNUM *br, *ba, *bb = NULL, *bm = fc_test_bn_from_limbs(m, n);
     BIGNUM *lhs = BN_new(), *rhs = BN_new(), *t = BN_new();
 
     assert_non_null(bctx);
-    n16_get(d, rn, h);
-    for (size_t i = 0; i < 24; i++)
-        if (d[i] >> 52 || (i >= 21 && d[i] != 0))
-            fail_msg("%s half %zu: digit %zu not canonical", what, h, i);
-    br = bn_from52(d, 24);
-    n16_get(d, an, h);
-    ba = bn_from52(d, 24);
+    ifma_get(d, rn, ifma_k[s].units, h);
+    for (size_t i = 0; i < slot; i++)
+        if (d[i] >> 52 || (i >= l && d[i] != 0))
+            fail_msg("%s n=%zu half %zu: digit %zu not canonical", what, n, h,
+                     i);
+    br = bn_from52(d, slot);
+    ifma_get(d, an, ifma_k[s].units, h);
+    ba = bn_from52(d, slot);
     if (bn != NULL) {
-        n16_get(d, bn, h);
-        bb = bn_from52(d, 24);
+        ifma_get(d, bn, ifma_k[s].units, h);
+        bb = bn_from52(d, slot);
     }
-    /* lhs = r * R mod m (product) or r * R^(2^c - 1) mod m, R = 2^(52*21) */
-    assert_true(
-        BN_lshift(lhs, br, (int)(52 * 21 * (bn != NULL ? 1 : (1u << c) - 1))));
+    assert_true(BN_lshift(lhs, br,
+                          (int)(52 * l * (bn != NULL ? 1 : (1u << c) - 1))));
     assert_true(BN_mod(lhs, lhs, bm, bctx));
     if (bb != NULL) {
         assert_true(BN_mod_mul(rhs, ba, bb, bm, bctx));
@@ -548,10 +457,10 @@ static void n16_check(const uint64_t *rn, const uint64_t *an,
         assert_true(BN_mod_exp(rhs, ba, t, bm, bctx));
     }
     if (BN_cmp(lhs, rhs) != 0)
-        fail_msg("%s half %zu: wrong residue", what, h);
+        fail_msg("%s n=%zu half %zu: wrong residue", what, n, h);
     assert_true(BN_lshift(t, bm, 54));
     if (BN_cmp(br, t) >= 0)
-        fail_msg("%s half %zu: result not below 2^54 m", what, h);
+        fail_msg("%s n=%zu half %zu: result not below 2^54 m", what, n, h);
     BN_free(br);
     BN_free(ba);
     BN_free(bb);
@@ -561,108 +470,152 @@ static void n16_check(const uint64_t *rn, const uint64_t *an,
     BN_free(t);
     BN_CTX_free(bctx);
 }
+
+/* One operand of the kernels' tests, case c: random below m, the largest
+ * input 2^54 m - 1 (c = 1, a only), all digits 2^52 - 1 where that is
+ * still below 2^54 m (c = 3: the most carries at every unit boundary). */
+static void ifma_operand(uint64_t *dx, const uint64_t *m, size_t n, size_t l,
+                         size_t slot, int c, int is_a)
+{
+    uint64_t x[MAXN];
+
+    rand_below(x, m, n);
+    to52(dx, x, n, l, slot);
+    if (c == 1 && is_a) {
+        uint64_t big[MAXN + 2] = {0};
+        BIGNUM *bm = fc_test_bn_from_limbs(m, n);
+
+        assert_true(BN_lshift(bm, bm, 54));
+        assert_true(BN_sub_word(bm, 1));
+        fc_test_bn_to_limbs(big, n + 2, bm);
+        to52(dx, big, n + 2, l, slot);
+        BN_free(bm);
+    }
+    if (c == 3) {
+        /* 2^(64n + 53) - 1 < 2^54 m (m >= 2^(64n-1)) */
+        for (size_t i = 0; i < l; i++) {
+            size_t bit = 52 * i;
+            dx[i] = bit + 52 <= 64 * n + 53
+                        ? M52
+                        : (bit < 64 * n + 53
+                               ? ((uint64_t)1 << (64 * n + 53 - bit)) - 1
+                               : 0);
+        }
+    }
+}
 #endif
 
-/* The n16 kernels (interleaved halves): squaring, product, gather. */
-static void test_abi_n16(void **state)
+/* The IFMA kernels (interleaved halves), every size: squaring, product,
+ * gather, through the ABI trampoline. */
+static void test_abi_ifma(void **state)
 {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
-    uint64_t ctx[FC_BN_EXP2_N16_CTX_WORDS] FC_ALIGN(64);
-    uint64_t a[48] FC_ALIGN(64), b[48] FC_ALIGN(64), r[48] FC_ALIGN(64);
-    uint64_t r2[48] FC_ALIGN(64), table[8 * 48] FC_ALIGN(64);
-    uint64_t m[2][MAXN], md[2][24];
-    const int cases = fc_test_quick() ? 2 : 8;
+    const int cases = fc_test_quick() ? 4 : 10;
+    size_t ran = 0;
 
     if (!FC_ABI_CHECK_AVAILABLE) {
         print_message("[  SKIPPED ] no ABI trampoline on this build\n");
         skip();
         return;
     }
-    if (engine("ifma", 16) == NULL) {
-        skip();
-        return;
-    }
-    for (int c = 0; c < cases; c++) {
-        for (size_t h = 0; h < 2; h++) {
-            uint64_t x[MAXN], y[MAXN], dx[24], dy[24];
-            fc_mont t;
+    for (size_t s = 0; s < FC_ARRAY_LEN(ifma_k); s++) {
+        const size_t n = ifma_k[s].n, l = ifma_k[s].l, u = ifma_k[s].units;
+        const size_t words = 8 * u, slot = 4 * u;
+        uint64_t ctx[FC_BN_EXP2_N32_CTX_WORDS] FC_ALIGN(64);
+        uint64_t a[8 * IFMA_MU] FC_ALIGN(64), b[8 * IFMA_MU] FC_ALIGN(64);
+        uint64_t r[8 * IFMA_MU] FC_ALIGN(64), r2[8 * IFMA_MU] FC_ALIGN(64);
+        uint64_t table[8 * 8 * IFMA_MU] FC_ALIGN(64);
+        uint64_t m[2][MAXN], md[2][4 * IFMA_MU];
+        char what[96];
 
-            rand_modulus(m[h], 16, c % 3 == 2 ? 40 : 64);
-            assert_true(fc_mont_init(&t, m[h], 16, fc_test_bn_kernels(16)));
-            n16_mdigits(md[h], &t);
-            rand_below(x, m[h], 16);
-            rand_below(y, m[h], 16);
-            to52(dx, x, 16, 21, 24);
-            to52(dy, y, 16, 21, 24);
-            if (c == 1) {
-                /* the largest input the kernels take: 2^54 m - 1 */
-                uint64_t big[MAXN + 2] = {0};
-                BIGNUM *bm = fc_test_bn_from_limbs(m[h], 16);
+        if (engine("ifma", n) == NULL)
+            continue;
+        ran++;
+        for (int c = 0; c < cases; c++) {
+            memset(a, 0, sizeof(a));
+            memset(b, 0, sizeof(b));
+            for (size_t h = 0; h < 2; h++) {
+                uint64_t dx[4 * IFMA_MU], dy[4 * IFMA_MU];
+                fc_mont t;
 
-                assert_true(BN_lshift(bm, bm, 54));
-                assert_true(BN_sub_word(bm, 1));
-                fc_test_bn_to_limbs(big, 18, bm);
-                to52(dx, big, 18, 21, 24);
-                BN_free(bm);
+                /* c = 2: a short top limb; c = 4: m close to 2^(64n) */
+                rand_modulus(m[h], n, c % 3 == 2 ? 40 : 64);
+                if (c == 4)
+                    for (size_t i = 1; i < n; i++)
+                        m[h][i] = ~(uint64_t)0;
+                assert_true(
+                    fc_mont_init(&t, m[h], n, fc_test_bn_kernels(n)));
+                ifma_mdigits(md[h], &t, n, l, slot);
+                ifma_operand(dx, m[h], n, l, slot, c, 1);
+                ifma_operand(dy, m[h], n, l, slot, c, 0);
+                ifma_put(a, u, h, dx);
+                ifma_put(b, u, h, dy);
+                fc_mont_free(&t);
             }
-            n16_put(a, h, dx);
-            n16_put(b, h, dy);
-            fc_mont_free(&t);
+            ifma_ctx(ctx, ifma_k[s].ctx_words, l, md);
+
+            snprintf(what, sizeof(what), "mul52x2 n%zu", n);
+            FC_ABI_CALL(what, ifma_k[s].mul, FC_ABI_ARG(r), FC_ABI_ARG(a),
+                        FC_ABI_ARG(b), FC_ABI_ARG(ctx));
+            for (size_t h = 0; h < 2; h++)
+                ifma_check(s, r, a, b, 0, m[h], h, what);
+            /* one squaring: the product of a with itself, digit for digit */
+            ifma_k[s].mul(r2, a, a, ctx);
+            snprintf(what, sizeof(what), "sqr52x2 n%zu x1", n);
+            FC_ABI_CALL(what, ifma_k[s].sqr, FC_ABI_ARG(r), FC_ABI_ARG(a), 1,
+                        FC_ABI_ARG(ctx));
+            fc_test_expect_limbs(what, r, r2, words);
+            for (size_t h = 0; h < 2; h++)
+                ifma_check(s, r, a, NULL, 1, m[h], h, what);
+            /* three squarings in one call */
+            ifma_k[s].mul(r2, r2, r2, ctx);
+            ifma_k[s].mul(r2, r2, r2, ctx);
+            snprintf(what, sizeof(what), "sqr52x2 n%zu x3", n);
+            FC_ABI_CALL(what, ifma_k[s].sqr, FC_ABI_ARG(r), FC_ABI_ARG(a), 3,
+                        FC_ABI_ARG(ctx));
+            fc_test_expect_limbs(what, r, r2, words);
+            for (size_t h = 0; h < 2; h++)
+                ifma_check(s, r, a, NULL, 3, m[h], h, what);
+            /* aliasing: r == a (== b) */
+            memcpy(r, a, 8 * words);
+            snprintf(what, sizeof(what), "sqr52x2 n%zu aliased", n);
+            FC_ABI_CALL(what, ifma_k[s].sqr, FC_ABI_ARG(r), FC_ABI_ARG(r), 3,
+                        FC_ABI_ARG(ctx));
+            fc_test_expect_limbs(what, r, r2, words);
+            memcpy(r, a, 8 * words);
+            snprintf(what, sizeof(what), "mul52x2 n%zu aliased", n);
+            FC_ABI_CALL(what, ifma_k[s].mul, FC_ABI_ARG(r), FC_ABI_ARG(r),
+                        FC_ABI_ARG(r), FC_ABI_ARG(ctx));
+            ifma_k[s].mul(r2, a, a, ctx);
+            fc_test_expect_limbs(what, r, r2, words);
         }
-        n16_ctx(ctx, md);
 
-        FC_ABI_CALL("mul52x2 n16", fc_bn_mul52x2_n16_ifma, FC_ABI_ARG(r),
-                    FC_ABI_ARG(a), FC_ABI_ARG(b), FC_ABI_ARG(ctx));
-        for (size_t h = 0; h < 2; h++)
-            n16_check(r, a, b, 0, m[h], h, "mul52x2 n16");
-        /* one squaring: the product of a with itself, digit for digit */
-        fc_bn_mul52x2_n16_ifma(r2, a, a, ctx);
-        FC_ABI_CALL("sqr52x2 n16 x1", fc_bn_sqr52x2_n16_ifma, FC_ABI_ARG(r),
-                    FC_ABI_ARG(a), 1, FC_ABI_ARG(ctx));
-        fc_test_expect_limbs("sqr52x2 n16 x1 vs mul", r, r2, 48);
-        /* three squarings in one call */
-        fc_bn_mul52x2_n16_ifma(r2, r2, r2, ctx);
-        fc_bn_mul52x2_n16_ifma(r2, r2, r2, ctx);
-        FC_ABI_CALL("sqr52x2 n16 x3", fc_bn_sqr52x2_n16_ifma, FC_ABI_ARG(r),
-                    FC_ABI_ARG(a), 3, FC_ABI_ARG(ctx));
-        fc_test_expect_limbs("sqr52x2 n16 x3 vs mul", r, r2, 48);
-        for (size_t h = 0; h < 2; h++)
-            n16_check(r, a, NULL, 3, m[h], h, "sqr52x2 n16 x3");
-        /* aliasing: r == a (== b) */
-        memcpy(r, a, sizeof(a));
-        FC_ABI_CALL("sqr52x2 n16 aliased", fc_bn_sqr52x2_n16_ifma,
-                    FC_ABI_ARG(r), FC_ABI_ARG(r), 3, FC_ABI_ARG(ctx));
-        fc_test_expect_limbs("sqr52x2 n16 aliased", r, r2, 48);
-        memcpy(r, a, sizeof(a));
-        FC_ABI_CALL("mul52x2 n16 aliased", fc_bn_mul52x2_n16_ifma,
-                    FC_ABI_ARG(r), FC_ABI_ARG(r), FC_ABI_ARG(r),
-                    FC_ABI_ARG(ctx));
-        fc_bn_mul52x2_n16_ifma(r2, a, a, ctx);
-        fc_test_expect_limbs("mul52x2 n16 aliased", r, r2, 48);
-    }
+        /* gather: every (idx_p, idx_q) of an 8-entry table, and count 1 */
+        for (size_t i = 0; i < 8 * words; i++)
+            table[i] = fc_test_rand64();
+        for (size_t ip = 0; ip < 8; ip++) {
+            for (size_t iq = 0; iq < 8; iq++) {
+                uint64_t want[4 * IFMA_MU], got[4 * IFMA_MU];
 
-    /* gather: every (idx_p, idx_q) of an 8-entry table, and count 1 */
-    for (size_t i = 0; i < FC_ARRAY_LEN(table); i++)
-        table[i] = fc_test_rand64();
-    for (size_t ip = 0; ip < 8; ip++) {
-        for (size_t iq = 0; iq < 8; iq++) {
-            uint64_t want[24], got[24];
-            char what[64];
-
-            snprintf(what, sizeof(what), "gather52x2 n16 (%zu,%zu)", ip, iq);
-            FC_ABI_CALL(what, fc_bn_gather52x2_n16_ifma, FC_ABI_ARG(r),
-                        FC_ABI_ARG(table), 8, ip, iq);
-            n16_get(want, table + 48 * ip, 0);
-            n16_get(got, r, 0);
-            fc_test_expect_limbs(what, got, want, 24);
-            n16_get(want, table + 48 * iq, 1);
-            n16_get(got, r, 1);
-            fc_test_expect_limbs(what, got, want, 24);
+                snprintf(what, sizeof(what), "gather52x2 n%zu (%zu,%zu)", n,
+                         ip, iq);
+                FC_ABI_CALL(what, ifma_k[s].gather, FC_ABI_ARG(r),
+                            FC_ABI_ARG(table), 8, ip, iq);
+                ifma_get(want, table + words * ip, u, 0);
+                ifma_get(got, r, u, 0);
+                fc_test_expect_limbs(what, got, want, slot);
+                ifma_get(want, table + words * iq, u, 1);
+                ifma_get(got, r, u, 1);
+                fc_test_expect_limbs(what, got, want, slot);
+            }
         }
+        snprintf(what, sizeof(what), "gather52x2 n%zu count 1", n);
+        FC_ABI_CALL(what, ifma_k[s].gather, FC_ABI_ARG(r), FC_ABI_ARG(table),
+                    1, 0, 0);
+        fc_test_expect_limbs(what, r, table, words);
     }
-    FC_ABI_CALL("gather52x2 n16 count 1", fc_bn_gather52x2_n16_ifma,
-                FC_ABI_ARG(r), FC_ABI_ARG(table), 1, 0, 0);
-    fc_test_expect_limbs("gather52x2 n16 count 1", r, table, 48);
+    if (ran == 0)
+        skip();
 #else
     print_message("[  SKIPPED ] no IFMA kernels in this build\n");
     skip();
@@ -1102,14 +1055,14 @@ static void test_edge_keyed(void **state)
  * digit 1 of m~ is (c + y k) mod 2^db for y = bits db..2db-1 of m;
  * choosing y = (-1 - c) k^-1 mod 2^db makes it all ones.
  */
-static void m1_all_ones(const pair_ops *ops, unsigned db)
+static void m1_all_ones(const pair_ops *ops, size_t n, unsigned db)
 {
     uint64_t m1[MAXN], m2[MAXN], a1[MAXN], a2[MAXN], e1[MAXN], e2[MAXN];
     const uint64_t mask = ((uint64_t)1 << db) - 1;
     uint64_t x, k, kinv, y, c;
     fc_mont t;
 
-    rand_modulus(m1, 16, 64);
+    rand_modulus(m1, n, 64);
     x = m1[0] & mask; /* odd */
     /* x^-1 mod 2^64 by Newton, then k = -x^-1 mod 2^db */
     k = x;
@@ -1128,25 +1081,26 @@ static void m1_all_ones(const pair_ops *ops, unsigned db)
     } else {
         m1[0] = (m1[0] & ~(mask << 28)) | (y << 28);
     }
-    assert_true(fc_mont_init(&t, m1, 16, fc_test_bn_kernels(16)));
+    assert_true(fc_mont_init(&t, m1, n, fc_test_bn_kernels(n)));
     {
         /* digits 0 and 1 of m * k are all ones */
         uint64_t prod[MAXN + 2], kk[2] = {t.m0inv & mask, 0};
         unsigned __int128 low;
 
-        fc_bn_mul(prod, m1, 16, kk, 2);
+        fc_bn_mul(prod, m1, n, kk, 2);
         low = ((unsigned __int128)prod[1] << 64) | prod[0];
         assert_true((low & (((unsigned __int128)1 << (2 * db)) - 1)) ==
                     (((unsigned __int128)1 << (2 * db)) - 1));
     }
     fc_mont_free(&t);
-    rand_modulus(m2, 16, 64);
-    rand_below(a1, m1, 16);
-    rand_below(a2, m2, 16);
-    rand_exp(e1, 1024);
-    rand_exp(e2, 1024);
-    check_pair(ops, 16, m1, a1, e1, 1024, m2, a2, e2, 1024, "m~_1 all ones");
-    check_pair(ops, 16, m2, a2, e2, 1024, m1, a1, e1, 1024, "m~_1 all ones q");
+    rand_modulus(m2, n, 64);
+    rand_below(a1, m1, n);
+    rand_below(a2, m2, n);
+    rand_exp(e1, 64 * n);
+    rand_exp(e2, 64 * n);
+    check_pair(ops, n, m1, a1, e1, 64 * n, m2, a2, e2, 64 * n, "m~_1 all ones");
+    check_pair(ops, n, m2, a2, e2, 64 * n, m1, a1, e1, 64 * n,
+               "m~_1 all ones q");
 }
 
 static void test_edge_m1_all_ones(void **state)
@@ -1159,9 +1113,16 @@ static void test_edge_m1_all_ones(void **state)
         return;
     }
     if (ifma != NULL)
-        m1_all_ones(ifma, 52);
+        m1_all_ones(ifma, 16, 52);
     if (avx2 != NULL)
-        m1_all_ones(avx2, 28);
+        m1_all_ones(avx2, 16, 28);
+    /* the IFMA engine's other sizes (same constants, 8 and 11 units) */
+    for (size_t n = 24; n <= 32; n += 8) {
+        const pair_ops *o = engine("ifma", n);
+
+        if (o != NULL)
+            m1_all_ones(o, n, 52);
+    }
 }
 
 /* ---- edge cases --------------------------------------------------------- */
@@ -1476,8 +1437,7 @@ int main(void)
         cmocka_unit_test(test_diff_random),
     };
     const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_kernels),
-        cmocka_unit_test(test_abi_n16),
+        cmocka_unit_test(test_abi_ifma),
         cmocka_unit_test(test_abi_avx2),
     };
     const struct CMUnitTest edge[] = {

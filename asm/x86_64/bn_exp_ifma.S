@@ -7,21 +7,20 @@
  * rsa_engine_ifma.c.
  *
  * CPU features: AVX-512F, AVX-512DQ (KMOVB, VBROADCASTI64X2), AVX-512IFMA,
- * 512-bit registers (zmm0-zmm31, k1-k7); the n16 kernels also use BMI2
- * (PEXT/PDEP) and BMI1 is not needed (IMUL only in the n24/n32 kernels).
+ * 512-bit registers (zmm0-zmm31, k1-k7), BMI2 (PEXT/PDEP in the
+ * normalization).
  *
  * ABI: SysV AMD64. The multiplication kernels save and restore the
  * callee-saved registers they use (pushed; CFI describes them; rbx keeps
  * the entry rsp where there is an aligned frame). Every entry point ends
  * with VZEROUPPER.
  *
- * Two families of kernels:
+ One design at three sizes:
  *
- *   entry point              n (64-bit limbs)  L   layout        mode
- *   fc_bn_sqr52x2_n16_ifma   16 (1024-bit)     21  interleaved   m~'
- *   fc_bn_mul52x2_n16_ifma   16                21  interleaved   m~'
- *   fc_bn_amm52x2_n24_ifma   24 (1536-bit)     31  side by side  M~
- *   fc_bn_amm52x2_n32_ifma   32 (2048-bit)     40  side by side  k0
+ *   entry points                  n (64-bit limbs)  L   units  mode
+ *   fc_bn_{sqr,mul}52x2_n16_ifma  16 (1024-bit)     21   6     m~'
+ *   fc_bn_{sqr,mul}52x2_n24_ifma  24 (1536-bit)     31   8     m~'
+ *   fc_bn_{sqr,mul}52x2_n32_ifma  32 (2048-bit)     41  11     m~'
  *
  * All compute, per half, the "almost Montgomery" product
  * AMM(a, b) = (a*b + Y*M) / R, R = 2^(52L), Y < R chosen digit by digit so
@@ -78,42 +77,52 @@
  * Finish: result digit d (21..41) = L[d] + H[d-1], digit 21 = X_21; the
  * units are moved down 21 digits (VALIGNQ) and normalized (see below).
  *
- * ---- n24 / n32: one row at a time, halves side by side -----------------
+ * ---- n24 / n32: the same design with the product in column blocks -----
  *
- * Layout: digits padded with zero words to 8*NR words (NR zmm registers,
- * one "slot" of S = 64*NR bytes; NR = 4 for n24, 5 for n32); a "pair" is
- * two slots back to back: half p at offset 0, half q at offset S. Row i
- * (i = 0..L-1) works in a frame where lane j of the accumulator holds
- * digit i+j:
+ * Layout, product, reduction and finish as n16, with L = 31 (8 units) and
+ * L = 41 (11 units; 40 digits would hold 2048 bits, but the m~' bound
+ * below needs 52 L >= 64 n + 55). The product has PU = 16 / 21 units, L
+ * and H: 32 / 42 accumulators, more than there are registers, so:
  *
- *     X   = lane 0 + carry + lo52(a_0 * b_i)        (scalar, see below)
- *     y   = X * k0 mod 2^52
- *     acc += lo52(a * b_i) + lo52(M * y)            (lane j: digit i+j)
- *     acc  = acc >> 64 bits (one lane down)         (frame i+1)
- *     acc += hi52(a * b_i) + hi52(M * y)            (hi halves: digit i+j+1)
- *     carry = (X + lo52(M_0 * y)) >> 52             (exact: low 52 bits 0)
+ * Product in column blocks: units [8, 16), [0, 8) (n24) and [14, 21),
+ * [7, 14), [0, 7) (n32), highest first. A block holds its L and H units
+ * in registers (16 / 14 accumulators) and, per row group v, the copies
+ * AS_r (a moved up v digits) that its rows need in zmm18-28 (up to 11):
+ * each row of the group adds lo/hi(AS_r * B_i) to the units u + r that
+ * fall in the block. The blocks above the lowest go to the stack (one
+ * store per unit, 16 / 28 per operation); the lowest stays in registers.
+ * The cost of the blocks is the copies made again per block (VALIGNQ:
+ * n24 ~60, n32 ~90 in all instead of ~30 / ~40) and the B broadcasts (a
+ * load, one per row and block).
  *
- * Lane 0 never carries into lane 1 inside the vector: it is read into a
- * general register (X) right after the shift, the scalar code adds the
- * carry of the lane that was shifted out, and the lane itself is dropped
- * by the next shift. Only y sits on the loop-carried chain.
+ * Reduction with a sliding window: row i = 4u + v touches the units u to
+ * u + (L - 1 + v) / 4 only, so W = 9 / 11 units (18 / 22 registers) are
+ * live at any time: unit c lives in zmm<c mod W> (L) and zmm<W + c mod W>
+ * (H); at the start of unit group u unit u + W - 1 is loaded from the
+ * stack into the place of unit u - 1, which no row from 4u - 1 on reads
+ * or writes. The chain and the rows are n16's (zmm22-28). The finish
+ * reads the result from the window (Q = L / 4, S = L mod 4: VALIGNQ by S
+ * digits of L, by S - 1 of H) and the normalization works on bit strings
+ * of 32 / 44 lanes per half (two 64-bit words of lane masks for n32).
  *
- * Two modes differ in M and k0:
- *  - k0 mode: M = m, k0 = -m^-1 mod 2^52. Inputs below 2m give outputs
- *    below (4m^2 + R*m)/R < 2m since 4m < R (2080 > 2048 + 2 bits).
- *  - M~ mode: M = m~ = m * (-m^-1 mod 2^52), so m~ = -1 mod 2^52 and k0 = 1:
- *    y = X mod 2^52 needs no multiplication, and the carry is
- *    (X + lo52(-y)) >> 52 = (X + 2^52 - 1) >> 52 (one LEA, one shift).
- *    The cost is one more digit: m~ < 2^52 m, and with inputs below
- *    B = 2^53 m the output is below B^2/R + m~ <= 2^52 m + 2^52 m = B as
- *    long as R >= 2^54 m, i.e. 52L >= bits(m) + 54: 1612 >= 1590 (n = 24).
- *    B fits L digits.
+ * Bounds: as n16 with R = 2^(52 L): inputs below B = 2^54 m give outputs
+ * below B^2/R + m~ < 2^(108 + 2*64n - 52L) m + 2^53 m < B, i.e. 52 L >=
+ * 64 n + 55 (1612 >= 1591, 2132 >= 2103); B fits L digits. A lane gets at
+ * most L products below 2^52 from the product (squaring: fewer, doubled,
+ * plus one square) and L from the reduction: below 2^59.
  *
- * Lane bounds: a lane lives at most L+1 rows and gains at most four
- * products below 2^52 per row, so it stays below 4*41*2^52 < 2^60; X adds
- * a carry below 2^9 and a 52-bit digit: no 64-bit overflow anywhere.
+ * Port-0/5 uops per pair operation (the IFMAs, VALIGNQ/VPERMQ/
+ * VSHUFI64X2, adds and shifts, normalization; as counted for n16):
+ *                 IFMAs   p0/p5 uops   bound (cycles, 2 per cycle)
+ *   n16 squaring   422      680          340
+ *   n16 product    510      729          365
+ *   n24 squaring   853     1247          624
+ *   n24 product   1061     1432          716
+ *   n32 squaring  1437     1963          982
+ *   n32 product   1815     2322         1161
+ * (n24: 31 chain IFMAs, ~480 reduction, ~340 product and squares.)
  *
- * ---- normalization (both families) --------------------------------------
+ * ---- normalization (every size) --------------------------------------
  *
  * Every lane is split into its low 52 bits plus the high bits moved one
  * digit up (one pass of VPSRLQ/VPANDQ/VALIGNQ/VPADDQ); the lanes are then
@@ -154,7 +163,7 @@
  * shuffles, doubling, normalization) against ~390 cycles measured.
  *
  * Per pair operation against the former n16 kernel (one row at a time,
- * side by side, the design still used for n24/n32; 1.00 = ~600 cycles),
+ * side by side, the design n24/n32 used before; 1.00 = ~600 cycles),
  * same operands, one process:
  *   squaring, halves side by side (two 3-zmm halves), scalar chain   0.84
  *   same, one accumulator per register, product by columns           0.75
@@ -180,425 +189,31 @@
  * - the carry-lookahead of the normalization without PEXT/PDEP (spacer
  *   bits) or with KUNPCK: no measurable change.
  *
- * n24/n32 (per pair AMM, TSC ticks at 2.6 GHz): n24 ~706 (272 ns), n32
- * ~1050 (404 ns). Their design notes: both halves' rows interleave so one
- * half's y chain overlaps the other half's work (one half alone ~27.5
- * cycles per row, both ~33); each accumulator register takes four IFMAs
- * and one VALIGNQ per row, the latency floor; M~ mode with every product
- * added before the shift (a1, M1) and lane 1 read by VPEXTRQ before the
- * shift; b_i broadcast from memory; k0 mode for n32 only (M~ would need 41
- * digits, a sixth zmm per number).
+ * n24/n32, per pair of exponentiations with 64n-bit exponents (window 5:
+ * ~1550 squarings + ~320 products at n24, ~2060 + ~425 at n32;
+ * bench/fc_bn_bench, 41 interleaved samples, min core cycles, core
+ * ~3.77 GHz, OpenSSL 3.0.19 beside; loaded machine):
+ *                      this design        former side-by-side AMM
+ *   n24 (RSA-3072)     1.50-1.68 M cyc    2.15 M cyc       0.75x
+ *   n32 (RSA-4096)     3.34-3.39 M cyc    4.58 M cyc       0.72x
+ * i.e. ~1.3x the port-0/5 bound of the kernels' uops (n24 1.20 M, n32
+ * 2.52 M; n16 in the same runs 0.58 M against 0.43 M), the same fraction
+ * as n16: the gathers (~3%), the chain's latency at the unit-group
+ * loads, and the product blocks' stores take the rest. Median us per
+ * pair: n16 177, n24 451-481, n32 904-944 (OpenSSL 3.0.19's
+ * BN_mod_exp_mont_consttime_x2: 257, 1705, 3682).
+ *
+ * Considered for n24/n32 (not built): the former design (one row at a
+ * time) reaches its latency floor per row (~33 cycles for both halves at
+ * n24); merged product and reduction rows (operand scanning) would lose
+ * the squaring's halved product (~240 IFMAs at n24). Column blocks for
+ * the product and a sliding window for the reduction keep n16's uop mix
+ * with ~30 extra VALIGNQs and the stores of the upper blocks.
  */
 #include "fc_asm.h"
 
 #if defined(__x86_64__)
 
-/* ---- register table (multiplication kernels) ---------------------------
- *
- *   rdi   r      output pair (written at the end only)
- *   rsi   a      first operand pair
- *   rdx   bp     b pair, advanced by one digit per row
- *   rcx   ctx    M pair at 0, then k0_p, k0_q, m0_p, m0_q (k0 mode)
- *   r8    X_p    lane-0 value of half p (row input)
- *   r9    X_q
- *   r10   c_p    carry from the dropped lane of half p
- *   r11   c_q
- *   r12   a0_p   digit 0 of a (half p)
- *   r13   a0_q
- *   r14   mask   2^52 - 1
- *   r15   rows   loop counter
- *   rax   y_p / scratch
- *   rbx   y_q / scratch
- *   rbp   t    / scratch
- *
- *   zmm0-4    acc of half p (NR used)
- *   zmm10-14  acc of half q
- *   zmm5/15   b_i broadcast (p / q)
- *   zmm6/16   y broadcast (p / q)
- *   zmm7      scratch (carry into lane 0)
- *   zmm20-24  scratch (normalization)
- *   zmm30     2^52 - 1 in every lane
- *   zmm31     zero
- */
-.set	MASKV, 30
-.set	ZEROV, 31
-
-/*
- * ROW insn, off, mem, src, pre, nr: for k < nr,
- *   insn  (off + k*64)(mem), %zmm<src>, %zmm<pre>k
- * i.e. acc_k += op(mem_k * src). pre is "" for half p (zmm0-4) and 1 for
- * half q (zmm10-14). Clobbers nothing else.
- */
-.macro ROW insn, off, mem, src, pre, nr
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	\insn	(\off + \k*64)(\mem), %zmm\src, %zmm\pre\k
-	.endif
-	.endr
-.endm
-
-/*
- * SHIFT pre, nr: the accumulator moves one lane down (frame i -> i+1);
- * zero enters the top lane. In order k = 0..nr-1, each VALIGNQ reads the
- * still-unshifted register above it.
- */
-.macro SHIFT pre, nr
-	valignq	$1, %zmm\pre\()0, %zmm\pre\()1, %zmm\pre\()0
-	valignq	$1, %zmm\pre\()1, %zmm\pre\()2, %zmm\pre\()1
-	.if	\nr == 3
-	valignq	$1, %zmm\pre\()2, %zmm31, %zmm\pre\()2
-	.else
-	valignq	$1, %zmm\pre\()2, %zmm\pre\()3, %zmm\pre\()2
-	.if	\nr == 4
-	valignq	$1, %zmm\pre\()3, %zmm31, %zmm\pre\()3
-	.else
-	valignq	$1, %zmm\pre\()3, %zmm\pre\()4, %zmm\pre\()3
-	valignq	$1, %zmm\pre\()4, %zmm31, %zmm\pre\()4
-	.endif
-	.endif
-.endm
-
-/*
- * HALF_ROW: one row for one half.
- *   pre      register bank ("" or 1)
- *   off      byte offset of this half in a pair (0 or S)
- *   x, c, a0 its X, carry and a_0 registers
- *   bv, yv   its b_i and y broadcast registers (zmm numbers)
- *   kidx     index of its k0/m0 words in the ctx tail (0 = p, 1 = q)
- *   nr, mode NR and 0 (M~) / 1 (k0)
- * In:  acc (frame i), c, bp -> digit i of half p of b.
- * Out: acc (frame i+1), c updated. Clobbers rax, rbp, the broadcasts.
- */
-.macro HALF_ROW pre, off, x, c, a0, bv, yv, kidx, nr, mode
-	/* X = lane 0 + carry + lo52(a_0 * b_i); lo52 from the low 64 bits */
-	vmovq	%xmm\pre\()0, \x
-	mov	\off(%rdx), %rbp
-	imul	\a0, %rbp
-	and	%r14, %rbp
-	add	\c, \x
-	add	%rbp, \x
-	vpbroadcastq \off(%rdx), %zmm\bv
-	.if	\mode == 0
-	/* M~ mode: y = X mod 2^52; carry = (X + 2^52 - 1) >> 52 */
-	mov	\x, %rax
-	and	%r14, %rax
-	lea	(\x, %r14), \c
-	shr	$52, \c
-	.else
-	/* k0 mode: y = X*k0 mod 2^52; carry = (X + lo52(m_0*y)) >> 52 */
-	mov	\x, %rax
-	imul	(64*\nr*2 + 8*\kidx)(%rcx), %rax
-	and	%r14, %rax
-	mov	%rax, %rbp
-	imul	(64*\nr*2 + 16 + 8*\kidx)(%rcx), %rbp
-	and	%r14, %rbp
-	lea	(\x, %rbp), \c
-	shr	$52, \c
-	.endif
-	vpbroadcastq %rax, %zmm\yv
-	ROW	vpmadd52luq, \off, %rsi, \bv, \pre, \nr
-	ROW	vpmadd52luq, \off, %rcx, \yv, \pre, \nr
-	SHIFT	\pre, \nr
-	ROW	vpmadd52huq, \off, %rsi, \bv, \pre, \nr
-	ROW	vpmadd52huq, \off, %rcx, \yv, \pre, \nr
-.endm
-
-/*
- * HALF_ROW_MT: one row for one half in M~ mode, with every product added
- * before the shift (a1 = a and M1 = M~ moved one lane up, so their hi
- * halves land on digit i+j+1 in frame i). Arguments as HALF_ROW.
- * In:  X = digit i complete (lane 0 + carry + lo52(a_0 b_i)); acc (frame
- *      i) already holds row i's a*b_i products.
- * Out: X = digit i+1 complete, acc = frame i+1 with row i+1's a*b_{i+1}
- *      products (b_L is a zero padding word: the last row adds nothing).
- * The y chain per row is: broadcast, two IFMAs, VPEXTRQ of lane 1 (the
- * next digit, read before the shift so the VALIGNQs stay off the chain),
- * three scalar ops. Clobbers rax, rbp, the broadcasts.
- */
-.macro HALF_ROW_MT pre, off, x, c, a0, bv, yv, nr
-	mov	\x, %rax
-	and	%r14, %rax
-	lea	(\x, %r14), \c
-	shr	$52, \c
-	vpbroadcastq %rax, %zmm\yv
-	ROW	vpmadd52luq, \off, %rcx, \yv, \pre, \nr
-	ROW	vpmadd52huq, (\off + 2*64*\nr), %rcx, \yv, \pre, \nr
-	vpextrq	$1, %xmm\pre\()0, \x
-	SHIFT	\pre, \nr
-	mov	(\off + 8)(%rdx), %rbp
-	imul	\a0, %rbp
-	and	%r14, %rbp
-	add	\c, \x
-	add	%rbp, \x
-	vpbroadcastq (\off + 8)(%rdx), %zmm\bv
-	ROW	vpmadd52luq, \off, %rsi, \bv, \pre, \nr
-	ROW	vpmadd52huq, \off, %rsp, \bv, \pre, \nr
-.endm
-
-/*
- * PROLOGUE_MT pre, off, x, a0, bv, nr: a1 (a one lane up) of this half to
- * off(%rsp); row 0's a*b_0 products into the (zero) acc; X = lo52(a_0 b_0).
- * Clobbers zmm7, zmm20-24, rbp.
- */
-.macro PROLOGUE_MT pre, off, x, a0, bv, nr
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vmovdqu64 (\off + \k*64)(%rsi), %zmm2\k
-	.endif
-	.endr
-	valignq	$7, %zmm31, %zmm20, %zmm7
-	vmovdqa64 %zmm7, (\off)(%rsp)
-	valignq	$7, %zmm20, %zmm21, %zmm7
-	vmovdqa64 %zmm7, (\off + 64)(%rsp)
-	valignq	$7, %zmm21, %zmm22, %zmm7
-	vmovdqa64 %zmm7, (\off + 128)(%rsp)
-	.if	\nr > 3
-	valignq	$7, %zmm22, %zmm23, %zmm7
-	vmovdqa64 %zmm7, (\off + 192)(%rsp)
-	.endif
-	.if	\nr > 4
-	valignq	$7, %zmm23, %zmm24, %zmm7
-	vmovdqa64 %zmm7, (\off + 256)(%rsp)
-	.endif
-	mov	(\off)(%rdx), \x
-	imul	\a0, \x
-	and	%r14, \x
-	vpbroadcastq (\off)(%rdx), %zmm\bv
-	ROW	vpmadd52luq, \off, %rsi, \bv, \pre, \nr
-	ROW	vpmadd52huq, \off, %rsp, \bv, \pre, \nr
-.endm
-
-/*
- * NORMALIZE pre, c, nr: add the pending carry c into lane 0 and bring
- * every lane to a canonical 52-bit digit (see Math). Clobbers zmm7,
- * zmm20-24, k1, rax, rbp, r8.
- */
-.macro NORMALIZE pre, c, nr
-	vmovq	\c, %xmm7
-	vpaddq	%zmm7, %zmm\pre\()0, %zmm\pre\()0
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vpsrlq	$52, %zmm\pre\k, %zmm2\k
-	vpandq	%zmm30, %zmm\pre\k, %zmm\pre\k
-	.endif
-	.endr
-	/* carries one lane up, highest register first (reads the one below) */
-	.if	\nr > 4
-	valignq	$7, %zmm23, %zmm24, %zmm24
-	.endif
-	.if	\nr > 3
-	valignq	$7, %zmm22, %zmm23, %zmm23
-	.endif
-	valignq	$7, %zmm21, %zmm22, %zmm22
-	valignq	$7, %zmm20, %zmm21, %zmm21
-	valignq	$7, %zmm31, %zmm20, %zmm20
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vpaddq	%zmm2\k, %zmm\pre\k, %zmm\pre\k
-	.endif
-	.endr
-	/* G (lane > 2^52-1) into rax, P (lane == 2^52-1) into rbp */
-	xor	%eax, %eax
-	xor	%ebp, %ebp
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vpcmpuq	$6, %zmm30, %zmm\pre\k, %k1
-	kmovb	%k1, %r8d
-	shl	$(8*\k), %r8
-	or	%r8, %rax
-	vpcmpuq	$0, %zmm30, %zmm\pre\k, %k1
-	kmovb	%k1, %r8d
-	shl	$(8*\k), %r8
-	or	%r8, %rbp
-	.endif
-	.endr
-	/* lanes that receive a carry: ((G << 1) + P) ^ P */
-	add	%rax, %rax
-	add	%rbp, %rax
-	xor	%rbp, %rax
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	mov	%rax, %r8
-	shr	$(8*\k), %r8
-	kmovb	%r8d, %k1
-	vpaddq	.Lone(%rip){1to8}, %zmm\pre\k, %zmm\pre\k{%k1}
-	vpandq	%zmm30, %zmm\pre\k, %zmm\pre\k
-	.endif
-	.endr
-.endm
-
-/*
- * AMM52X2 name, nr, l, mode: emits
- *   void name(uint64_t *r, const uint64_t *a, const uint64_t *b,
- *             const uint64_t *ctx);
- * r, a, b: pairs of 2*8*nr words (64-byte alignment recommended); ctx: the
- * M pair (2*8*nr words) followed, in k0 mode, by k0_p, k0_q, m0_p, m0_q.
- * Inputs: canonical digits, values below the bound of the mode (see Math);
- * output: AMM(a, b) per half, canonical digits, same bound.
- */
-.macro AMM52X2 name, nr, l, mode
-FC_FUNC_START(\name)
-	push	%rbp
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %rbp, -16
-	push	%rbx
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %rbx, -24
-	push	%r12
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r12, -32
-	push	%r13
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r13, -40
-	push	%r14
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r14, -48
-	push	%r15
-	.cfi_adjust_cfa_offset 8
-	.cfi_offset %r15, -56
-	/* rbx keeps the entry rsp; the M~ mode's a1 pair lives below it */
-	mov	%rsp, %rbx
-	.cfi_def_cfa_register %rbx
-	sub	$(2*64*\nr), %rsp
-	and	$-64, %rsp
-
-	mov	$0xfffffffffffff, %r14
-	vpbroadcastq %r14, %zmm30
-	vpxorq	%zmm31, %zmm31, %zmm31
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vpxorq	%zmm\k, %zmm\k, %zmm\k
-	vpxorq	%zmm1\k, %zmm1\k, %zmm1\k
-	.endif
-	.endr
-	xor	%r10d, %r10d
-	xor	%r11d, %r11d
-	mov	(%rsi), %r12
-	mov	(64*\nr)(%rsi), %r13
-	mov	$\l, %r15d
-	.if	\mode == 0
-	PROLOGUE_MT "", 0,        %r8, %r12, 5,  \nr
-	PROLOGUE_MT 1,  (64*\nr), %r9, %r13, 15, \nr
-.balign 32
-1:
-	HALF_ROW_MT "", 0,        %r8, %r10, %r12, 5,  6,  \nr
-	HALF_ROW_MT 1,  (64*\nr), %r9, %r11, %r13, 15, 16, \nr
-	add	$8, %rdx
-	dec	%r15d
-	jnz	1b
-	.else
-.balign 32
-1:
-	HALF_ROW "",  0,       %r8, %r10, %r12, 5,  6,  0, \nr, \mode
-	HALF_ROW 1,   (64*\nr), %r9, %r11, %r13, 15, 16, 1, \nr, \mode
-	add	$8, %rdx
-	dec	%r15d
-	jnz	1b
-	.endif
-
-	NORMALIZE "", %r10, \nr
-	NORMALIZE 1,  %r11, \nr
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vmovdqu64 %zmm\k, (\k*64)(%rdi)
-	vmovdqu64 %zmm1\k, (64*\nr + \k*64)(%rdi)
-	.endif
-	.endr
-	vzeroupper
-
-	mov	%rbx, %rsp
-	.cfi_def_cfa_register %rsp
-	pop	%r15
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r15
-	pop	%r14
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r14
-	pop	%r13
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r13
-	pop	%r12
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %r12
-	pop	%rbx
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbx
-	pop	%rbp
-	.cfi_adjust_cfa_offset -8
-	.cfi_restore %rbp
-	ret
-FC_FUNC_END(\name)
-.endm
-
-/*
- * void fc_bn_amm52x2_n24_ifma(uint64_t *r, const uint64_t *a,
- *                             const uint64_t *b, const uint64_t *ctx);
- * void fc_bn_amm52x2_n32_ifma(...);
- * Two AMMs (halves p and q) of the shape in the table above.
- */
-AMM52X2 fc_bn_amm52x2_n24_ifma, 4, 31, 0
-AMM52X2 fc_bn_amm52x2_n32_ifma, 5, 40, 1
-
-/*
- * GATHER52X2 name, nr: emits
- *   void name(uint64_t *out, const uint64_t *table, size_t count,
- *             size_t idx_p, size_t idx_q);
- * out (a pair) = half p of table entry idx_p and half q of entry idx_q,
- * where entry j is the pair at table + j*2*8*nr words. Every entry is
- * loaded in full; a VPCMPEQQ mask picks the wanted ones (register blends),
- * so neither index reaches an address or a branch. count >= 1 (public).
- * CT: only count and nr leak.
- *
- *   rdi out, rsi table (advancing), rdx count (counter), rcx idx_p,
- *   r8 idx_q; zmm0-4 / zmm10-14 result, zmm5/15 loaded entry, zmm6 j,
- *   zmm8/18 indices, zmm9 one; k1 (p), k2 (q).
- */
-.macro GATHER52X2 name, nr
-FC_FUNC_START(\name)
-	vpbroadcastq %rcx, %zmm8
-	vpbroadcastq %r8, %zmm18
-	vpbroadcastq .Lone(%rip), %zmm9
-	vpxorq	%zmm6, %zmm6, %zmm6
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vpxorq	%zmm\k, %zmm\k, %zmm\k
-	vpxorq	%zmm1\k, %zmm1\k, %zmm1\k
-	.endif
-	.endr
-.balign 32
-1:
-	vpcmpeqq %zmm8, %zmm6, %k1
-	vpcmpeqq %zmm18, %zmm6, %k2
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vmovdqu64 (\k*64)(%rsi), %zmm5
-	vmovdqu64 (64*\nr + \k*64)(%rsi), %zmm15
-	vpblendmq %zmm5, %zmm\k, %zmm\k{%k1}
-	vpblendmq %zmm15, %zmm1\k, %zmm1\k{%k2}
-	.endif
-	.endr
-	vpaddq	%zmm9, %zmm6, %zmm6
-	add	$(2*64*\nr), %rsi
-	dec	%rdx
-	jnz	1b
-	.irp	k, 0,1,2,3,4
-	.if	\k < \nr
-	vmovdqu64 %zmm\k, (\k*64)(%rdi)
-	vmovdqu64 %zmm1\k, (64*\nr + \k*64)(%rdi)
-	.endif
-	.endr
-	vzeroupper
-	ret
-FC_FUNC_END(\name)
-.endm
-
-/*
- * void fc_bn_gather52x2_n24_ifma(uint64_t *out, const uint64_t *table,
- *                                size_t count, size_t idx_p, size_t idx_q);
- * and the n32 shape: see GATHER52X2.
- */
-GATHER52X2 fc_bn_gather52x2_n24_ifma, 4
-GATHER52X2 fc_bn_gather52x2_n32_ifma, 5
 
 /* ---- n16: interleaved halves (see the file header) -------------------- */
 
@@ -1145,6 +760,630 @@ FC_FUNC_START(fc_bn_gather52x2_n16_ifma)
 	ret
 FC_FUNC_END(fc_bn_gather52x2_n16_ifma)
 
+/* ---- n24 / n32: the n16 design at 8 and 11 units ----------------------
+ *
+ * See the file header ("n24 / n32") for the design; the macros below are
+ * parameterised by the kernel's constants, set before each kernel:
+ *   IU_NU  units per number (8, 11)        IU_L   digits (31, 41)
+ *   IU_PU  units of the product (16, 21)   IU_W   window units (9, 11)
+ *   IU_Q, IU_S  L = 4 IU_Q + IU_S (the result's first unit and lane pair)
+ *
+ * Register table:
+ *   zmm<c mod W>, zmm<W + c mod W>  L and H of product unit c while it is
+ *             in the window (reduction, finish); in a product block
+ *             [c0, c1): L at zmm<c - c0>, H at zmm<W + c - c0>
+ *   zmm18-28  product: the shifted copies AS_r (zmm 18 + r) of a
+ *   zmm29     product: the row multiplier B; squares: the spread digits
+ *   zmm22-28  reduction: X (22/23 alternating), S (24), V (25), m~'_1
+ *             (26), one MS unit (27), extraction temp (28)
+ *   zmm30     2^52 - 1 (product of a squaring: the VPERMQ index for even
+ *             units)
+ *   zmm31     zero (product of a squaring: the index for odd units)
+ *   k1, k2, k5  squaring: pairs t > 0, t > 2 of a row's first unit, the
+ *             squares' lane pairs; normalization: k1
+ *   rdi r, rsi a (squaring: the previous pass's r), rdx b (mul) / count
+ *   (sqr, moved to rbp), rcx ctx, rbx entry rsp, rax, rdx, r8-r14
+ *   normalization, r15 half p's lane mask (0x5555...).
+ * Frame: the product units c >= c1 of the low block, L at 64c, H at
+ * 64(PU + c) (64-byte aligned).
+ */
+
+/*
+ * IU_Z3 op, s1, s2, d, k: "op %zmm<s1>, %zmm<s2>, %zmm<d>{%k<k>}" with
+ * s1, s2, d assembly-time expressions in 0..31 and k in 0 (no mask), 1,
+ * 2, 5. IU_M3: the same with the first operand a text (memory, %zmm
+ * name). op may carry an immediate ("valignq $6,").
+ */
+.macro IU_Z3 op, s1, s2, d, k=0
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if (\s1) == \n
+	IU_M3	"\op", %zmm\n, \s2, \d, \k
+	.endif
+	.endr
+.endm
+
+.macro IU_M3 op, t1, s2, d, k=0
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if (\s2) == \n
+	IU_MM3	"\op", \t1, %zmm\n, \d, \k
+	.endif
+	.endr
+.endm
+
+.macro IU_MM3 op, t1, t2, d, k
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if (\d) == \n
+	.if (\k) == 0
+	\op	\t1, \t2, %zmm\n
+	.elseif (\k) == 1
+	\op	\t1, \t2, %zmm\n{%k1}
+	.elseif (\k) == 2
+	\op	\t1, \t2, %zmm\n{%k2}
+	.else
+	\op	\t1, \t2, %zmm\n{%k5}
+	.endif
+	.endif
+	.endr
+.endm
+
+/* IU_T pre, d, post: "pre %zmm<d>post" (quoted pre/post), d in 0..31 */
+.macro IU_T pre, d, post
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if (\d) == \n
+	\pre	%zmm\n\post
+	.endif
+	.endr
+.endm
+
+/* IU_T2 pre, d: "pre %zmm<d>, %zmm<d>"; IU_T3 op, d: "op" on d, d, d */
+.macro IU_T2 pre, d, post=""
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if (\d) == \n
+	\pre	%zmm\n, %zmm\n\post
+	.endif
+	.endr
+.endm
+
+.macro IU_T3 op, d
+	.irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
+	.if (\d) == \n
+	\op	%zmm\n, %zmm\n, %zmm\n
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_LIVE u, v, r, c0, c1, sq: _lv = row i = 4u + v of the product has
+ * digits of the copy AS_r (digits j = 4r + t - v) that count, in a unit
+ * u + r of the block [c0, c1); _lpi = i, _lpl = 4r - v. sq: only j > i.
+ */
+.macro IU_LIVE u, v, r, c0, c1, sq
+	.set	_lpi, 4*(\u) + (\v)
+	.set	_lpl, 4*(\r) - (\v)
+	.set	_lv, (_lpi <= IU_L - 1) && (_lpl <= IU_L - 1) && ((\u) + (\r) >= (\c0)) && ((\u) + (\r) < (\c1))
+	.if \sq
+	.set	_lv, _lv && (_lpl + 3 > _lpi)
+	.endif
+.endm
+
+/*
+ * IU_PROD_V v, c0, c1, sq, ab, bb: the rows i = v (mod 4) of the product
+ * block [c0, c1): the copies AS_r = a moved up v digits that the block
+ * needs (VALIGNQ over units r-1 and r of a; unit -1 and units from NU on
+ * are zero), then per row B = the digit pair i of b (VBROADCASTI64X2) and
+ * for every live r: L_{u+r} += lo(AS_r B), H_{u+r} += hi(AS_r B), masked
+ * on the diagonal unit of a squaring (k1: t > 0, k2: t > 2).
+ */
+.macro IU_PROD_V v, c0, c1, sq, ab, bb
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10
+	.set	_need, 0
+	.irp u, 0,1,2,3,4,5,6,7,8,9,10
+	IU_LIVE	\u, \v, \r, \c0, \c1, \sq
+	.if _lv
+	.set	_need, 1
+	.endif
+	.endr
+	.if _need
+	.if \r < IU_NU
+	IU_T	"vmovdqu64 (64*\r)(\ab),", 18+\r, ""
+	.else
+	IU_T3	vpxorq, 18+\r
+	.endif
+	.if \v
+	.if \r
+	IU_T2	"valignq $(8-2*\v), (64*(\r-1))(\ab),", 18+\r
+	.else
+	IU_T2	"valignq $(8-2*\v), .Li16_zero(%rip),", 18
+	.endif
+	.endif
+	.endif
+	.endr
+	.irp u, 0,1,2,3,4,5,6,7,8,9,10
+	.set	_any, 0
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10
+	IU_LIVE	\u, \v, \r, \c0, \c1, \sq
+	.if _lv
+	.set	_any, 1
+	.endif
+	.endr
+	.if _any
+	vbroadcasti64x2 (64*\u + 16*\v)(\bb), %zmm29
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10
+	IU_LIVE	\u, \v, \r, \c0, \c1, \sq
+	.if _lv
+	.set	_pk, 0
+	.if \sq && (_lpl <= _lpi)
+	.set	_pk, 1 + ((_lpi - _lpl) >> 1)
+	.endif
+	IU_Z3	vpmadd52luq, 18+\r, 29, \u+\r-\c0, _pk
+	IU_Z3	vpmadd52huq, 18+\r, 29, IU_W+\u+\r-\c0, _pk
+	.endif
+	.endr
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_PROD_BLOCK c0, c1, sq, ab, bb, keep: units [c0, c1) of the product
+ * of a (at ab) and b (at bb): zeroed accumulators, the four row groups,
+ * then for a squaring the doubling and the squares (I16_SQR_DIAG's method:
+ * digits 2c, 2c+1 spread to lane pairs 0 and 2 by VPERMQ, index zmm30 for
+ * even c, zmm31 for odd c; lo into L_c, hi into H_c, mask k5). keep = 0:
+ * the block goes to the frame (L at 64c, H at 64(PU + c)); keep = 1 (the
+ * low block, c0 = 0): it stays where the reduction's window wants it.
+ */
+.macro IU_PROD_BLOCK c0, c1, sq, ab, bb, keep
+	.irp c, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20
+	.if (\c >= \c0) && (\c < \c1)
+	IU_T3	vpxorq, \c-\c0
+	IU_T3	vpxorq, IU_W+\c-\c0
+	.endif
+	.endr
+	.irp v, 0,1,2,3
+	IU_PROD_V \v, \c0, \c1, \sq, \ab, \bb
+	.endr
+	.irp c, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20
+	.if (\c >= \c0) && (\c < \c1)
+	.if \sq
+	IU_T3	vpaddq, \c-\c0
+	IU_T3	vpaddq, IU_W+\c-\c0
+	.if ((\c >> 1) < IU_NU) && (2*\c < IU_L)
+	.if \c & 1
+	vpermq	(64*(\c>>1))(\ab), %zmm31, %zmm29
+	.else
+	vpermq	(64*(\c>>1))(\ab), %zmm30, %zmm29
+	.endif
+	IU_Z3	vpmadd52luq, 29, 29, \c-\c0, 5
+	IU_Z3	vpmadd52huq, 29, 29, IU_W+\c-\c0, 5
+	.endif
+	.endif
+	.if \keep == 0
+	IU_T	"vmovdqa64", \c-\c0, ", (64*\c)(%rsp)"
+	IU_T	"vmovdqa64", IU_W+\c-\c0, ", (64*(IU_PU+\c))(%rsp)"
+	.endif
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_PRODUCT sq, ab, bb, b1, b2: the whole product in blocks [b2, PU),
+ * [b1, b2), [0, b1) (b2 = PU: two blocks), highest first, the low block
+ * kept in registers; then zmm30/31 back to 2^52 - 1 and zero, and the
+ * window's other units [b1, W) loaded from the frame.
+ */
+.macro IU_PRODUCT sq, ab, bb, b1, b2
+	.if \sq
+	kmovb	.Li16_mfc(%rip), %k1
+	kmovb	.Li16_mc0(%rip), %k2
+	kmovb	.Li16_m33(%rip), %k5
+	vmovdqa64 .Li16_didx(%rip), %zmm30
+	vmovdqa64 .Li16_didx+64(%rip), %zmm31
+	.endif
+	.if \b2 < IU_PU
+	IU_PROD_BLOCK \b2, IU_PU, \sq, \ab, \bb, 0
+	.endif
+	IU_PROD_BLOCK \b1, \b2, \sq, \ab, \bb, 0
+	IU_PROD_BLOCK 0, \b1, \sq, \ab, \bb, 1
+	vpbroadcastq .Liu_m52(%rip), %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	.irp c, 0,1,2,3,4,5,6,7,8,9,10
+	.if (\c >= \b1) && (\c < IU_W)
+	IU_T	"vmovdqa64 (64*\c)(%rsp),", \c, ""
+	IU_T	"vmovdqa64 (64*(IU_PU+\c))(%rsp),", IU_W+\c, ""
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_RED_ROW i, xi, xn: reduction row i, as I16_RED_ROW with the window:
+ * unit c in zmm<c mod W> (L) and zmm<W + c mod W> (H). At the start of a
+ * unit group (i = 4u, u >= 1) unit u + W - 1 comes from the frame into
+ * the place of unit u - 1, which no row from 4u - 1 on touches. MS_v[r]
+ * at ctx + 64(W v + r), m~'_1 at ctx + 256 W.
+ */
+.macro IU_RED_ROW i, xi, xn
+	.set	_ru, (\i) >> 2
+	.set	_rv, (\i) & 3
+	.if (_rv == 0) && (_ru >= 1) && (_ru + IU_W - 1 < IU_PU)
+	.set	_rnl, (_ru + IU_W - 1) % IU_W
+	.set	_rnh, IU_W + _rnl
+	IU_T	"vmovdqa64 (64*(_ru+IU_W-1))(%rsp),", _rnl, ""
+	IU_T	"vmovdqa64 (64*(IU_PU+_ru+IU_W-1))(%rsp),", _rnh, ""
+	.endif
+	vpxorq	\xn, \xn, \xn
+	vpmadd52luq %zmm26, \xi, \xn
+	vpsrlq	$52, \xi, %zmm24
+	vpaddq	%zmm25, %zmm24, %zmm24
+	vpaddq	%zmm24, \xn, \xn
+	.irp r, 0,1,2,3,4,5,6,7,8,9,10
+	.if \r < IU_W
+	.set	_rl, 4*\r - _rv		/* m~ digit in lane pair 0 of MS_v[r] */
+	.set	_rlo, (_rl + 3 >= 2) && (_rl <= IU_L - 1) && (_ru + \r < IU_PU)
+	.set	_rhi, (_rl + 3 >= 1) && (_rl <= IU_L - 1) && (_ru + \r < IU_PU)
+	.set	_rc, (_ru + \r) % IU_W
+	.set	_rch, IU_W + _rc
+	.if _rlo && _rhi
+	vmovdqa64 (64*(IU_W*_rv + \r))(%rcx), %zmm27
+	IU_MM3	vpmadd52luq, %zmm27, \xi, _rc, 0
+	IU_MM3	vpmadd52huq, %zmm27, \xi, _rch, 0
+	.elseif _rlo
+	IU_MM3	vpmadd52luq, (64*(IU_W*_rv+\r))(%rcx), \xi, _rc, 0
+	.elseif _rhi
+	IU_MM3	vpmadd52huq, (64*(IU_W*_rv+\r))(%rcx), \xi, _rch, 0
+	.endif
+	.endif
+	.endr
+	.if (\i) <= IU_L - 2
+	.set	_rwl, (((\i)+2)>>2) % IU_W
+	.set	_rwh, IU_W + ((((\i)+1)>>2) % IU_W)
+	IU_T2	"vshufi64x2 $(0x55*(((\i)+2)&3)),", _rwl, ", %zmm25"
+	IU_T2	"vshufi64x2 $(0x55*(((\i)+1)&3)),", _rwh, ", %zmm28"
+	vpaddq	%zmm28, %zmm25, %zmm25
+	.endif
+.endm
+
+/*
+ * IU_REDUCE: the L reduction rows from the product in the window, X_0 =
+ * L[0], V_1 = L[1] + H[0]; X alternates between zmm22 and zmm23 and X_L
+ * ends in zmm23 (L odd).
+ */
+.macro IU_REDUCE
+	.if (IU_L & 1) == 0
+	.error "IU_REDUCE: L must be odd"
+	.endif
+	vmovdqa64 (256*IU_W)(%rcx), %zmm26
+	vshufi64x2 $0x00, %zmm0, %zmm0, %zmm22
+	vshufi64x2 $0x55, %zmm0, %zmm0, %zmm25
+	IU_T2	"vshufi64x2 $0x00,", IU_W, ", %zmm28"
+	vpaddq	%zmm28, %zmm25, %zmm25
+	.set	_ri, 0
+	.rept	(IU_L - 1) / 2
+	IU_RED_ROW _ri, %zmm22, %zmm23
+	IU_RED_ROW _ri+1, %zmm23, %zmm22
+	.set	_ri, _ri + 2
+	.endr
+	IU_RED_ROW _ri, %zmm22, %zmm23
+.endm
+
+/*
+ * IU_FINISH: result unit j (digits L + 4j .. L + 4j + 3; digit d = L[d] +
+ * H[d-1]) into zmm<(Q + j) mod W>, the L place of unit Q + j: L units
+ * Q + j, Q + j + 1 moved down S digits (VALIGNQ), plus H units moved down
+ * S - 1 digits (into the H place of unit Q + j); unit PU reads as zero.
+ * Digit L (lane pair 0 of unit 0) is X_L (zmm23). Clobbers k1.
+ */
+.macro IU_FINISH
+	.if IU_S == 0
+	.error "IU_FINISH: L = 4Q + S with S > 0"
+	.endif
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < IU_NU
+	.set	_fa, (IU_Q + \j) % IU_W
+	.set	_fah, IU_W + _fa
+	.if IU_Q + \j + 1 < IU_PU
+	.set	_fb, (IU_Q + \j + 1) % IU_W
+	.set	_fbh, IU_W + _fb
+	.else
+	.set	_fb, 31
+	.set	_fbh, 31
+	.endif
+	IU_Z3	"valignq $(2*IU_S),", _fa, _fb, _fa
+	.if IU_S > 1
+	IU_Z3	"valignq $(2*IU_S-2),", _fah, _fbh, _fah
+	.endif
+	IU_Z3	vpaddq, _fah, _fa, _fa
+	.endif
+	.endr
+	kmovb	.Li16_m03(%rip), %k1
+	.set	_fa, IU_Q % IU_W
+	IU_T	"vmovdqa64 %zmm23,", _fa, "{%k1}"
+.endm
+
+/*
+ * IU_NMASK cmp, lo, hi: lo (units 0-7) and hi (units 8-) = the lanes of
+ * the result units with "lane cmp 2^52-1" (VPCMPUQ 6: >, 0: ==), unit j
+ * at bits 8(j mod 8). Clobbers k1, rax.
+ */
+.macro IU_NMASK cmp, lo, hi
+	xor	\lo, \lo
+	xor	\hi, \hi
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < IU_NU
+	.set	_nr, (IU_Q + \j) % IU_W
+	IU_T	"vpcmpuq $\cmp, %zmm30,", _nr, ", %k1"
+	kmovb	%k1, %eax
+	.if \j & 7
+	shl	$(8*(\j & 7)), %rax
+	.endif
+	.if \j < 8
+	or	%rax, \lo
+	.else
+	or	%rax, \hi
+	.endif
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_NSPLIT lo, hi, dst: dst = the bits of half p (r15 = 0x5555...: even
+ * bits; ~r15: half q) of lo at 0-31 and of hi at 32-63. Clobbers rax.
+ */
+.macro IU_NSPLIT lo, hi, dst
+	pext	%r15, \lo, \dst
+	.if IU_NU > 8
+	pext	%r15, \hi, %rax
+	shl	$32, %rax
+	or	%rax, \dst
+	.endif
+.endm
+
+/*
+ * IU_NORM: the result units (lanes below 2^60) to canonical digits, as
+ * I16_NORM: one pass moves every lane's bits above 52 one digit up
+ * (carries in the H places, zmm<W + (Q + j) mod W>), then the carry
+ * lookahead per half on bit strings of up to 44 lanes: G, P split per
+ * half (PEXT), carry-in lanes ((G << 1) + P) ^ P, put back (PDEP), +1 and
+ * masked to 52 bits. The value is below 2^(52 L): nothing leaves the top.
+ * Clobbers zmm<W..2W-1>, k1, rax, rdx, r8-r14.
+ */
+.macro IU_NORM
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < IU_NU
+	.set	_na, (IU_Q + \j) % IU_W
+	.set	_nc, IU_W + _na
+	IU_M3	vpsrlq, $52, _na, _nc
+	IU_M3	vpandq, %zmm30, _na, _na
+	.endif
+	.endr
+	.irp j, 10,9,8,7,6,5,4,3,2,1,0
+	.if \j < IU_NU
+	.set	_nc, IU_W + ((IU_Q + \j) % IU_W)
+	.if \j
+	.set	_nb, IU_W + ((IU_Q + \j - 1) % IU_W)
+	.else
+	.set	_nb, 31
+	.endif
+	IU_Z3	"valignq $6,", _nb, _nc, _nc
+	.endif
+	.endr
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < IU_NU
+	.set	_na, (IU_Q + \j) % IU_W
+	.set	_nc, IU_W + _na
+	IU_Z3	vpaddq, _nc, _na, _na
+	.endif
+	.endr
+	IU_NMASK 6, %r8, %r9
+	IU_NMASK 0, %r10, %r11
+	IU_NSPLIT %r8, %r9, %r12	/* G of p */
+	IU_NSPLIT %r10, %r11, %r14	/* P of p */
+	not	%r15
+	IU_NSPLIT %r8, %r9, %r13	/* G of q */
+	IU_NSPLIT %r10, %r11, %rdx	/* P of q */
+	not	%r15
+	lea	(%r14, %r12, 2), %r12
+	xor	%r14, %r12		/* carry-in lanes of p */
+	lea	(%rdx, %r13, 2), %r13
+	xor	%rdx, %r13		/* of q */
+	pdep	%r15, %r12, %r8
+	.if IU_NU > 8
+	shr	$32, %r12
+	pdep	%r15, %r12, %r9
+	.endif
+	not	%r15
+	pdep	%r15, %r13, %rax
+	or	%rax, %r8
+	.if IU_NU > 8
+	shr	$32, %r13
+	pdep	%r15, %r13, %rax
+	or	%rax, %r9
+	.endif
+	not	%r15
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < IU_NU
+	.set	_na, (IU_Q + \j) % IU_W
+	.if \j < 8
+	mov	%r8, %rax
+	.else
+	mov	%r9, %rax
+	.endif
+	.if \j & 7
+	shr	$(8*(\j & 7)), %rax
+	.endif
+	kmovb	%eax, %k1
+	IU_T2	"vpaddq .Li16_one(%rip){1to8},", _na, "{%k1}"
+	IU_M3	vpandq, %zmm30, _na, _na
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_PROLOGUE / IU_EPILOGUE: save rbp, rbx, r12-r15 (CFI), keep the entry
+ * rsp in rbx, a 64-byte aligned frame for the product (2 PU units); zmm30
+ * = 2^52 - 1, zmm31 = 0, r15 = half p's lane mask. The epilogue ends with
+ * VZEROUPPER.
+ */
+.macro IU_PROLOGUE
+	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbp, -16
+	push	%rbx
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %rbx, -24
+	push	%r12
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r12, -32
+	push	%r13
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r13, -40
+	push	%r14
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r14, -48
+	push	%r15
+	.cfi_adjust_cfa_offset 8
+	.cfi_offset %r15, -56
+	mov	%rsp, %rbx
+	.cfi_def_cfa_register %rbx
+	sub	$(128*IU_PU), %rsp
+	and	$-64, %rsp
+	vpbroadcastq .Liu_m52(%rip), %zmm30
+	vpxorq	%zmm31, %zmm31, %zmm31
+	mov	$0x5555555555555555, %r15
+.endm
+
+.macro IU_EPILOGUE
+	vzeroupper
+	mov	%rbx, %rsp
+	.cfi_def_cfa_register %rsp
+	pop	%r15
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r15
+	pop	%r14
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r14
+	pop	%r13
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r13
+	pop	%r12
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %r12
+	pop	%rbx
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbx
+	pop	%rbp
+	.cfi_adjust_cfa_offset -8
+	.cfi_restore %rbp
+	ret
+.endm
+
+/* IU_STORE: the result units to r (rdi) */
+.macro IU_STORE
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < IU_NU
+	.set	_na, (IU_Q + \j) % IU_W
+	IU_T	"vmovdqu64", _na, ", (64*\j)(%rdi)"
+	.endif
+	.endr
+.endm
+
+/*
+ * IU_KERNELS sqr, mul, b1, b2: the two kernels of one size (IU_* set):
+ *   void sqr(uint64_t *r, const uint64_t *a, size_t count,
+ *            const uint64_t *ctx);   r = a after count >= 1 AMM squarings
+ *   void mul(uint64_t *r, const uint64_t *a, const uint64_t *b,
+ *            const uint64_t *ctx);   r = AMM(a, b)
+ * b1, b2: the product's block bounds (IU_PRODUCT). A squaring pass reads
+ * a (the first) or r (the later ones) and writes r at its end; r may
+ * alias a and/or b.
+ */
+.macro IU_KERNELS sqr, mul, b1, b2
+FC_FUNC_START(\sqr)
+	IU_PROLOGUE
+	mov	%rdx, %rbp
+.balign 32
+1:
+	IU_PRODUCT 1, %rsi, %rsi, \b1, \b2
+	IU_REDUCE
+	IU_FINISH
+	IU_NORM
+	IU_STORE
+	mov	%rdi, %rsi
+	dec	%rbp
+	jnz	1b
+	IU_EPILOGUE
+FC_FUNC_END(\sqr)
+
+FC_FUNC_START(\mul)
+	IU_PROLOGUE
+	IU_PRODUCT 0, %rsi, %rdx, \b1, \b2
+	IU_REDUCE
+	IU_FINISH
+	IU_NORM
+	IU_STORE
+	IU_EPILOGUE
+FC_FUNC_END(\mul)
+.endm
+
+/*
+ * IU_GATHER name, nu: as fc_bn_gather52x2_n16_ifma for entries of nu
+ * units (64 nu bytes), 1 <= count <= 64: every entry read in full, the
+ * lanes picked by comparing [idx_p, idx_q, ...] (zmm30) with the entry
+ * number. CT: only count leaks.
+ */
+.macro IU_GATHER name, nu
+FC_FUNC_START(\name)
+	vpbroadcastq %rcx, %zmm30
+	vpbroadcastq %r8, %zmm31
+	kmovb	.Li16_maa(%rip), %k1
+	vmovdqa64 %zmm31, %zmm30{%k1}
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < \nu
+	vpxorq	%zmm\j, %zmm\j, %zmm\j
+	.endif
+	.endr
+	lea	.Li16_iota(%rip), %rax
+.balign 32
+1:
+	vpcmpeqq (%rax){1to8}, %zmm30, %k2
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < \nu
+	vpblendmq (64*\j)(%rsi), %zmm\j, %zmm\j{%k2}
+	.endif
+	.endr
+	add	$(64*\nu), %rsi
+	add	$8, %rax
+	dec	%rdx
+	jnz	1b
+	.irp j, 0,1,2,3,4,5,6,7,8,9,10
+	.if \j < \nu
+	vmovdqu64 %zmm\j, (64*\j)(%rdi)
+	.endif
+	.endr
+	vzeroupper
+	ret
+FC_FUNC_END(\name)
+.endm
+
+/* n24: 31 digits, 8 units; blocks [8, 16), [0, 8); window 9 units */
+.set	IU_NU, 8
+.set	IU_L, 31
+.set	IU_PU, 16
+.set	IU_W, 9
+.set	IU_Q, 7
+.set	IU_S, 3
+IU_KERNELS fc_bn_sqr52x2_n24_ifma, fc_bn_mul52x2_n24_ifma, 8, 16
+IU_GATHER fc_bn_gather52x2_n24_ifma, 8
+
+/* n32: 41 digits, 11 units; blocks [14, 21), [7, 14), [0, 7); window 11 */
+.set	IU_NU, 11
+.set	IU_L, 41
+.set	IU_PU, 21
+.set	IU_W, 11
+.set	IU_Q, 10
+.set	IU_S, 1
+IU_KERNELS fc_bn_sqr52x2_n32_ifma, fc_bn_mul52x2_n32_ifma, 7, 14
+IU_GATHER fc_bn_gather52x2_n32_ifma, 11
+
 FC_RODATA
 .balign 64
 .Li16_zero:
@@ -1169,10 +1408,9 @@ FC_RODATA
 	.byte	0x03
 .Li16_maa:
 	.byte	0xaa
-
-FC_RODATA
 .balign 8
-.Lone:
-	.quad	1
+.Liu_m52:
+	.quad	0xfffffffffffff
+
 
 #endif /* __x86_64__ */

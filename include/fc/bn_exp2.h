@@ -194,21 +194,24 @@ void fc_bn_gather52x2_n16_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
 
 /*
- * n = 24, 32 (halves side by side, NR = 4, 5 zmm per half):
- * fc_bn_amm52x2_nXX_ifma: r = AMM(a, b) for both halves of the pairs;
- * ctx = the modulus pair (m~ for n24, m for n32) then, for n24, m~ moved up
- * one digit (pair), for n32 the words k0_p, k0_q, m0_p, m0_q. r may alias
- * a and/or b. CT: nothing about a, b leaks.
- * fc_bn_gather52x2_nXX_ifma: out = (half p of table[idx_p], half q of
- * table[idx_q]) over |count| >= 1 pair entries; reads every entry.
- * CT: only count leaks; idx_p and idx_q are secret.
+ * n = 24, 32: the same kernels and layout at 8 and 11 units (31 and 41
+ * digits per half; values below 2^54 m). ctx: W = 9, 11 units per copy
+ * MS_v (units at words 8(W v + r), r = 0..W-1), then m~'_1 at word 32 W;
+ * FC_BN_EXP2_N24_CTX_WORDS, FC_BN_EXP2_N32_CTX_WORDS words. Gathers:
+ * entries of 64 and 88 words. Same contracts and CT as n = 16.
  */
-void fc_bn_amm52x2_n24_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+#define FC_BN_EXP2_N24_CTX_WORDS 296
+#define FC_BN_EXP2_N32_CTX_WORDS 360
+void fc_bn_sqr52x2_n24_ifma(uint64_t *r, const uint64_t *a, size_t count,
                             const uint64_t *ctx);
-void fc_bn_amm52x2_n32_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+void fc_bn_mul52x2_n24_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
                             const uint64_t *ctx);
 void fc_bn_gather52x2_n24_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
+void fc_bn_sqr52x2_n32_ifma(uint64_t *r, const uint64_t *a, size_t count,
+                            const uint64_t *ctx);
+void fc_bn_mul52x2_n32_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b,
+                            const uint64_t *ctx);
 void fc_bn_gather52x2_n32_ifma(uint64_t *out, const uint64_t *table,
                                size_t count, size_t idx_p, size_t idx_q);
 

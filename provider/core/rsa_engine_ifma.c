@@ -6,12 +6,12 @@
  * shared vector code of bn_exp2.c. This file gives the number layouts and
  * kernel constants per size.
  *
- *  - n = 16 (RSA-2048 halves): "interleaved halves", 6 units of 8 words;
- *    word 2t + h of unit j holds digit 4j + t of half h. A squaring kernel
- *    that runs |count| squarings in one call, a multiplication kernel, a
- *    gather; the n16 kernels' normalization uses PEXT/PDEP (BMI2).
- *  - n = 24, 32: the halves side by side (slot digits each), one AMM
- *    kernel for squarings and products, a gather.
+ * Every size has "interleaved halves": 6, 8 or 11 units of 8 words (n =
+ * 16, 24, 32; 21, 31, 41 digits); word 2t + h of unit j holds digit
+ * 4j + t of half h. Per size a squaring kernel that runs |count|
+ * squarings in one call, a multiplication kernel and a gather; the
+ * kernels' normalization uses PEXT/PDEP (BMI2). n = 32 takes 41 digits,
+ * not 40: the m~' mode's bound needs 52 L >= 64 n + 55.
  */
 #include <string.h>
 
@@ -32,33 +32,36 @@ static uint64_t ifma_k(const fc_mont *m)
     return m->m0inv & FC_D52_MASK;
 }
 
-/* n16: word 8(i/4) + 2(i%4) + h. */
+/* Every size: word 8(i/4) + 2(i%4) + h. */
 static size_t ifma_pos_units(const fc_exp2_shape *sh, size_t h, size_t i)
 {
     (void)sh;
     return 8 * (i / 4) + 2 * (i % 4) + h;
 }
 
-/* n24, n32: half h at h * slot. */
-static size_t ifma_pos_side(const fc_exp2_shape *sh, size_t h, size_t i)
+/* Window units of a size: the reduction row i = 4u + v touches units u to
+ * u + (l - 1 + v) / 4 (v = 3 the most); MS_v has that many units. */
+static size_t ifma_w(const fc_exp2_shape *sh)
 {
-    return h * sh->slot + i;
+    return (sh->l - 1 + 3) / 4 + 1;
 }
 
 /*
- * n16 constants: m~' = m~ + 2^52 (digit 1 plus one: the kernels run their
- * carry chain on m~_1 + 1, see bn_exp_ifma.S), which must stay below 2^52:
- * when m~_1 = 2^52 - 1 the multiplier k + 2^52 is used instead (m~_1 then
- * differs by m mod 2^52, odd, so only one of the two can be all ones). The
- * choice is a mask (m is secret); both candidates are computed. Layout:
- * MS_v[r] (v = 0..3, r = 0..5) at words 48v + 8r, digit m~'_{4r+t-v} of
- * half h in word 2t + h (zero outside 0..l-1), then m~'_1 of each half in
- * alternate words (FC_BN_EXP2_N16_M1_WORD).
+ * Kernel constants (every size): m~' = m~ + 2^52 (digit 1 plus one: the
+ * kernels run their carry chain on m~_1 + 1, see bn_exp_ifma.S), which
+ * must stay below 2^52: when m~_1 = 2^52 - 1 the multiplier k + 2^52 is
+ * used instead (m~_1 then differs by m mod 2^52, odd, so only one of the
+ * two can be all ones). The choice is a mask (m is secret); both
+ * candidates are computed. Layout, W = ifma_w units: MS_v[r] (v = 0..3,
+ * r = 0..W-1) at words 8(W v + r), digit m~'_{4r+t-v} of half h in word
+ * 2t + h (zero outside 0..l-1), then m~'_1 of each half in alternate
+ * words at word 32 W (n16: FC_BN_EXP2_N16_M1_WORD).
  */
-static void ifma_ctx_n16(const fc_exp2_shape *sh, const fc_mont *const m[2],
-                         uint64_t *ctx)
+static void ifma_ctx_units(const fc_exp2_shape *sh, const fc_mont *const m[2],
+                           uint64_t *ctx)
 {
     uint64_t md[2][FC_EXP2_MAXL], alt[FC_EXP2_MAXL];
+    const size_t w = ifma_w(sh);
 
     for (size_t h = 0; h < 2; h++) {
         uint64_t sel;
@@ -71,83 +74,29 @@ static void ifma_ctx_n16(const fc_exp2_shape *sh, const fc_mont *const m[2],
         md[h][1] += 1;
     }
     for (size_t v = 0; v < 4; v++)
-        for (size_t r = 0; r < 6; r++)
+        for (size_t r = 0; r < w; r++)
             for (size_t h = 0; h < 2; h++)
                 for (size_t t = 0; t < 4; t++) {
                     size_t j = 4 * r + t; /* digit j - v */
 
-                    ctx[48 * v + 8 * r + 2 * t + h] =
+                    ctx[8 * (w * v + r) + 2 * t + h] =
                         j >= v && j - v < sh->l ? md[h][j - v] : 0;
                 }
     for (size_t h = 0; h < 2; h++)
         for (size_t t = 0; t < 4; t++)
-            ctx[FC_BN_EXP2_N16_M1_WORD + 2 * t + h] = md[h][1];
+            ctx[32 * w + 2 * t + h] = md[h][1];
     fc_memzero(md, sizeof(md));
     fc_memzero(alt, sizeof(alt));
 }
 
-/* n24 constants: the pair m~ side by side, then the pair moved up one
- * digit (M1). */
-static void ifma_ctx_n24(const fc_exp2_shape *sh, const fc_mont *const m[2],
-                         uint64_t *ctx)
-{
-    const size_t s = sh->slot;
-    uint64_t md[FC_EXP2_MAXL];
-
-    for (size_t h = 0; h < 2; h++) {
-        fc_exp2_mdigits(sh, m[h], ifma_k(m[h]), md);
-        memcpy(ctx + h * s, md, s * sizeof(uint64_t));
-        ctx[2 * s + h * s] = 0;
-        for (size_t j = 1; j < s; j++)
-            ctx[2 * s + h * s + j] = md[j - 1];
-    }
-    fc_memzero(md, sizeof(md));
-}
-
-/* n32 constants: the pair m side by side, then the words k0_p, k0_q, m0_p,
- * m0_q. */
-static void ifma_ctx_n32(const fc_exp2_shape *sh, const fc_mont *const m[2],
-                         uint64_t *ctx)
-{
-    const size_t s = sh->slot;
-    uint64_t md[FC_EXP2_MAXL];
-
-    for (size_t h = 0; h < 2; h++) {
-        fc_exp2_mdigits(sh, m[h], 1, md);
-        memcpy(ctx + h * s, md, s * sizeof(uint64_t));
-        ctx[2 * s + h] = ifma_k(m[h]);
-        ctx[2 * s + 2 + h] = md[0];
-    }
-    fc_memzero(md, sizeof(md));
-}
-
-static void ifma_mul_n16(const fc_exp2_shape *sh, uint64_t *r,
-                         const uint64_t *a, const uint64_t *b,
-                         const uint64_t *ctx, uint64_t *work)
-{
-    (void)sh;
-    (void)work;
-    fc_bn_mul52x2_n16_ifma(r, a, b, ctx);
-}
-
-static void ifma_sqr_n16(const fc_exp2_shape *sh, uint64_t *r,
-                         const uint64_t *a, size_t count, const uint64_t *ctx,
-                         uint64_t *work)
-{
-    (void)sh;
-    (void)work;
-    fc_bn_sqr52x2_n16_ifma(r, a, count, ctx);
-}
-
-/* n24, n32: one AMM kernel; a squaring is a product of a with itself. */
-#define IFMA_AMM(N)                                                            \
+#define IFMA_KERNELS(N)                                                        \
     static void ifma_mul_n##N(const fc_exp2_shape *sh, uint64_t *r,            \
                               const uint64_t *a, const uint64_t *b,            \
                               const uint64_t *ctx, uint64_t *work)             \
     {                                                                          \
         (void)sh;                                                              \
         (void)work;                                                            \
-        fc_bn_amm52x2_n##N##_ifma(r, a, b, ctx);                               \
+        fc_bn_mul52x2_n##N##_ifma(r, a, b, ctx);                               \
     }                                                                          \
     static void ifma_sqr_n##N(const fc_exp2_shape *sh, uint64_t *r,            \
                               const uint64_t *a, size_t count,                 \
@@ -155,12 +104,11 @@ static void ifma_sqr_n16(const fc_exp2_shape *sh, uint64_t *r,
     {                                                                          \
         (void)sh;                                                              \
         (void)work;                                                            \
-        fc_bn_amm52x2_n##N##_ifma(r, a, a, ctx);                               \
-        for (size_t k = 1; k < count; k++)                                     \
-            fc_bn_amm52x2_n##N##_ifma(r, r, r, ctx);                           \
+        fc_bn_sqr52x2_n##N##_ifma(r, a, count, ctx);                           \
     }
-IFMA_AMM(24)
-IFMA_AMM(32)
+IFMA_KERNELS(16)
+IFMA_KERNELS(24)
+IFMA_KERNELS(32)
 
 static const fc_exp2_shape ifma_shapes[] = {
     {.n = 16,
@@ -170,7 +118,7 @@ static const fc_exp2_shape ifma_shapes[] = {
      .ctx_words = FC_BN_EXP2_N16_CTX_WORDS,
      .db = 52,
      .pos = ifma_pos_units,
-     .ctx_init = ifma_ctx_n16,
+     .ctx_init = ifma_ctx_units,
      .mul = ifma_mul_n16,
      .sqr = ifma_sqr_n16,
      .gather = fc_bn_gather52x2_n16_ifma},
@@ -178,21 +126,21 @@ static const fc_exp2_shape ifma_shapes[] = {
      .l = 31,
      .slot = 32,
      .words = 64,
-     .ctx_words = 2 * 64 + 8,
+     .ctx_words = FC_BN_EXP2_N24_CTX_WORDS,
      .db = 52,
-     .pos = ifma_pos_side,
-     .ctx_init = ifma_ctx_n24,
+     .pos = ifma_pos_units,
+     .ctx_init = ifma_ctx_units,
      .mul = ifma_mul_n24,
      .sqr = ifma_sqr_n24,
      .gather = fc_bn_gather52x2_n24_ifma},
     {.n = 32,
-     .l = 40,
-     .slot = 40,
-     .words = 80,
-     .ctx_words = 2 * 80 + 8,
+     .l = 41,
+     .slot = 44,
+     .words = 88,
+     .ctx_words = FC_BN_EXP2_N32_CTX_WORDS,
      .db = 52,
-     .pos = ifma_pos_side,
-     .ctx_init = ifma_ctx_n32,
+     .pos = ifma_pos_units,
+     .ctx_init = ifma_ctx_units,
      .mul = ifma_mul_n32,
      .sqr = ifma_sqr_n32,
      .gather = fc_bn_gather52x2_n32_ifma},
