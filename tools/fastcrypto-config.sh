@@ -63,7 +63,7 @@ while [ $# -gt 0 ]; do
     --openssl-cnf=*) cnf=${1#*=}; shift ;;
     --fastcrypto-cnf) [ $# -ge 2 ] || usage; fccnf=$2; shift 2 ;;
     --fastcrypto-cnf=*) fccnf=${1#*=}; shift ;;
-    -h | --help) sed -n '3,43p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '3,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
     esac
 done
