@@ -20,6 +20,7 @@
 #      and warns of a foreign wisdom file, naming the command to run;
 #      fastcrypto-config enables the installed fastcrypto.cnf in a copy of
 #      the system's openssl.cnf (status ok) and disables it byte for byte;
+#      the prerm on remove disables it in the file `openssl version -d` names;
 #      dpkg -r leaves the wisdom and masks the unit, dpkg -P deletes the
 #      wisdom and forgets the unit. A wisdom file already at the default
 #      path is put back afterwards.
@@ -182,6 +183,16 @@ fastcrypto-config status --openssl-cnf "$tmp/sys.cnf" >/dev/null 2>&1 ||
 fastcrypto-config disable --openssl-cnf "$tmp/sys.cnf" >/dev/null
 cmp -s "$tmp/sys.cnf" "$tmp/sys.orig" || fail "fastcrypto-config disable"
 echo "   fastcrypto-config: enable, status, disable on a copy of the system config"
+# The prerm, on remove, undoes an enable in the openssl.cnf `openssl version
+# -d` names (here a stand-in openssl names a scratch directory).
+mkdir "$tmp/ssldir" "$tmp/fakebin"
+cp "$tmp/sys.orig" "$tmp/ssldir/openssl.cnf"
+fastcrypto-config enable --openssl-cnf "$tmp/ssldir/openssl.cnf" >/dev/null
+printf '#!/bin/sh\necho "OPENSSLDIR: \\"%s\\""\n' "$tmp/ssldir" >"$tmp/fakebin/openssl"
+chmod +x "$tmp/fakebin/openssl"
+PATH=$tmp/fakebin:$PATH "$tmp/control/prerm" remove >/dev/null
+cmp -s "$tmp/ssldir/openssl.cnf" "$tmp/sys.orig" || fail "prerm remove left fastcrypto enabled"
+echo "   prerm remove: fastcrypto-config disable, the file back byte for byte"
 
 dpkg -r fastcrypto >/dev/null 2>&1
 [ ! -e "$modulesdir/fastcrypto.so" ] || fail "dpkg -r left the module"
