@@ -265,6 +265,9 @@ static void test_offer_explain(void **state)
 
     (void)state;
     if (strcmp(fc_aes_select(CAPS_XEON)->name, "generic") == 0) {
+#if defined(__x86_64__)
+        skip(); /* FASTCRYPTO_NO_ASM: the grid's kernels are not here */
+#else
         /* Not x86-64: no rule was measured here. */
         fc_offer_in_init(&in, CAPS_ARM, fc_tuning_by_name("default"),
                          0x30000130UL);
@@ -272,6 +275,7 @@ static void test_offer_explain(void **state)
         assert_non_null(reason_of(ex, "gcm", r, sizeof(r)));
         assert_string_equal(r, "not_measured_on_this_architecture");
         return;
+#endif
     }
     for (size_t c = 0; c < ncaps; c++)
         for (size_t v = 0; v < 3; v++) {
