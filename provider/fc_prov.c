@@ -373,12 +373,13 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all, const fc_wisdom *w)
     fc_offer_in in;
 
     prov->offer_wisdom = 0;
+    fc_offer_in_init(&in, prov->caps, prov->tuning, OpenSSL_version_num());
+    fc_offer_explain(&in, prov->offer_why, sizeof(prov->offer_why));
     if (all) {
         prov->offer = FC_OFFER_ALL;
         prov->offer_from = FC_OFFER_FROM_FORCED;
         return;
     }
-    fc_offer_in_init(&in, prov->caps, prov->tuning, OpenSSL_version_num());
     prov->offer = fc_offer_decide(&in);
     prov->offer_from = FC_OFFER_FROM_TABLE;
     if (w == NULL)
@@ -390,9 +391,10 @@ static void fc_prov_offer(fc_prov_ctx *prov, int all, const fc_wisdom *w)
 }
 
 /* "buildinfo" names the kernel chosen for each family on this CPU, the RSA
- * engines in the order a key takes the first that fits it, what is
- * offered and where that came from, and the wisdom file (last: a path may
- * hold spaces) with why it was not used, if it was not. */
+ * engines in the order a key takes the first that fits it, the table's
+ * reason for each family (why=, fc_offer_explain), what is offered and
+ * where that came from, and the wisdom file (last: a path may hold spaces)
+ * with why it was not used, if it was not. */
 static void fc_build_info(fc_prov_ctx *prov)
 {
     char offer[96];
@@ -400,10 +402,11 @@ static void fc_build_info(fc_prov_ctx *prov)
     fc_offer_describe(prov->offer, offer, sizeof(offer));
     snprintf(prov->buildinfo, sizeof(prov->buildinfo),
              "fastcrypto %s (aes=%s gcm=%s sha=%s cbc-hmac=%s rsa=%s cpu=%s "
-             "offer=%s offer-from=%s wisdom=%.200s)",
+             "why=%s offer=%s offer-from=%s wisdom=%.200s)",
              FC_VERSION_STR, prov->aes->name, prov->gcm->name, prov->sha->name,
-             prov->cbc_sha->name, prov->rsa.names, prov->tuning->name, offer,
-             fc_offer_source_name(prov->offer_from), prov->wisdom);
+             prov->cbc_sha->name, prov->rsa.names, prov->tuning->name,
+             prov->offer_why, offer, fc_offer_source_name(prov->offer_from),
+             prov->wisdom);
 }
 
 FC_DISPATCH(provider, gettable_params, fc_prov_gettable_params);

@@ -144,7 +144,9 @@ typedef struct fc_prov_ctx {
     char wisdom_key[FC_WISDOM_KEY_MAX]; /* this machine's key */
     /* The wisdom file's path, and why it was not used if it was not. */
     char wisdom[FC_WISDOM_REASON_MAX + 272];
-    char buildinfo[768]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
+    /* The table's reason per family (fc_offer_explain), in buildinfo. */
+    char offer_why[512];
+    char buildinfo[1024]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none; NULL until the first count makes
      * the file (provider/stats.c). */

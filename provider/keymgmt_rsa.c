@@ -57,7 +57,7 @@
  * checked at gen_set_params: below 512 "key size too small"
  * (FC_R_KEY_TOO_SMALL, default's reason), above 8192 FC_R_INVALID_KEY_LENGTH
  * with a pointer to the default provider, which a program names in its
- * property query to get such a key (README, RSA).
+ * property query to get such a key (docs/behaviour.md, RSA).
  */
 #include <stdint.h>
 #include <string.h>
@@ -1164,7 +1164,7 @@ static int fc_rsa_km_gen_set_params(void *genctx, const OSSL_PARAM params[])
         /* Our bignum layer stops at 8192-bit moduli: refuse a larger size
          * now rather than fail in gen. The default provider generates
          * them; a program gets one there with the property query
-         * "provider=default" (see README). */
+         * "provider=default" (see docs/behaviour.md). */
         if (bits > FC_RSA_GEN_MAX_BITS) {
             FC_RAISE_DATA(g->prov, FC_R_INVALID_KEY_LENGTH,
                           "%zu bits: fastcrypto generates at most %d-bit "

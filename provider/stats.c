@@ -70,7 +70,7 @@
  * The directory
  * - May be shared by several users: owned by root, sticky, writable only by
  *   the users whose programs are counted (mode 1770 and a group of them;
- *   README, "Live counters"). Files are 0600 and owned by the user that
+ *   docs/operations.md). Files are 0600 and owned by the user that
  *   made them, so a daemon that drops privileges needs that user to be
  *   able to write there. Nothing of another user's is read, written or
  *   removed here: live files are made with O_EXCL|O_NOFOLLOW (a name

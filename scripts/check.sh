@@ -16,10 +16,13 @@
 # runs its commands with FASTCRYPTO_OFFER=all, so that it tests the
 # configuration's preference whatever is offered, and then says what is
 # offered here: the rest runs on default, which is as fast or faster.
-# For each family it prints whether it is offered and where that came
-# from: "wisdom" (what `fastcrypto-calibrate` measured on this machine,
-# with the median ratio default/ours), "table" (the per-CPU prior) or
-# "forced" (offer = all); it warns when no valid wisdom exists, and says
+# For each family it prints whether it is offered and why: "wisdom" (what
+# `fastcrypto-calibrate` measured on this machine, with the median ratio
+# default/ours), "table" (the per-CPU prior: the provider's own reason,
+# "why=" in its build info, from the rule of provider/core/families.c on
+# the kernel tier this CPU gets and the OpenSSL version) or "forced"
+# (offer = all); the header names the CPU class and the OpenSSL version
+# the decisions are for. It warns when no valid wisdom exists, and says
 # how to measure this machine (the package's fastcrypto-calibrate.service,
 # or fastcrypto-calibrate).
 #
@@ -51,7 +54,7 @@ while [ $# -gt 0 ]; do
         shift
         ;;
     -h | --help)
-        sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -82,6 +85,9 @@ binfo=$(FASTCRYPTO_STATS_DIR="$tmp/stats" "$OPENSSL" list -providers -verbose 2>
     sed -n 's/.*build info: \(fastcrypto .*\))$/\1/p' | head -1)
 offer=$(echo "$binfo" | sed -n 's/.* offer=\(.*\) offer-from=.*/\1/p')
 offer_from=$(echo "$binfo" | sed -n 's/.* offer-from=\([a-z]*\) .*/\1/p')
+# The table's reason per family: "gcm:words_joined_by_underscores,cbc:...".
+why=$(echo "$binfo" | sed -n 's/.* why=\([^ ]*\) offer=.*/\1/p')
+cpu_class=$(echo "$binfo" | sed -n 's/.* cpu=\([^ ]*\) .*/\1/p')
 wisdom=$(echo "$binfo" | sed -n 's/.* offer-from=[a-z]* wisdom=//p')
 
 if ! ossl list -providers 2>/dev/null | grep -A3 '^  fastcrypto' |
@@ -181,7 +187,8 @@ case "$wisdom" in
 *": "*) wisdom_path="" ;;
 *) wisdom_path=$wisdom ;;
 esac
-echo "  decisions (offer-from=${offer_from:-unknown}; wisdom: ${wisdom:-unknown}):"
+echo "  decisions for CPU class ${cpu_class:-unknown}, $("$OPENSSL" version | cut -d' ' -f1-2)" \
+    "(offer-from=${offer_from:-unknown}; wisdom: ${wisdom:-unknown}):"
 for fam in gcm cbc ctr drbg cbc-hmac rsa2048 rsa3072 rsa4096 rsa-other; do
     case " $offer " in
     " all ") o=offered ;;
@@ -189,9 +196,12 @@ for fam in gcm cbc ctr drbg cbc-hmac rsa2048 rsa3072 rsa4096 rsa-other; do
     *) o="not offered" ;;
     esac
     src=table
-    fig=""
+    # The table's reason, in words (the provider's, see why= above).
+    reason=$(echo "$why" | tr ',' '\n' | sed -n "s/^$fam://p" | tr '_' ' ')
+    fig=${reason:-no reason given (an older fastcrypto)}
     if [ "$offer_from" = forced ]; then
         src=forced
+        fig="offer = all (the table: $fig)"
     elif [ -n "$wisdom_path" ] && [ -r "$wisdom_path" ]; then
         # The provider used this file: its record for the family, if any.
         fig=$(awk -v f="$fam" '$1 == "family" && $2 == f {
@@ -205,7 +215,8 @@ for fam in gcm cbc ctr drbg cbc-hmac rsa2048 rsa3072 rsa4096 rsa-other; do
                     (m == "" ? "?" : m), (q == "" ? "?" : q),
                     (k == "" ? "" : ", ours=" k)
                 found = 1; exit
-            } END { if (!found) exit 1 }' "$wisdom_path") && src=wisdom || fig=""
+            } END { if (!found) exit 1 }' "$wisdom_path") && src=wisdom ||
+            fig=${reason:-no reason given}
     fi
     printf '    %-10s %-12s %-7s %s\n' "$fam" "$o" "$src" "$fig"
 done

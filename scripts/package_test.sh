@@ -3,7 +3,7 @@
 # package_test.sh [BUILD_DIR] - the install paths a user takes:
 #   1. `cmake --install` into a staging prefix (DESTDIR) puts fastcrypto.so
 #      in OpenSSL's module directory, fastcrypto.cnf under share/,
-#      fastcrypto-check, -stats and -calibrate under bin/ and the boot-time
+#      fastcrypto-check, -stats, -calibrate and -config under bin/, the boot-time
 #      calibration unit under /lib/systemd/system (debhelper's directory on
 #      Debian 12), its ExecStart naming the installed binary;
 #   2. `fastcrypto-calibrate --check` (the unit's condition) exits 1 on a
@@ -18,6 +18,9 @@
 #      stock openssl, given only the shipped config (module found by name
 #      in MODULESDIR), loads and prefers fastcrypto (fastcrypto-check),
 #      and warns of a foreign wisdom file, naming the command to run;
+#      fastcrypto-config enables the installed fastcrypto.cnf in a copy of
+#      the system's openssl.cnf (status ok) and disables it byte for byte;
+#      the prerm on remove disables it in the file `openssl version -d` names;
 #      dpkg -r leaves the wisdom and masks the unit, dpkg -P deletes the
 #      wisdom and forgets the unit. A wisdom file already at the default
 #      path is put back afterwards.
@@ -54,7 +57,7 @@ cmake -S "$here" -B "$bdir" -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
 DESTDIR="$tmp/stage" cmake --install "$bdir" >/dev/null
 for f in "$modulesdir/fastcrypto.so" /usr/share/fastcrypto/fastcrypto.cnf \
     /usr/bin/fastcrypto-check /usr/bin/fastcrypto-stats \
-    /usr/bin/fastcrypto-calibrate "$unitfile"; do
+    /usr/bin/fastcrypto-calibrate /usr/bin/fastcrypto-config "$unitfile"; do
     [ -e "$tmp/stage$f" ] || fail "missing $f"
     echo "   $f"
 done
@@ -87,7 +90,7 @@ echo "-- cpack -G DEB"
 deb=$(ls "$bdir"/fastcrypto_*.deb | head -1)
 dpkg-deb -c "$deb" | awk '{print $6}' >"$tmp/contents"
 sed 's/^/   /' "$tmp/contents" |
-    grep -E 'fastcrypto(\.so|\.cnf|-check|-stats|-calibrate|-calibrate\.service)$'
+    grep -E 'fastcrypto(\.so|\.cnf|-check|-stats|-calibrate|-config|-calibrate\.service)$'
 grep -qx ".$unitfile" "$tmp/contents" || fail "the package has no .$unitfile"
 dpkg-deb -e "$deb" "$tmp/control"
 for s in postinst prerm postrm; do
@@ -166,6 +169,30 @@ grep -q "warning: no valid wisdom for this machine ($wisdom: ignored: key differ
     "$tmp/check.err" || fail "fastcrypto-check does not warn on foreign wisdom"
 grep -q "^    fastcrypto-calibrate " "$tmp/check.err" ||
     fail "fastcrypto-check's warning does not say to run fastcrypto-calibrate"
+
+# fastcrypto-config as installed, on a scratch copy of the system config:
+# its default fastcrypto.cnf is the package's, the module found by name.
+cp "$(readlink -f "$(openssl version -d | sed 's/.*"\(.*\)"/\1/')/openssl.cnf")" "$tmp/sys.cnf"
+cp "$tmp/sys.cnf" "$tmp/sys.orig"
+fastcrypto-config enable --openssl-cnf "$tmp/sys.cnf" | sed 's/^/   /' ||
+    fail "fastcrypto-config enable"
+grep -q '^\.include /usr/share/fastcrypto/fastcrypto.cnf ' "$tmp/sys.cnf" ||
+    fail "fastcrypto-config does not include the installed fastcrypto.cnf"
+fastcrypto-config status --openssl-cnf "$tmp/sys.cnf" >/dev/null 2>&1 ||
+    fail "fastcrypto-config status after enable"
+fastcrypto-config disable --openssl-cnf "$tmp/sys.cnf" >/dev/null
+cmp -s "$tmp/sys.cnf" "$tmp/sys.orig" || fail "fastcrypto-config disable"
+echo "   fastcrypto-config: enable, status, disable on a copy of the system config"
+# The prerm, on remove, undoes an enable in the openssl.cnf `openssl version
+# -d` names (here a stand-in openssl names a scratch directory).
+mkdir "$tmp/ssldir" "$tmp/fakebin"
+cp "$tmp/sys.orig" "$tmp/ssldir/openssl.cnf"
+fastcrypto-config enable --openssl-cnf "$tmp/ssldir/openssl.cnf" >/dev/null
+printf '#!/bin/sh\necho "OPENSSLDIR: \\"%s\\""\n' "$tmp/ssldir" >"$tmp/fakebin/openssl"
+chmod +x "$tmp/fakebin/openssl"
+PATH=$tmp/fakebin:$PATH "$tmp/control/prerm" remove >/dev/null
+cmp -s "$tmp/ssldir/openssl.cnf" "$tmp/sys.orig" || fail "prerm remove left fastcrypto enabled"
+echo "   prerm remove: fastcrypto-config disable, the file back byte for byte"
 
 dpkg -r fastcrypto >/dev/null 2>&1
 [ ! -e "$modulesdir/fastcrypto.so" ] || fail "dpkg -r left the module"

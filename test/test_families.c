@@ -11,6 +11,9 @@
  * were described by one table (fc/family.h), so a refactor of how the
  * decision is written cannot change what it decides.
  *
+ * fc_offer_explain's reasons are checked for form over the grid and
+ * pinned where the version, the row and the mask move a decision.
+ *
  * FC_FAMILIES_PRINT=1 prints the table the code gives now, in the form
  * of offer_grid.h, instead of testing.
  */
@@ -215,11 +218,119 @@ static void test_descriptors(void **state)
     assert_string_equal(buf, want);
 }
 
+/* reason_of EXPLAINED NAME: the reason fc_offer_explain gave NAME. */
+static const char *reason_of(const char *ex, const char *name, char *out,
+                             size_t len)
+{
+    const size_t n = strlen(name);
+
+    for (const char *p = ex; p != NULL; p = strchr(p, ',')) {
+        p += *p == ',';
+        if (strncmp(p, name, n) == 0 && p[n] == ':') {
+            const size_t k = strcspn(p + n + 1, ",");
+
+            assert_true(k < len);
+            memcpy(out, p + n + 1, k);
+            out[k] = '\0';
+            return out;
+        }
+    }
+    return NULL;
+}
+
+/* fc_offer_explain: every family once, in table order, with a reason of
+ * words joined by '_' (no space, comma, colon or parenthesis: buildinfo
+ * and fastcrypto-check parse it); and the reasons pinned where the
+ * OpenSSL version, the CPU's row and the mask move a decision. */
+static void test_offer_explain(void **state)
+{
+    uint32_t caps[128];
+    const size_t ncaps = fc_grid_caps(caps, 128);
+    size_t n;
+    const fc_family *f = fc_families(&n);
+    char ex[512], r[128];
+    fc_offer_in in;
+    uint32_t vaes = 0;
+    static const struct {
+        const char *row;
+        unsigned long version;
+        const char *family, *reason;
+    } pinned[] = {
+        {"golden-cove", 0x30000130UL, "gcm",
+         "ours_vs_default_6-block_xmm_loop"},
+        {"golden-cove", 0x30600030UL, "gcm",
+         "ours_512-bit_vs_default_AVX-512_GCM"},
+        {"skylake-sp", 0x30600030UL, "gcm",
+         "default_runs_AVX-512_GCM_from_3.1;_ours_is_narrower"},
+        {"golden-cove", 0x30000130UL, "cbc",
+         "VAES_16_blocks_vs_default_AES-NI_8"},
+        {"golden-cove", 0x30000130UL, "rsa2048", "IFMA_engine_vs_default_IFMA"},
+        {"golden-cove", 0x30000130UL, "rsa4096", "IFMA_engine_vs_default_MULX"},
+        {"golden-cove", 0x30600030UL, "rsa4096", "IFMA_engine_vs_default_IFMA"},
+        {"golden-cove", 0x30000130UL, "cbc-hmac", "AES-NI+SHA-NI_stitched"},
+        {"golden-cove", 0x30000130UL, "rsa-other", "no_table_rule"},
+    };
+
+    (void)state;
+    if (strcmp(fc_aes_select(CAPS_XEON)->name, "generic") == 0) {
+#if defined(__x86_64__)
+        skip(); /* FASTCRYPTO_NO_ASM: the grid's kernels are not here */
+#else
+        /* Not x86-64: no rule was measured here. */
+        fc_offer_in_init(&in, CAPS_ARM, fc_tuning_by_name("default"),
+                         0x30000130UL);
+        fc_offer_explain(&in, ex, sizeof(ex));
+        assert_non_null(reason_of(ex, "gcm", r, sizeof(r)));
+        assert_string_equal(r, "not_measured_on_this_architecture");
+        return;
+#endif
+    }
+    for (size_t c = 0; c < ncaps; c++)
+        for (size_t v = 0; v < 3; v++) {
+            const char *p = ex;
+
+            fc_offer_in_init(&in, caps[c], fc_tuning_by_name("golden-cove"),
+                             fc_grid_versions[v]);
+            fc_offer_explain(&in, ex, sizeof(ex));
+            for (size_t i = 0; i < n; i++) {
+                const size_t k = strlen(f[i].name);
+
+                assert_int_equal(strncmp(p, f[i].name, k), 0);
+                assert_int_equal(p[k], ':');
+                p += k + 1;
+                assert_true(strcspn(p, ",") > 0);
+                for (; *p != '\0' && *p != ','; p++)
+                    assert_null(strchr(" :()", *p));
+                p += *p == ',';
+            }
+            assert_int_equal(*p, '\0');
+        }
+    for (size_t i = 0; i < sizeof(pinned) / sizeof(*pinned); i++) {
+        fc_offer_in_init(&in, CAPS_XEON, fc_tuning_by_name(pinned[i].row),
+                         pinned[i].version);
+        fc_offer_explain(&in, ex, sizeof(ex));
+        assert_non_null(reason_of(ex, pinned[i].family, r, sizeof(r)));
+        assert_string_equal(r, pinned[i].reason);
+    }
+    /* Masks: VAES hidden, then AES-NI and SHA-NI hidden. */
+    assert_true(fc_cpu_parse_mask("vaes", &vaes));
+    fc_offer_in_init(&in, fc_cpu_apply_mask(CAPS_XEON, vaes),
+                     fc_tuning_by_name("golden-cove"), 0x30000130UL);
+    fc_offer_explain(&in, ex, sizeof(ex));
+    assert_string_equal(reason_of(ex, "cbc", r, sizeof(r)),
+                        "AES-NI_alone_ties_default;_needs_VAES");
+    fc_offer_in_init(&in, CAPS_AVX2, fc_tuning_by_name("zen3"), 0x30000130UL);
+    fc_offer_explain(&in, ex, sizeof(ex));
+    assert_string_equal(reason_of(ex, "cbc-hmac", r, sizeof(r)),
+                        "no_SHA-NI;_default_AVX2_is_faster");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_offer_grid),
         cmocka_unit_test(test_descriptors),
+        cmocka_unit_test(test_offer_explain),
     };
     const char *print = getenv("FC_FAMILIES_PRINT");
 

@@ -25,9 +25,11 @@ typedef struct fc_family {
     uint32_t bit;     /* FC_OFFER_* */
     const char *name; /* "gcm", "cbc-hmac", "rsa3072", ... */
     /* The table's prior: 1 if the kernels |in| describes beat default's
-     * on that CPU and OpenSSL (x86-64 only, fc_offer_decide). NULL: never
-     * offered by the table. */
-    int (*offer)(const fc_offer_in *in);
+     * on that CPU and OpenSSL (x86-64 only, fc_offer_decide), and in
+     * |*why| the reason for the answer (fc_offer_explain: words joined by
+     * '_', no spaces, commas, colons or parentheses). NULL: never offered
+     * by the table. */
+    int (*offer)(const fc_offer_in *in, const char **why);
     /* What fastcrypto-calibrate measures, ours against default's; NULL:
      * not calibrated. */
     const char *workload;

@@ -84,6 +84,19 @@ typedef struct fc_offer_in {
 uint32_t fc_offer_decide(const fc_offer_in *in);
 
 /*
+ * fc_offer_explain writes into |buf| (|len| bytes, NUL-terminated) why the
+ * table offers each family or not on the CPU and OpenSSL |in| describes,
+ * "family:reason" for every family, comma-separated, the reason in words
+ * joined by '_' (no space, comma, colon or parenthesis), e.g.
+ * "gcm:ours_vs_default_6-block_xmm_loop,cbc:VAES_16_blocks_vs_default_
+ * AES-NI_8,...,rsa-other:no_table_rule": the rule of families.c that
+ * decided. It is
+ * the table's reason whatever decided in the end (wisdom, forced); the
+ * provider's buildinfo carries it as "why=".
+ */
+void fc_offer_explain(const fc_offer_in *in, char *buf, size_t len);
+
+/*
  * fc_offer_in_init fills |in| with what fc_offer_decide looks at for a CPU
  * with the features |caps| (after the mask) and the row |tuning|, under
  * the libcrypto of version |ossl_version|: the kernels each family selects

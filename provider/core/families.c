@@ -63,11 +63,35 @@ static int fc_default_rsa_ifma(const fc_offer_in *in, size_t n)
  * at 16 KiB and 1.11-1.35x at 16 B..1350 B, 64 B included (it lost there,
  * 0.89-0.98x, before its key setup made the powers of H on demand).
  */
-static int fc_offer_gcm(const fc_offer_in *in)
+static int fc_offer_gcm(const fc_offer_in *in, const char **why)
 {
-    if (fc_default_gcm_zmm(in))
-        return in->gcm_tier >= FC_TIER_512;
-    return in->gcm_tier >= FC_TIER_128_AVX;
+    if (fc_default_gcm_zmm(in)) {
+        if (in->gcm_tier >= FC_TIER_512) {
+            *why = "ours_512-bit_vs_default_AVX-512_GCM";
+            return 1;
+        }
+        *why = "default_runs_AVX-512_GCM_from_3.1;_ours_is_narrower";
+        return 0;
+    }
+    if (in->gcm_tier >= FC_TIER_128_AVX) {
+        *why = "ours_vs_default_6-block_xmm_loop";
+        return 1;
+    }
+    *why = "no_AES-NI+PCLMULQDQ+AVX";
+    return 0;
+}
+
+/* The AES table's rule for CBC and CTR: the VAES tier wins, the AES-NI
+ * tier ties. */
+static int fc_offer_vaes(const fc_offer_in *in, const char **why)
+{
+    if (in->aes_tier >= FC_TIER_256) {
+        *why = "VAES_16_blocks_vs_default_AES-NI_8";
+        return 1;
+    }
+    *why = in->aes_tier >= FC_TIER_128 ? "AES-NI_alone_ties_default;_needs_VAES"
+                                       : "no_AES-NI";
+    return 0;
 }
 
 /*
@@ -83,9 +107,9 @@ static int fc_offer_gcm(const fc_offer_in *in)
  * chain; with nothing at all of ours beside the chain it would be
  * ~1.18x.
  */
-static int fc_offer_cbc(const fc_offer_in *in)
+static int fc_offer_cbc(const fc_offer_in *in, const char **why)
 {
-    return in->aes_tier >= FC_TIER_256;
+    return fc_offer_vaes(in, why);
 }
 
 /*
@@ -94,9 +118,9 @@ static int fc_offer_cbc(const fc_offer_in *in)
  * 16 KiB by its cycles per byte (0.230 against 0.256 ticks, AES-128) and
  * level below: with the VAES tier only, as CBC. (Xeon, 3.0.19.)
  */
-static int fc_offer_ctr(const fc_offer_in *in)
+static int fc_offer_ctr(const fc_offer_in *in, const char **why)
 {
-    return in->aes_tier >= FC_TIER_256;
+    return fc_offer_vaes(in, why);
 }
 
 /*
@@ -109,9 +133,12 @@ static int fc_offer_ctr(const fc_offer_in *in)
  * large ones are AES-CTR throughput, ahead on either tier. Offered with
  * any x86-64 AES instruction tier.
  */
-static int fc_offer_drbg(const fc_offer_in *in)
+static int fc_offer_drbg(const fc_offer_in *in, const char **why)
 {
-    return in->aes_tier >= FC_TIER_128;
+    const int yes = in->aes_tier >= FC_TIER_128;
+
+    *why = yes ? "AES-NI_per-call_work_below_default" : "no_AES-NI";
+    return yes;
 }
 
 /*
@@ -123,9 +150,12 @@ static int fc_offer_drbg(const fc_offer_in *in)
  * open) 1.04-1.18x. Without SHA-NI (hidden from both sides) our SHA in C
  * lost (0.74x, 0.42x): not offered.
  */
-static int fc_offer_cbc_hmac(const fc_offer_in *in)
+static int fc_offer_cbc_hmac(const fc_offer_in *in, const char **why)
 {
-    return in->cbc_hmac_tier >= FC_TIER_128;
+    const int yes = in->cbc_hmac_tier >= FC_TIER_128;
+
+    *why = yes ? "AES-NI+SHA-NI_stitched" : "no_SHA-NI;_default_AVX2_is_faster";
+    return yes;
 }
 
 /*
@@ -141,35 +171,51 @@ static int fc_offer_cbc_hmac(const fc_offer_in *in)
  * 0.92x for 2048, 3072, 4096). The portable C and the arm64 kernels: not
  * measured ahead of default's assembly.
  */
-static int fc_offer_rsa(const fc_offer_in *in, size_t i)
+static int fc_offer_rsa(const fc_offer_in *in, size_t i, const char **why)
 {
     static const size_t halves[3] = {16, 24, 32};
     const int mulx_wins = in->tuning != NULL && in->tuning->rsa_mulx_wins;
     const uint32_t t = in->rsa_tier[i];
     const int dflt_ifma = fc_default_rsa_ifma(in, halves[i]);
 
-    if (t == FC_TIER_512) /* IFMA */
+    if (t == FC_TIER_512) { /* IFMA */
+        *why = dflt_ifma ? "IFMA_engine_vs_default_IFMA"
+                         : "IFMA_engine_vs_default_MULX";
         return 1;
-    if (t == FC_TIER_256)
-        return !dflt_ifma && fc_bn_mulx_capable(in->caps);
-    if (t == FC_TIER_SCALAR)
-        return mulx_wins && !dflt_ifma;
-    return 0;
+    }
+    if (t != FC_TIER_256 && t != FC_TIER_SCALAR) {
+        *why = "portable_C_engine_only";
+        return 0;
+    }
+    if (dflt_ifma) {
+        *why = "default_runs_IFMA_for_this_size";
+        return 0;
+    }
+    if (t == FC_TIER_256) {
+        const int yes = fc_bn_mulx_capable(in->caps);
+
+        *why = yes ? "AVX2_engine_vs_default_MULX"
+                   : "no_MULX;_AVX2_engine_not_measured_there";
+        return yes;
+    }
+    *why = mulx_wins ? "MULX_engine_measured_ahead_on_this_core"
+                     : "MULX_engine_ties_default_on_this_core";
+    return mulx_wins;
 }
 
-static int fc_offer_rsa2048(const fc_offer_in *in)
+static int fc_offer_rsa2048(const fc_offer_in *in, const char **why)
 {
-    return fc_offer_rsa(in, 0);
+    return fc_offer_rsa(in, 0, why);
 }
 
-static int fc_offer_rsa3072(const fc_offer_in *in)
+static int fc_offer_rsa3072(const fc_offer_in *in, const char **why)
 {
-    return fc_offer_rsa(in, 1);
+    return fc_offer_rsa(in, 1, why);
 }
 
-static int fc_offer_rsa4096(const fc_offer_in *in)
+static int fc_offer_rsa4096(const fc_offer_in *in, const char **why)
 {
-    return fc_offer_rsa(in, 2);
+    return fc_offer_rsa(in, 2, why);
 }
 
 /*

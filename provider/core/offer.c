@@ -34,10 +34,41 @@ uint32_t fc_offer_decide(const fc_offer_in *in)
     (void)f;
     return 0;
 #endif
-    for (size_t i = 0; i < n; i++)
-        if (f[i].offer != NULL && f[i].offer(in))
+    for (size_t i = 0; i < n; i++) {
+        const char *why;
+
+        if (f[i].offer != NULL && f[i].offer(in, &why))
             offer |= f[i].bit;
+    }
     return offer;
+}
+
+/* see fc/offer.h */
+void fc_offer_explain(const fc_offer_in *in, char *buf, size_t len)
+{
+    size_t used = 0, n;
+    const fc_family *f = fc_families(&n);
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        const char *why = "no_table_rule";
+        int k;
+
+#if defined(__x86_64__)
+        if (f[i].offer != NULL)
+            (void)f[i].offer(in, &why);
+#else
+        (void)in;
+        why = "not_measured_on_this_architecture";
+#endif
+        k = snprintf(buf + used, len - used, "%s%s:%s", used ? "," : "",
+                     f[i].name, why);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
 }
 
 /* see fc/offer.h */
