@@ -146,7 +146,7 @@ typedef struct fc_prov_ctx {
     char wisdom[FC_WISDOM_REASON_MAX + 272];
     /* The table's reason per family (fc_offer_explain), in buildinfo. */
     char offer_why[512];
-    char buildinfo[1024]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
+    char buildinfo[1536]; /* "fastcrypto 0.1.0 (aes=vaes-avx2 ...)" */
     /* Counters, updated with relaxed atomics: the live stats file's, or
      * stats_local when there is none; NULL until the first count makes
      * the file (provider/stats.c). */

@@ -543,7 +543,7 @@ typedef struct {
     char from[32];
     char wisdom[512];
     char key[FC_WISDOM_KEY_MAX];
-    char buildinfo[1024];
+    char buildinfo[1536];
     int gcm, cbc, ctr, cbc_hmac, drbg, rsa; /* fetched from fastcrypto */
     char gcm_impl[64], bn_impl[160];          /* the kernels chosen */
 } prov_view;
