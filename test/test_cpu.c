@@ -638,7 +638,10 @@ static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
         .ossl_version = ver,
         .gcm_tier = gcm,
         .aes_tier = aes,
-        .cbc_hmac_tier = (caps & FC_CAP_SHA) ? AESNI : GENERIC,
+        /* The stitched kernels: AVX-512 with it, else xmm (cbc_hmac.c). */
+        .cbc_hmac_tier = !(caps & FC_CAP_SHA)   ? GENERIC
+                         : (caps & FC_CAP_AVX512) ? AVX512
+                                                  : AESNI,
         .rsa_tier = {rsa2k, rsa3k, rsa4k},
     };
 
@@ -694,8 +697,13 @@ static void test_offer_decide(void **state)
     o = offer(CAPS_AVX2, "zen3", OSSL_36, VAES_AVX2, VAES_AVX2, GENERIC,
               GENERIC, GENERIC);
     assert_int_equal(o & FC_OFFER_GCM, FC_OFFER_GCM);
-    /* The MAC-then-encrypt ciphers need the stitched SHA-NI kernels. */
+    /* The MAC-then-encrypt ciphers need the stitched SHA-NI kernels, and
+     * the AVX-512 one (the xmm one opened records at 0.99x). */
     assert_int_equal(o & FC_OFFER_CBC_HMAC, 0);
+    assert_int_equal(offer(CAPS_AVX2 | FC_CAP_SHA, "zen3", OSSL_30, VAES_AVX2,
+                           VAES_AVX2, GENERIC, GENERIC, GENERIC) &
+                         FC_OFFER_CBC_HMAC,
+                     0);
     o = offer(CAPS_AVX2 & ~(FC_CAP_VAES | FC_CAP_VPCLMUL), "default", OSSL_30,
               AESNI_AVX, AESNI, GENERIC, GENERIC, GENERIC);
     assert_int_equal(o, FC_OFFER_GCM | FC_OFFER_DRBG);

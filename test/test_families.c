@@ -267,7 +267,8 @@ static void test_offer_explain(void **state)
         {"golden-cove", 0x30000130UL, "rsa2048", "IFMA_engine_vs_default_IFMA"},
         {"golden-cove", 0x30000130UL, "rsa4096", "IFMA_engine_vs_default_MULX"},
         {"golden-cove", 0x30600030UL, "rsa4096", "IFMA_engine_vs_default_IFMA"},
-        {"golden-cove", 0x30000130UL, "cbc-hmac", "AES-NI+SHA-NI_stitched"},
+        {"golden-cove", 0x30000130UL, "cbc-hmac",
+         "AES-NI+SHA-NI_stitched_AVX-512"},
         {"golden-cove", 0x30000130UL, "rsa-other", "no_table_rule"},
     };
 
@@ -319,6 +320,15 @@ static void test_offer_explain(void **state)
     fc_offer_explain(&in, ex, sizeof(ex));
     assert_string_equal(reason_of(ex, "cbc", r, sizeof(r)),
                         "AES-NI_alone_ties_default;_needs_VAES");
+    /* AVX-512 hidden: the xmm stitch, measured 0.99x opening records. */
+    assert_true(fc_cpu_parse_mask("avx512", &vaes));
+    fc_offer_in_init(&in, fc_cpu_apply_mask(CAPS_XEON, vaes),
+                     fc_tuning_by_name("golden-cove"), 0x30000130UL);
+    fc_offer_explain(&in, ex, sizeof(ex));
+    assert_string_equal(
+        reason_of(ex, "cbc-hmac", r, sizeof(r)),
+        "xmm_stitch_measured_0.99x_opening_records;_needs_AVX-512");
+    assert_int_equal(fc_offer_decide(&in) & FC_OFFER_CBC_HMAC, 0);
     fc_offer_in_init(&in, CAPS_AVX2, fc_tuning_by_name("zen3"), 0x30000130UL);
     fc_offer_explain(&in, ex, sizeof(ex));
     assert_string_equal(reason_of(ex, "cbc-hmac", r, sizeof(r)),
