@@ -1014,8 +1014,7 @@ static void rsa_verify_with(rsa_state *s, int p, EVP_PKEY *key,
          EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) <= 0))
         die_openssl("EVP_DigestVerifyInit_ex (RSA)");
     if (EVP_DigestVerify(m, sig, s->size, s->msg, sizeof(s->msg)) != 1) {
-        fprintf(stderr,
-                "fc_bench: a signature by %s does not verify with %s\n",
+        fprintf(stderr, "fc_bench: a signature by %s does not verify with %s\n",
                 s->env->name[NPROV - 1 - p], s->env->name[p]);
         ERR_print_errors_fp(stderr);
         exit(1);
@@ -1175,7 +1174,8 @@ static uint64_t rsa_once(void *st, int p, size_t iters, uint64_t *ns)
         for (size_t j = 0; j < RSA_POOL && j < iters; j++) {
             rsa_oaep_decrypt(s, NPROV - 1 - p, s->ct[j], pt);
             if (memcmp(pt, s->pt[j], RSA_PT_LEN) != 0) {
-                fprintf(stderr, "fc_bench: %s: encryption does not open on %s\n",
+                fprintf(stderr,
+                        "fc_bench: %s: encryption does not open on %s\n",
                         s->env->name[p], s->env->name[NPROV - 1 - p]);
                 exit(1);
             }
@@ -1572,28 +1572,49 @@ static const workload workloads[] = {
          "RSA-2048 public key import + first PSS verify, as a TLS client",
          RSA_IMPORT_PUB_VERIFY),
 #undef RSAW
-    /* Per modulus size: PKCS#1 v1.5 SHA-256 sign and verify, PKCS#1 v1.5
-     * and OAEP-SHA256 decrypt and encrypt of 32 B. */
+/* Per modulus size: PKCS#1 v1.5 SHA-256 sign and verify, PKCS#1 v1.5
+ * and OAEP-SHA256 decrypt and encrypt of 32 B. */
 #define RSAN(bits, b)                                                          \
-    {.name = "rsa" b "-sign", .help = "RSA-" b " PKCS#1 v1.5 SHA-256 sign",   \
-     .unit = "ops/s", .enc = RSA_SIGN_V15, .size = bits, .setup = rsa_setup,  \
-     .run = rsa_run, .teardown = rsa_teardown},                               \
+    {.name = "rsa" b "-sign",                                                  \
+     .help = "RSA-" b " PKCS#1 v1.5 SHA-256 sign",                             \
+     .unit = "ops/s",                                                          \
+     .enc = RSA_SIGN_V15,                                                      \
+     .size = bits,                                                             \
+     .setup = rsa_setup,                                                       \
+     .run = rsa_run,                                                           \
+     .teardown = rsa_teardown},                                                \
         {.name = "rsa" b "-verify",                                            \
-         .help = "RSA-" b " PKCS#1 v1.5 SHA-256 verify", .unit = "ops/s",      \
-         .enc = RSA_VERIFY_V15, .size = bits, .setup = rsa_setup,              \
-         .run = rsa_run, .teardown = rsa_teardown},                            \
+         .help = "RSA-" b " PKCS#1 v1.5 SHA-256 verify",                       \
+         .unit = "ops/s",                                                      \
+         .enc = RSA_VERIFY_V15,                                                \
+         .size = bits,                                                         \
+         .setup = rsa_setup,                                                   \
+         .run = rsa_run,                                                       \
+         .teardown = rsa_teardown},                                            \
         {.name = "rsa" b "-v15-dec",                                           \
-         .help = "RSA-" b " PKCS#1 v1.5 decrypt of 32 B", .unit = "ops/s",     \
-         .enc = RSA_V15_DEC, .size = bits, .setup = rsa_setup,                 \
-         .run = rsa_run, .teardown = rsa_teardown},                            \
+         .help = "RSA-" b " PKCS#1 v1.5 decrypt of 32 B",                      \
+         .unit = "ops/s",                                                      \
+         .enc = RSA_V15_DEC,                                                   \
+         .size = bits,                                                         \
+         .setup = rsa_setup,                                                   \
+         .run = rsa_run,                                                       \
+         .teardown = rsa_teardown},                                            \
         {.name = "rsa" b "-v15-enc",                                           \
-         .help = "RSA-" b " PKCS#1 v1.5 encrypt of 32 B", .unit = "ops/s",     \
-         .enc = RSA_V15_ENC, .size = bits, .setup = rsa_setup,                 \
-         .run = rsa_run, .teardown = rsa_teardown},                            \
+         .help = "RSA-" b " PKCS#1 v1.5 encrypt of 32 B",                      \
+         .unit = "ops/s",                                                      \
+         .enc = RSA_V15_ENC,                                                   \
+         .size = bits,                                                         \
+         .setup = rsa_setup,                                                   \
+         .run = rsa_run,                                                       \
+         .teardown = rsa_teardown},                                            \
         {.name = "rsa" b "-oaep-dec",                                          \
-         .help = "RSA-" b " OAEP-SHA256 decrypt of 32 B", .unit = "ops/s",     \
-         .enc = RSA_OAEP_DEC, .size = bits, .setup = rsa_setup,                \
-         .run = rsa_run, .teardown = rsa_teardown},                            \
+         .help = "RSA-" b " OAEP-SHA256 decrypt of 32 B",                      \
+         .unit = "ops/s",                                                      \
+         .enc = RSA_OAEP_DEC,                                                  \
+         .size = bits,                                                         \
+         .setup = rsa_setup,                                                   \
+         .run = rsa_run,                                                       \
+         .teardown = rsa_teardown},                                            \
     {                                                                          \
         .name = "rsa" b "-oaep-enc",                                           \
         .help = "RSA-" b " OAEP-SHA256 encrypt of 32 B", .unit = "ops/s",      \

@@ -447,8 +447,8 @@ static void ifma_check(size_t s, const uint64_t *rn, const uint64_t *an,
         ifma_get(d, bn, ifma_k[s].units, h);
         bb = bn_from52(d, slot);
     }
-    assert_true(BN_lshift(lhs, br,
-                          (int)(52 * l * (bn != NULL ? 1 : (1u << c) - 1))));
+    assert_true(
+        BN_lshift(lhs, br, (int)(52 * l * (bn != NULL ? 1 : (1u << c) - 1))));
     assert_true(BN_mod(lhs, lhs, bm, bctx));
     if (bb != NULL) {
         assert_true(BN_mod_mul(rhs, ba, bb, bm, bctx));
@@ -543,8 +543,7 @@ static void test_abi_ifma(void **state)
                 if (c == 4)
                     for (size_t i = 1; i < n; i++)
                         m[h][i] = ~(uint64_t)0;
-                assert_true(
-                    fc_mont_init(&t, m[h], n, fc_test_bn_kernels(n)));
+                assert_true(fc_mont_init(&t, m[h], n, fc_test_bn_kernels(n)));
                 ifma_mdigits(md[h], &t, n, l, slot);
                 ifma_operand(dx, m[h], n, l, slot, c, 1);
                 ifma_operand(dy, m[h], n, l, slot, c, 0);
@@ -597,8 +596,8 @@ static void test_abi_ifma(void **state)
             for (size_t iq = 0; iq < 8; iq++) {
                 uint64_t want[4 * IFMA_MU], got[4 * IFMA_MU];
 
-                snprintf(what, sizeof(what), "gather52x2 n%zu (%zu,%zu)", n,
-                         ip, iq);
+                snprintf(what, sizeof(what), "gather52x2 n%zu (%zu,%zu)", n, ip,
+                         iq);
                 FC_ABI_CALL(what, ifma_k[s].gather, FC_ABI_ARG(r),
                             FC_ABI_ARG(table), 8, ip, iq);
                 ifma_get(want, table + words * ip, u, 0);
@@ -610,8 +609,8 @@ static void test_abi_ifma(void **state)
             }
         }
         snprintf(what, sizeof(what), "gather52x2 n%zu count 1", n);
-        FC_ABI_CALL(what, ifma_k[s].gather, FC_ABI_ARG(r), FC_ABI_ARG(table),
-                    1, 0, 0);
+        FC_ABI_CALL(what, ifma_k[s].gather, FC_ABI_ARG(r), FC_ABI_ARG(table), 1,
+                    0, 0);
         fc_test_expect_limbs(what, r, table, words);
     }
     if (ran == 0)

@@ -193,19 +193,19 @@ static void test_record(void **state)
     assert_string_equal(buf, "family rsa3072 no median=2.612 q1=2.540 "
                              "ours=ifma default=3.6.3 ms=0");
     /* A pick: the kernel the record's figures are for. */
-    assert_true(fc_cal_record(buf, sizeof(buf), "gcm", &r, "vaes-avx2",
-                              "3.6.3", 7, "vaes-avx2"));
+    assert_true(fc_cal_record(buf, sizeof(buf), "gcm", &r, "vaes-avx2", "3.6.3",
+                              7, "vaes-avx2"));
     assert_string_equal(buf, "family gcm no median=2.612 q1=2.540 "
                              "ours=vaes-avx2 default=3.6.3 ms=7 "
                              "pick=vaes-avx2");
     /* A space would split a field; a short buffer truncates. */
     assert_false(
         fc_cal_record(buf, sizeof(buf), "gcm", &r, "a b", "3", 0, NULL));
-    assert_false(
-        fc_cal_record(buf, 20, "gcm", &r, "ifma", "3.0.19", 0, NULL));
+    assert_false(fc_cal_record(buf, 20, "gcm", &r, "ifma", "3.0.19", 0, NULL));
     assert_false(
         fc_cal_record(buf, sizeof(buf), "gcm", &r, "ifma", "3", 0, "a b"));
-    assert_false(fc_cal_record(buf, sizeof(buf), "gcm", &r, "ifma", "3", 0, ""));
+    assert_false(
+        fc_cal_record(buf, sizeof(buf), "gcm", &r, "ifma", "3", 0, ""));
 }
 
 /* The tier rule: 5% ahead of the provider's own choice, three rounds in

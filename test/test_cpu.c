@@ -494,17 +494,17 @@ static void test_tuning_midr(void **state)
         const char *want, *vendor;
         uint32_t stepping;
     } cases[] = {
-        {0x413fd0c1, "neoverse-n1", "ARM", 0x31},    /* Graviton 2 */
-        {0x411fd401, "neoverse-v1", "ARM", 0x11},    /* Graviton 3 */
-        {0x410fd490, "neoverse-n2", "ARM", 0x00},    /* Cobalt 100 */
-        {0x410fd4f1, "neoverse-v2", "ARM", 0x01},    /* Graviton 4 */
+        {0x413fd0c1, "neoverse-n1", "ARM", 0x31}, /* Graviton 2 */
+        {0x411fd401, "neoverse-v1", "ARM", 0x11}, /* Graviton 3 */
+        {0x410fd490, "neoverse-n2", "ARM", 0x00}, /* Cobalt 100 */
+        {0x410fd4f1, "neoverse-v2", "ARM", 0x01}, /* Graviton 4 */
         {0x410fd840, "neoverse-v3", "ARM", 0x00},
         {0x410fd8e0, "neoverse-n3", "ARM", 0x00},
-        {0xc00fac30, "ampere1", "Ampere", 0x00},     /* AmpereOne */
-        {0xc00fac41, "ampere1", "Ampere", 0x01},     /* AmpereOne A */
-        {0x611f0231, "apple", "Apple", 0x11},        /* M1 Firestorm */
-        {0x410fd083, "default", "ARM", 0x03},        /* Cortex-A72 */
-        {0x500f0000, "default", "0x50", 0x00},       /* X-Gene */
+        {0xc00fac30, "ampere1", "Ampere", 0x00}, /* AmpereOne */
+        {0xc00fac41, "ampere1", "Ampere", 0x01}, /* AmpereOne A */
+        {0x611f0231, "apple", "Apple", 0x11},    /* M1 Firestorm */
+        {0x410fd083, "default", "ARM", 0x03},    /* Cortex-A72 */
+        {0x500f0000, "default", "0x50", 0x00},   /* X-Gene */
     };
     fc_cpu_id id;
     fc_cpu_id_more more;
@@ -639,7 +639,7 @@ static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
         .gcm_tier = gcm,
         .aes_tier = aes,
         /* The stitched kernels: AVX-512 with it, else xmm (cbc_hmac.c). */
-        .cbc_hmac_tier = !(caps & FC_CAP_SHA)   ? GENERIC
+        .cbc_hmac_tier = !(caps & FC_CAP_SHA)     ? GENERIC
                          : (caps & FC_CAP_AVX512) ? AVX512
                                                   : AESNI,
         .rsa_tier = {rsa2k, rsa3k, rsa4k},

@@ -545,7 +545,7 @@ typedef struct {
     char key[FC_WISDOM_KEY_MAX];
     char buildinfo[1536];
     int gcm, cbc, ctr, cbc_hmac, drbg, rsa; /* fetched from fastcrypto */
-    char gcm_impl[64], bn_impl[160];          /* the kernels chosen */
+    char gcm_impl[64], bn_impl[160];        /* the kernels chosen */
 } prov_view;
 
 static int get_str(OSSL_PROVIDER *p, const char *name, int ptr, char *buf,
@@ -633,8 +633,8 @@ static void load_view(const char *extra, prov_view *v)
         get_str(p, "fastcrypto-wisdom", 1, v->wisdom, sizeof(v->wisdom)));
     assert_true(get_str(p, "fastcrypto-wisdom-key", 1, v->key, sizeof(v->key)));
     assert_true(get_str(p, "buildinfo", 1, v->buildinfo, sizeof(v->buildinfo)));
-    assert_true(get_str(p, "fastcrypto-gcm-impl", 1, v->gcm_impl,
-                        sizeof(v->gcm_impl)));
+    assert_true(
+        get_str(p, "fastcrypto-gcm-impl", 1, v->gcm_impl, sizeof(v->gcm_impl)));
     assert_true(
         get_str(p, "fastcrypto-bn-impl", 1, v->bn_impl, sizeof(v->bn_impl)));
     v->offer = offer_bits(v->offer_str);
@@ -949,7 +949,8 @@ static void test_provider_picks(void **state)
 
     wisdom_cfg(cfg, sizeof(cfg), "/nonexistent/wisdom");
     load_view(cfg, &table);
-    print_message("[ table    ] gcm=%s rsa=%s\n", table.gcm_impl, table.bn_impl);
+    print_message("[ table    ] gcm=%s rsa=%s\n", table.gcm_impl,
+                  table.bn_impl);
 
     /* The GCM kernel: the portable one always runs. */
     write_wisdom(path, sizeof(path),
@@ -964,8 +965,8 @@ static void test_provider_picks(void **state)
     assert_string_equal(v.bn_impl, table.bn_impl); /* nothing else moved */
 
     /* A kernel no CPU runs or none of that name: the table's, decided. */
-    write_wisdom(path, sizeof(path),
-                 "family gcm no pick=no-such-kernel\n", 0644);
+    write_wisdom(path, sizeof(path), "family gcm no pick=no-such-kernel\n",
+                 0644);
     wisdom_cfg(cfg, sizeof(cfg), path);
     load_view(cfg, &v);
     expect_from(&v, "wisdom");

@@ -15,7 +15,7 @@
  * FC_CAL_Q1_MIN and their median at least FC_CAL_MEDIAN_MIN. */
 #define FC_CAL_Q1_MIN     1.02
 #define FC_CAL_MEDIAN_MIN 1.05
-#define FC_CAL_MIN_ROUNDS 5 /* rounds per workload, whatever the budget */
+#define FC_CAL_MIN_ROUNDS 5    /* rounds per workload, whatever the budget */
 #define FC_CAL_PICK_MIN   1.05 /* fc_cal_picked */
 
 /* One workload's rounds: the nanoseconds each side took, round by round. */

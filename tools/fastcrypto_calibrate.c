@@ -209,9 +209,9 @@ static void families_init(void)
 
     for (size_t i = 0; i < count && nfam < CAL_MAX_FAM; i++)
         if (all[i].workload != NULL && all[i].kernel_param != NULL)
-            families[nfam++] = (family){all[i].bit, all[i].name,
-                                        all[i].kernel_param,
-                                        (int)all[i].rsa_bits};
+            families[nfam++] =
+                (family){all[i].bit, all[i].name, all[i].kernel_param,
+                         (int)all[i].rsa_bits};
 }
 
 /* Masks that make another of our kernels the provider's pick; each kept
@@ -917,8 +917,7 @@ static size_t fam_pick(const fam_result *fr, const char *fam)
     if (!pickable(fam) || fr->ntiers == 0 || !fr->tier[0].done)
         return 0;
     for (size_t i = 1; i < fr->ntiers; i++)
-        if (fr->tier[i].done &&
-            fc_cal_picked(&fr->tier[0].r, &fr->tier[i].r) &&
+        if (fr->tier[i].done && fc_cal_picked(&fr->tier[0].r, &fr->tier[i].r) &&
             (best == 0 || fr->tier[i].r.median > fr->tier[best].r.median))
             best = i;
     return best;
@@ -1043,7 +1042,8 @@ static int family_index(const char *name)
 
 /* --test-timings: one line per round, "FAMILY[:WORKLOAD] OURS DEFAULT". */
 static int load_timings(const char *path, fam_result *res, int *sel,
-                        fc_cal_series ser[CAL_MAX_FAM][CAL_MAX_WL], size_t nser[CAL_MAX_FAM])
+                        fc_cal_series ser[CAL_MAX_FAM][CAL_MAX_WL],
+                        size_t nser[CAL_MAX_FAM])
 {
     FILE *fp = fopen(path, "r");
     char line[256];
@@ -1186,7 +1186,8 @@ int main(int argc, char **argv)
     const char *out = FC_WISDOM_DEFAULT, *timings = NULL, *key_arg = NULL;
     const char *only = NULL;
     double budget = 30;
-    int quick = 0, dry_run = 0, verbose = 0, check = 0, sel[CAL_MAX_FAM], ok = 1;
+    int quick = 0, dry_run = 0, verbose = 0, check = 0, sel[CAL_MAX_FAM],
+        ok = 1;
     int out_set = 0;
     static fam_result res[CAL_MAX_FAM];
     static fc_cal_series ser[CAL_MAX_FAM][CAL_MAX_WL];

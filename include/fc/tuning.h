@@ -31,8 +31,8 @@ enum {
 };
 
 /* MIDR_EL1 implementers (bits 31:24) of the arm64 rows. */
-#define FC_MIDR_ARM 0x41
-#define FC_MIDR_APPLE 0x61
+#define FC_MIDR_ARM    0x41
+#define FC_MIDR_APPLE  0x61
 #define FC_MIDR_AMPERE 0xc0
 
 /* What identifies a core: x86 display family and model (base + extended

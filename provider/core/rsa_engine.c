@@ -110,8 +110,7 @@ static int fc_rsa_prefer_class(size_t pl, size_t ql)
 }
 
 /* see fc/rsa_engine.h */
-int fc_rsa_engines_prefer(fc_rsa_engines *list, unsigned bits,
-                          const char *name)
+int fc_rsa_engines_prefer(fc_rsa_engines *list, unsigned bits, const char *name)
 {
     const size_t half = bits / 128; /* limbs of one half */
     const int c = bits % 128 == 0 ? fc_rsa_prefer_class(half, half) : -1;
