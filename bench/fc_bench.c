@@ -1574,57 +1574,27 @@ static const workload workloads[] = {
 #undef RSAW
 /* Per modulus size: PKCS#1 v1.5 SHA-256 sign and verify, PKCS#1 v1.5
  * and OAEP-SHA256 decrypt and encrypt of 32 B. */
-#define RSAN(bits, b)                                                          \
-    {.name = "rsa" b "-sign",                                                  \
-     .help = "RSA-" b " PKCS#1 v1.5 SHA-256 sign",                             \
-     .unit = "ops/s",                                                          \
-     .enc = RSA_SIGN_V15,                                                      \
-     .size = bits,                                                             \
-     .setup = rsa_setup,                                                       \
-     .run = rsa_run,                                                           \
-     .teardown = rsa_teardown},                                                \
-        {.name = "rsa" b "-verify",                                            \
-         .help = "RSA-" b " PKCS#1 v1.5 SHA-256 verify",                       \
-         .unit = "ops/s",                                                      \
-         .enc = RSA_VERIFY_V15,                                                \
-         .size = bits,                                                         \
-         .setup = rsa_setup,                                                   \
-         .run = rsa_run,                                                       \
-         .teardown = rsa_teardown},                                            \
-        {.name = "rsa" b "-v15-dec",                                           \
-         .help = "RSA-" b " PKCS#1 v1.5 decrypt of 32 B",                      \
-         .unit = "ops/s",                                                      \
-         .enc = RSA_V15_DEC,                                                   \
-         .size = bits,                                                         \
-         .setup = rsa_setup,                                                   \
-         .run = rsa_run,                                                       \
-         .teardown = rsa_teardown},                                            \
-        {.name = "rsa" b "-v15-enc",                                           \
-         .help = "RSA-" b " PKCS#1 v1.5 encrypt of 32 B",                      \
-         .unit = "ops/s",                                                      \
-         .enc = RSA_V15_ENC,                                                   \
-         .size = bits,                                                         \
-         .setup = rsa_setup,                                                   \
-         .run = rsa_run,                                                       \
-         .teardown = rsa_teardown},                                            \
-        {.name = "rsa" b "-oaep-dec",                                          \
-         .help = "RSA-" b " OAEP-SHA256 decrypt of 32 B",                      \
-         .unit = "ops/s",                                                      \
-         .enc = RSA_OAEP_DEC,                                                  \
-         .size = bits,                                                         \
-         .setup = rsa_setup,                                                   \
-         .run = rsa_run,                                                       \
-         .teardown = rsa_teardown},                                            \
+#define RSA1(bits, b, suffix, what, op)                                        \
     {                                                                          \
-        .name = "rsa" b "-oaep-enc",                                           \
-        .help = "RSA-" b " OAEP-SHA256 encrypt of 32 B", .unit = "ops/s",      \
-        .enc = RSA_OAEP_ENC, .size = bits, .setup = rsa_setup, .run = rsa_run, \
+        .name = "rsa" b suffix, .help = "RSA-" b " " what, .unit = "ops/s",    \
+        .enc = op, .size = bits, .setup = rsa_setup, .run = rsa_run,           \
         .teardown = rsa_teardown                                               \
     }
+#define RSAN(bits, b)                                                          \
+    RSA1(bits, b, "-sign", "PKCS#1 v1.5 SHA-256 sign", RSA_SIGN_V15),          \
+        RSA1(bits, b, "-verify", "PKCS#1 v1.5 SHA-256 verify",                 \
+             RSA_VERIFY_V15),                                                  \
+        RSA1(bits, b, "-v15-dec", "PKCS#1 v1.5 decrypt of 32 B", RSA_V15_DEC), \
+        RSA1(bits, b, "-v15-enc", "PKCS#1 v1.5 encrypt of 32 B", RSA_V15_ENC), \
+        RSA1(bits, b, "-oaep-dec", "OAEP-SHA256 decrypt of 32 B",              \
+             RSA_OAEP_DEC),                                                    \
+        RSA1(bits, b, "-oaep-enc", "OAEP-SHA256 encrypt of 32 B",              \
+             RSA_OAEP_ENC)
     RSAN(2048, "2048"),
     RSAN(3072, "3072"),
     RSAN(4096, "4096"),
 #undef RSAN
+#undef RSA1
 #define DRBGW(n, h, len)                                                       \
     {                                                                          \
         .name = n, .help = h, .unit = "ns/call", .lower_is_better = 1,         \
