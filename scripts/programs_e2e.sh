@@ -94,10 +94,16 @@ if [ "$install" -eq 1 ]; then
 fi
 
 # --- configs, certificate ---------------------------------------------------------------
+# PostgreSQL and sshd run as an unprivileged user from start to end: the
+# module they load must be readable by it wherever the build tree lives
+# (a clone under a 0700 home is not), so they load a copy from $tmp.
+mod=$tmp/mod
+mkdir -m 0755 "$mod"
+install -m 0644 "$bdir/fastcrypto.so" "$mod/fastcrypto.so"
 stats=$tmp/stats
 mkdir -m 1777 "$stats" # servers drop privileges; files stay 0600
 conf() { # conf PREFERENCE: the shipped config with stats_dir and this preference
-    sed -e "s|^module = .*|module = $bdir/fastcrypto.so|" \
+    sed -e "s|^module = .*|module = $mod/fastcrypto.so|" \
         -e "s|^# stats_dir = .*|stats_dir = $stats|" \
         -e "s|^default_properties = .*|default_properties = $1|" "$here/fastcrypto.cnf"
 }
@@ -230,7 +236,7 @@ EOF
 if command -v haproxy >/dev/null; then
     echo "-- $(haproxy -v | head -1)"
     run_haproxy cnf "" OPENSSL_CONF="$fc"
-    run_haproxy global "    ssl-provider-path $bdir
+    run_haproxy global "    ssl-provider-path $mod
     ssl-provider default
     ssl-provider fastcrypto
     ssl-propquery ?fastcrypto.preferred=yes" FASTCRYPTO_STATS_DIR="$stats"
