@@ -55,6 +55,7 @@ echo "==== Debian packages ($(dpkg-query -W -f='libssl3 ${Version}' libssl3 2>/d
 fc_install_deps "${deps[@]}"
 jobs=$(nproc)
 failed=()
+failed_logs=()
 times=()
 t_step=$SECONDS step_name="packages"
 step() { # step NAME: close the step before (its wall time), open NAME
@@ -62,9 +63,20 @@ step() { # step NAME: close the step before (its wall time), open NAME
     t_step=$SECONDS step_name=$*
     echo; echo "==== $*"
 }
+# Each run's output is also kept, so that the summary at the end (the part
+# of a CI log that is read) can say why a step failed, not only which.
+logs=$(mktemp -d /tmp/fc-test-logs.XXXXXX)
+trap 'rm -rf "$logs"' EXIT
 run() { # run NAME CMD...: record failures, keep going
     local name=$1; shift
-    if ! "$@"; then failed+=("$name"); echo "!!!! FAILED: $name"; fi
+    local log
+    log=$logs/$(printf '%s' "$name" | tr -c 'A-Za-z0-9' _).log
+    # tee through a process substitution: a server a test leaves behind
+    # holding the pipe cannot keep this script waiting.
+    if ! "$@" > >(tee "$log") 2>&1; then
+        failed+=("$name"); failed_logs+=("$log")
+        echo "!!!! FAILED: $name"
+    fi
 }
 
 build() { # build DIR CMAKE_ARGS...: warnings are errors (FASTCRYPTO_WERROR)
@@ -146,7 +158,7 @@ if [ "$quick" -eq 0 ]; then
             ctest --test-dir build-clang --output-on-failure -j "$jobs" \
             "${not_slow[@]}"
     else
-        failed+=("clang build")
+        failed+=("clang build"); failed_logs+=(/dev/null)
         echo "!!!! FAILED: clang build"
     fi
 
@@ -179,6 +191,13 @@ printf '%s\n' "${times[@]}"
 printf '%5ds  total\n' $((SECONDS - t_all))
 echo
 if [ "${#failed[@]}" -ne 0 ]; then
+    # Why: a failed step's FAIL/error lines, else its last lines.
+    sleep 1 # the last tee finishes writing
+    for i in "${!failed[@]}"; do
+        echo "---- ${failed[$i]}:"
+        { grep -E 'FAIL|[Ee]rror|Assertion|\[  FAILED' "${failed_logs[$i]}" ||
+            tail -n 12 "${failed_logs[$i]}"; } | tail -n 12 | cut -c1-200
+    done
     echo "FAILED: ${failed[*]}"
     exit 1
 fi
