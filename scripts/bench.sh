@@ -78,6 +78,8 @@ set -euo pipefail
 
 prog=${0##*/}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/deps.sh
+. "$here/scripts/deps.sh" # fc_use_openssl
 build_dir=./build
 rounds=3
 seconds=1
@@ -137,18 +139,8 @@ done
 
 # --openssl: that OpenSSL's binary and libraries for every run below.
 if [[ -n $ossl_dir ]]; then
-    if [[ $ossl_dir == newest ]]; then
-        ossl_dir=$(ls -d "${FC_CACHE_DIR:-/var/cache/fastcrypto}"/openssl-3.* \
-            2>/dev/null | while read -r d; do
-            [[ -f $d/.fc-openssl-stamp && -x $d/bin/openssl ]] && echo "$d"
-        done | sort -V | tail -n 1)
-        [[ -n $ossl_dir ]] ||
-            die "--openssl newest: no finished build in the cache" \
-                "(run scripts/newer_openssl.sh first)"
-    fi
-    [[ -x $ossl_dir/bin/openssl ]] || die "no $ossl_dir/bin/openssl"
-    export PATH=$ossl_dir/bin:$PATH
-    export LD_LIBRARY_PATH=$ossl_dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    fc_use_openssl "$ossl_dir" || exit 1
+    ossl_dir=$fc_openssl_dir
 fi
 
 # --hide: the OPENSSL_ia32cap mask of each feature name (OpenSSL's capability

@@ -17,6 +17,30 @@ set -euo pipefail
 # The packages whose installed version must never change.
 FC_KEEP_PKGS=(libssl3 libssl-dev openssl)
 
+# fc_use_openssl DIR|newest: run what follows on another OpenSSL 3.x:
+# DIR/bin first in PATH, DIR/lib first in LD_LIBRARY_PATH (so Debian's
+# programs, nginx among them, load that libssl and libcrypto); "newest" is
+# the newest finished build in the cache of scripts/newer_openssl.sh. Sets
+# fc_openssl_dir; fails with a message when there is no such build.
+fc_use_openssl() {
+    local d=$1
+    if [[ $d == newest ]]; then
+        d=$(ls -d "${FC_CACHE_DIR:-/var/cache/fastcrypto}"/openssl-3.* 2>/dev/null |
+            while read -r x; do
+                [[ -f $x/.fc-openssl-stamp && -x $x/bin/openssl ]] && echo "$x"
+            done | sort -V | tail -n 1)
+        [[ -n $d ]] || {
+            echo "--openssl newest: no finished build in the cache" \
+                "(run scripts/newer_openssl.sh first)" >&2
+            return 1
+        }
+    fi
+    [[ -x $d/bin/openssl ]] || { echo "no $d/bin/openssl" >&2; return 1; }
+    export PATH=$d/bin:$PATH
+    export LD_LIBRARY_PATH=$d/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    fc_openssl_dir=$d
+}
+
 fc_install_deps() {
     local missing=() p v
     for p in "$@"; do
