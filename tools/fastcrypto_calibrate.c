@@ -902,19 +902,14 @@ typedef struct fam_result {
     int table;   /* the table's decision: 1 offer, 0 no, -1 unknown */
 } fam_result;
 
-/* Families whose kernel or engine the wisdom may pick (fc/wisdom.h). */
-static int pickable(const char *fam)
-{
-    return strcmp(fam, "gcm") == 0 || strncmp(fam, "rsa", 3) == 0;
-}
-
 /* The tier that runs: the provider's own (0) unless another measured
  * ahead of it by the tier rule (fc_cal_picked); the fastest such. */
-static size_t fam_pick(const fam_result *fr, const char *fam)
+static size_t fam_pick(const fam_result *fr, const family *fam)
 {
     size_t best = 0;
 
-    if (!pickable(fam) || fr->ntiers == 0 || !fr->tier[0].done)
+    if ((fam->bit & FC_WISDOM_PICKABLE) == 0 || fr->ntiers == 0 ||
+        !fr->tier[0].done)
         return 0;
     for (size_t i = 1; i < fr->ntiers; i++)
         if (fr->tier[i].done && fc_cal_picked(&fr->tier[0].r, &fr->tier[i].r) &&
@@ -978,7 +973,7 @@ static void print_table(const fam_result *res, const int *sel, const char *dver,
             printf("  %-7s %s measured fastest of %zu tiers%s\n", "tier",
                    fr->tier[best].ours, fr->ntiers,
                    best == 0 ? " (the provider's own)"
-                   : pickable(families[f].name)
+                   : (families[f].bit & FC_WISDOM_PICKABLE) != 0
                        ? " (not by the tier rule's margin: the provider's "
                          "own stays)"
                        : " (this family's kernel is not picked by wisdom)");
@@ -1422,7 +1417,7 @@ int main(int argc, char **argv)
 
     /* --self: no picks (every tier is ours on both sides). */
     for (size_t f = 0; f < nfam && !self_mode; f++)
-        res[f].pick = fam_pick(&res[f], families[f].name);
+        res[f].pick = fam_pick(&res[f], &families[f]);
     print_table(res, sel, dver, 1);
     if (timings == NULL && !self_mode)
         for (size_t f = 0; f < nfam; f++) {

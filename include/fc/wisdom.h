@@ -62,6 +62,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fc/offer.h" /* FC_OFFER_* */
+
 #define FC_WISDOM_ENV        "FASTCRYPTO_WISDOM" /* read with secure_getenv */
 #define FC_WISDOM_DEFAULT    "/var/lib/fastcrypto/wisdom"
 #define FC_WISDOM_MAGIC      "fastcrypto-wisdom 1"
@@ -71,6 +73,9 @@
 #define FC_WISDOM_REASON_MAX 160
 #define FC_WISDOM_PICK_MAX   24 /* a pick's name and its NUL */
 #define FC_WISDOM_PICK_SLOTS 16 /* family bits 0..15 may carry a pick */
+/* The families whose kernel or engine a pick may name. */
+#define FC_WISDOM_PICKABLE                                                     \
+    (FC_OFFER_GCM | FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096)
 
 /* Where the offer decision came from, as buildinfo's "offer-from=". */
 typedef enum fc_offer_source {

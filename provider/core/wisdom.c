@@ -148,10 +148,6 @@ static int fc_field_ok(fc_span f)
     return 1;
 }
 
-/* The families whose kernel or engine a pick may name (fc/wisdom.h). */
-#define FC_WISDOM_PICKABLE                                                     \
-    (FC_OFFER_GCM | FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096)
-
 /* Keeps the pick=|v| (|n| bytes) of the family |bit|: a name of
  * [a-z0-9-] that fits, one per family, for a family that has picks. */
 static int fc_pick_take(fc_wisdom *w, uint32_t bit, const char *v, size_t n)
