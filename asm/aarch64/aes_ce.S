@@ -427,6 +427,18 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
 .endif
 .endm
 
+/* STUR_STORE n, base: base[i] = v<i>, i < n, as STUR Q (unscaled). The
+ * llvm-mca N1 model (after N1's Software Optimization Guide) issues STUR Q
+ * on the integer and load/store pipes only, where STR/STP Q also take a
+ * vector slot that the model may put on V0, N1's only AES pipe. */
+.macro STUR_STORE n, base
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+.if \i < \n
+	stur	q\i, [\base, #16 * \i]
+.endif
+.endr
+.endm
+
 /* AES_PAIR op, mc, i, k: v<i> = mc(op(v<i>, k)), adjacent so they fuse. */
 .macro AES_PAIR op, mc, i, k
 	\op	v\i\().16b, \k\().16b
@@ -596,11 +608,11 @@ FC_FUNC_END(fc_aes_ecb_enc_ce)
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
 .if \i < \n
 	ldr	QIN, [IN, #16 * \i]		// every load before any store
-	EOR_V	\i, RKL
+	eor	VIN.16b, VIN.16b, RKL.16b	// in ^ rk[Nr], off the AES chain
 	EOR_V	\i, VIN
 .endif
 .endr
-	WIDE_STORE \n, OUT
+	STUR_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
 .endm
@@ -834,7 +846,7 @@ FC_FUNC_END(fc_aes_cbc_enc_ce)
 .endif
 .endr
 	ldr	QIV, [IN, #16 * (\n - 1)]	// loaded before any store
-	WIDE_STORE \n, OUT
+	STUR_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
 .endm
