@@ -252,9 +252,13 @@ NRW	.req	w9
 GSRC	.req	x10	// next 8 blocks to hash
 TT	.req	x11	// tail pointer into the single table (walks down)
 KEYX	.req	x12	// scratch: address of rk[Nr-10]
+CLO	.req	x13	// counter block bytes 0..7
+CMID	.req	x14	// counter block bytes 8..11, zero-extended
+CNT	.req	w15	// counter block bytes 12..15 as a native number
+CTMP	.req	x16	// scratch: counter block bytes 8..15
+CTMPW	.req	w16
 
 XI	.req	v8	// GHASH state, S form
-CTR	.req	v9	// REV32(counter block): lane 3 = counter
 LO	.req	v10	// Karatsuba accumulators (normal form)
 MI	.req	v11
 HI	.req	v12
@@ -315,27 +319,37 @@ HI	.req	v12
 .endm
 
 /*
- * CTR8: v0..v7 = the next 8 counter blocks; CTR += 8 (lane 3, mod 2^32).
- * In: CTR, CONST. Out: v0..v7, CTR. Clobbers: v13 (the increment), v14.
+ * CTR8 sha3: v0..v7 = the next 8 counter blocks; CNT += 8 (mod 2^32,
+ * inc32). Built in general registers: ADD, REV, ORR, then FMOV d<i> (bytes
+ * 0..7; no vector pipe in any of the models) and an insert of bytes 8..15
+ * into lane 1: FMOV v<i>.d[1] without sha3 (N1: one M-pipe uop, no vector
+ * slot), INS (MOV) with it (the same two uops as FMOV on V1/V2/N2, one
+ * cycle less latency on Ampere1). One vector slot per block on the
+ * 4-pipe cores where ADD .4s + REV32 took two, none on N1.
+ * In: CLO, CMID, CNT. Out: v0..v7, CNT. Clobbers: CTMP.
  */
-.macro CTR8
-	ldr	q13, [CONST]
-	rev32	v0.16b, CTR.16b
-	add	v14.4s, CTR.4s, v13.4s
-	rev32	v1.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v2.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v3.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v4.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v5.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v6.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v7.16b, v14.16b
-	add	CTR.4s, v14.4s, v13.4s
+.macro CTR1 sha3, i
+	add	CTMPW, CNT, #\i
+	rev	CTMPW, CTMPW
+	orr	CTMP, CMID, CTMP, lsl #32
+	fmov	d\i, CLO
+.if \sha3
+	mov	v\i\().d[1], CTMP
+.else
+	fmov	v\i\().d[1], CTMP
+.endif
+.endm
+
+.macro CTR8 sha3
+	CTR1	\sha3, 0
+	CTR1	\sha3, 1
+	CTR1	\sha3, 2
+	CTR1	\sha3, 3
+	CTR1	\sha3, 4
+	CTR1	\sha3, 5
+	CTR1	\sha3, 6
+	CTR1	\sha3, 7
+	add	CNT, CNT, #8
 .endm
 
 /*
@@ -515,7 +529,7 @@ HI	.req	v12
  * (+ XI, GSRC). Clobbers: v13..v20 (+ LO, MI, HI).
  */
 .macro PASS sha3, gh
-	CTR8
+	CTR8	\sha3
 	EXTRA_ROUNDS
 	AESR8	v21
 .if \gh
@@ -587,8 +601,22 @@ HI	.req	v12
 	XOUT1	\sha3, v5, v18
 	XOUT1	\sha3, v6, v19
 	XOUT1	\sha3, v7, v20
-	st1	{v0.16b-v3.16b}, [OUT], #64
-	st1	{v4.16b-v7.16b}, [OUT], #64
+.if \sha3
+	stp	q0, q1, [OUT]
+	stp	q2, q3, [OUT, #32]
+	stp	q4, q5, [OUT, #64]
+	stp	q6, q7, [OUT, #96]
+.else
+	stur	q0, [OUT]
+	stur	q1, [OUT, #16]
+	stur	q2, [OUT, #32]
+	stur	q3, [OUT, #48]
+	stur	q4, [OUT, #64]
+	stur	q5, [OUT, #80]
+	stur	q6, [OUT, #96]
+	stur	q7, [OUT, #112]
+.endif
+	add	OUT, OUT, #128
 .endm
 
 /*
@@ -719,8 +747,10 @@ HI	.req	v12
 	LOAD_ADDR(CONST, .Lgcm_consts)
 	ld1	{XI.16b}, [XIP]
 	rev64	XI.16b, XI.16b
-	ld1	{CTR.16b}, [CTRP]
-	rev32	CTR.16b, CTR.16b
+	ldr	CLO, [CTRP]
+	ldr	w14, [CTRP, #8]			// CMID, upper half zeroed
+	ldr	CNT, [CTRP, #12]
+	rev	CNT, CNT
 	add	KEYX, KEY, NR, lsl #4
 	sub	KEYX, KEYX, #160		// rk[Nr - 10]
 	ld1	{v21.16b-v24.16b}, [KEYX], #64
