@@ -405,23 +405,23 @@ HI	.req	v12
 /*
  * GMUL sha3, first: the six products of the pair GLOAD left in v13..v18,
  * added into LO, MI, HI (or starting them if |first|).
- * In: v13..v18. Out: LO, MI, HI. Clobbers: v13..v16, v18, v19.
+ * In: v13..v18. Out: LO, MI, HI. Clobbers: v13..v19.
  */
 .macro GMUL sha3, first
-	pmull	v19.1q, v13.1d, v15.1d		// a1 * h1 (HI of block a)
+	pmull	v19.1q, v18.1d, v17.1d		// middle of block a
+	pmull2	v18.1q, v18.2d, v17.2d		// middle of block b
+	pmull	v17.1q, v13.1d, v15.1d		// a1 * h1 (HI of block a)
 	pmull2	v13.1q, v13.2d, v15.2d		// a0 * h0 (LO of block a)
 	pmull	v15.1q, v14.1d, v16.1d		// HI of block b
 	pmull2	v14.1q, v14.2d, v16.2d		// LO of block b
-	pmull	v16.1q, v18.1d, v17.1d		// middle of block a
-	pmull2	v18.1q, v18.2d, v17.2d		// middle of block b
 .if \first
-	eor	HI.16b, v19.16b, v15.16b
+	eor	MI.16b, v19.16b, v18.16b
+	eor	HI.16b, v17.16b, v15.16b
 	eor	LO.16b, v13.16b, v14.16b
-	eor	MI.16b, v16.16b, v18.16b
 .else
-	ACC3	\sha3, HI, v19, v15
+	ACC3	\sha3, MI, v19, v18
+	ACC3	\sha3, HI, v17, v15
 	ACC3	\sha3, LO, v13, v14
-	ACC3	\sha3, MI, v16, v18
 .endif
 .endm
 
