@@ -10,7 +10,8 @@
  *
  * ABI: AAPCS64. Arguments in x0..x4. Only x0..x7, x9..x11, x15 (all
  * caller-saved) and v0..v7, v16..v31 are written; fc_aes_cbc_dec_ce also
- * uses v8 and saves/restores d8 on the stack. x18 and x19..x29 are never
+ * uses v8 and saves/restores d8 on the stack, fc_aes_ctr32_ce uses v8..v15
+ * and saves/restores d8..d15. x18 and x19..x29 are never
  * touched; the functions are leaves (set_dec_key makes one local BL,
  * keeping LR in x15 and restoring x30, never spilling it), so no PAC is
  * needed. Each entry
@@ -474,7 +475,7 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
  * enters at v20, AES-192 at v18, AES-256 runs all from v16. The branch
  * depends on the public round count only. Clobbers flags.
  */
-.macro WIDE_ROUNDS n, op, mc, nr
+.macro WIDE_ROUNDS n, op, mc, nr, mid
 	cmp	\nr, #12
 	b.lo	.Lwr10_\@
 	b.eq	.Lwr12_\@
@@ -484,7 +485,13 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
 	WIDE_ROUND \n, \op, \mc, v18
 	WIDE_ROUND \n, \op, \mc, v19
 .Lwr10_\@:
-.irp k, v20, v21, v22, v23, v24, v25, v26, v27, v28
+.irp k, v20, v21, v22, v23, v24
+	WIDE_ROUND \n, \op, \mc, \k
+.endr
+.ifnb \mid
+	\mid	\n
+.endif
+.irp k, v25, v26, v27, v28
 	WIDE_ROUND \n, \op, \mc, \k
 .endr
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
@@ -595,8 +602,52 @@ FC_FUNC_END(fc_aes_ecb_enc_ce)
 	mov	v\i\().d[1], TMP
 .endm
 
+/* CTR_IN n: v(8+i) = in[i] ^ rk[Nr] for i < n, every load before any
+ * store; issued mid-way through the rounds (WIDE_ROUNDS' |mid| hook), so
+ * that only the XOR with the keystream waits for the last AESE. */
+.macro CTR_IN1 i, r
+	ldr	q\r, [IN, #16 * \i]
+	eor	v\r\().16b, v\r\().16b, RKL.16b
+.endm
+
+.macro CTR_IN n
+	CTR_IN1	0, 8
+.if \n >= 2
+	CTR_IN1	1, 9
+.endif
+.if \n >= 4
+	CTR_IN1	2, 10
+	CTR_IN1	3, 11
+.endif
+.if \n == 8
+	CTR_IN1	4, 12
+	CTR_IN1	5, 13
+	CTR_IN1	6, 14
+	CTR_IN1	7, 15
+.endif
+.endm
+
+/* CTR_OUT n: v<i> ^= v(8+i), i < n. */
+.macro CTR_OUT n
+	eor	v0.16b, v0.16b, v8.16b
+.if \n >= 2
+	eor	v1.16b, v1.16b, v9.16b
+.endif
+.if \n >= 4
+	eor	v2.16b, v2.16b, v10.16b
+	eor	v3.16b, v3.16b, v11.16b
+.endif
+.if \n == 8
+	eor	v4.16b, v4.16b, v12.16b
+	eor	v5.16b, v5.16b, v13.16b
+	eor	v6.16b, v6.16b, v14.16b
+	eor	v7.16b, v7.16b, v15.16b
+.endif
+.endm
+
 /* CTR_GROUP n: n blocks from IN to OUT, counters from CNT (which moves on
- * by n); IN and OUT advance. Clobbers v0..v(n-1), v31, TMP, flags. */
+ * by n); IN and OUT advance. Clobbers v0..v(n-1), v8..v(8+n-1), TMP,
+ * flags. */
 .macro CTR_GROUP n
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
 .if \i < \n
@@ -604,14 +655,8 @@ FC_FUNC_END(fc_aes_ecb_enc_ce)
 .endif
 .endr
 	add	CNT, CNT, #\n
-	WIDE_ROUNDS \n, aese, aesmc, NR
-.irp i, 0, 1, 2, 3, 4, 5, 6, 7
-.if \i < \n
-	ldr	QIN, [IN, #16 * \i]		// every load before any store
-	eor	VIN.16b, VIN.16b, RKL.16b	// in ^ rk[Nr], off the AES chain
-	EOR_V	\i, VIN
-.endif
-.endr
+	WIDE_ROUNDS \n, aese, aesmc, NR, CTR_IN
+	CTR_OUT	\n
 	STUR_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
@@ -631,12 +676,24 @@ FC_FUNC_START(fc_aes_ctr32_ce)
 	TMP	.req	x11		// counter block bytes 8..15
 	TMPW	.req	w11
 	RKL	.req	v30		// rk[Nr]
-	VIN	.req	v31		// in[i]
-	QIN	.req	q31
 					// v0..v7: blocks 0..7 of a group
+					// v8..v15: in[i] ^ rk[Nr] (d8..d15 saved)
 					// v(30-Nr)..v30: rk[0..Nr]
 
 	cbz	NBLK, .Lctr_done
+	stp	d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	.cfi_offset 72, -64		// DWARF 72..79 = v8..v15 (d8..d15)
+	.cfi_offset 73, -56
+	stp	d10, d11, [sp, #16]
+	.cfi_offset 74, -48
+	.cfi_offset 75, -40
+	stp	d12, d13, [sp, #32]
+	.cfi_offset 76, -32
+	.cfi_offset 77, -24
+	stp	d14, d15, [sp, #48]
+	.cfi_offset 78, -16
+	.cfi_offset 79, -8
 	ldr	NR, [KEY, #FC_OFF_AES_ROUNDS]
 	LOAD_RK	KEY, NR, KPTR
 	ldr	CLO, [CTRP]
@@ -662,7 +719,20 @@ FC_FUNC_START(fc_aes_ctr32_ce)
 .Lctr_clear:
 	CLEAR_V	v0, v1, v2, v3, v4, v5, v6, v7
 	CLEAR_V	v16, v17, v18, v19, v20, v21, v22, v23
-	CLEAR_V	v24, v25, v26, v27, v28, v29, v30, v31
+	CLEAR_V	v24, v25, v26, v27, v28, v29, v30
+	ldp	d10, d11, [sp, #16]	// LDP D also zeroes v8..v15's upper halves
+	ldp	d12, d13, [sp, #32]
+	ldp	d14, d15, [sp, #48]
+	ldp	d8, d9, [sp], #64
+	.cfi_def_cfa_offset 0
+	.cfi_restore 72
+	.cfi_restore 73
+	.cfi_restore 74
+	.cfi_restore 75
+	.cfi_restore 76
+	.cfi_restore 77
+	.cfi_restore 78
+	.cfi_restore 79
 .Lctr_done:
 	ret
 
@@ -679,8 +749,6 @@ FC_FUNC_START(fc_aes_ctr32_ce)
 	.unreq	TMP
 	.unreq	TMPW
 	.unreq	RKL
-	.unreq	VIN
-	.unreq	QIN
 FC_FUNC_END(fc_aes_ctr32_ce)
 
 /* ------------------------------------------------------------------------
