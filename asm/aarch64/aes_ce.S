@@ -89,31 +89,40 @@
  * - CTR (inc32) runs the same 8-block groups as ECB. The counter blocks
  *   are built in general registers (ADD, REV, ORR, then FMOV and INS into
  *   the vector: five instructions per block, beside Nr AES pairs), so the
- *   estimates above hold; the last round key and the input go in with two
- *   EORs per block. Not measured: developed under qemu.
+ *   estimates above hold. The input is loaded and XORed with the last
+ *   round key mid-way through the rounds (into v8..v15), so one EOR per
+ *   block follows the last AESE. Stores: see GROUP_STORE.
  *
  * - MODEL figures (llvm-mca 19.1.7 scheduling models, scripts/arm64_model.sh;
  * not measurements): cycles per byte of the steady-state main loop, the
  * instruction stream traced under qemu and fed to llvm-mca; OpenSSL's the
  * same way from its own perlasm, as it dispatches on each core (3.5.7:
- * unroll8 EOR3 GCM on V1/V2/N2/Ampere1, 12-block EOR3 CTR on V1/V2/
- * Ampere1). Limits: llvm-mca does not fuse AESE+AESMC (AESD+AESIMC), so
- * each pair costs two vector slots and both sides look slower than a
- * fusing core runs them (on V1 our GCM loop's 249 vector uops per 128 B
- * would be 177 fused); loads hit L1, no store-to-load forwarding or
- * aliasing, perfect branch prediction, no front-end limit.
+ * 12-block EOR3 CTR on V1/V2/Ampere1). Limits: llvm-mca does not fuse
+ * AESE+AESMC (AESD+AESIMC), so each pair costs two vector slots and both
+ * sides look slower than a fusing core runs them; loads hit L1, no
+ * store-to-load forwarding or aliasing, perfect branch prediction, no
+ * front-end limit.
  *   c/B       CTR-128   CBC-dec-128  CBC-dec-256   (OpenSSL 3.0.22 / 3.5.7)
- *   N1        1.251     1.219        1.719         1.213 / 1.213 1.713
- *   V1        0.368     0.336        0.461         0.381/0.367  0.363  0.489
- *   V2        0.366     0.344        0.469         0.376/0.367  0.363  0.489
- *   N2        0.735     0.688        0.938         0.750        0.725  0.975
- *   Ampere1   0.719     0.657        0.907         0.720/0.703  0.694  0.944
- *   Ratios: CBC decryption 1.00x (N1) to 1.08x (V1); CTR 0.97x (N1) to
- *   1.04x (V1) against 3.0's 5-block loops, 0.98-1.00x against 3.5's
- *   12-block EOR3 CTR. Target (>= 1.0x 3.0's everywhere) missed by CTR on
- *   N1 (0.97x): V0 is N1's only AES pipe, and the model also lands some
- *   of the EORs and the STP q stores' data there (160 V0 slots per 128 B
- *   against 152 AES ops; 3.0's loop ~155 per 128 B).
+ *   N1        1.188     1.188        1.688         1.213 / 1.213 1.713
+ *   V1        0.368     0.344        0.469         0.381/0.367  0.363  0.489
+ *   V2        0.364     0.344        0.469         0.376/0.367  0.363  0.489
+ *   N2        0.723     0.688        0.938         0.750        0.725  0.975
+ *   Ampere1   0.689     0.657        0.907         0.720/0.703  0.694  0.944
+ *   Ratios against 3.0's 5-block loops: CTR 1.02x (N1) to 1.04x (V1, N2,
+ *   Ampere1), CBC decryption 1.01-1.02x (N1) to 1.06x; against 3.5's
+ *   12-block EOR3 CTR 1.00-1.02x. Target (>= 1.0x 3.0's everywhere) met.
+ *   (Before the STUR stores and the early input XOR: CTR N1 1.251 =
+ *   0.97x, Ampere1 0.719; CBC N1 1.219.)
+ *   N1 floor: the model issues AESE/AESD/AESMC/AESIMC on V0 only, all
+ *   other vector ops on V0 or V1, and STR/STP Q store data on V0 or V1
+ *   (STUR Q: integer and load/store pipes only). AES-128 is 10 + 9 = 19
+ *   V0 slots per block: 19 / 16 = 1.1875 c/B (AES-256: 1.6875), which CTR
+ *   and CBC decryption now reach; 3.0's loops issue 1.213 / 1.713.
+ *   V1/V2 floor: all vector ops share four V pipes; per 128 B 152 AES +
+ *   8 counter inserts + 16 EOR + 8 store data = 184 slots = 0.359 c/B
+ *   (CTR; 0.368 reached), 152 + 16 + 8 = 176 = 0.344 c/B (CBC, reached;
+ *   STP Q would take half a slot per block on V1, 0.336, but a whole one
+ *   on N1, where the loop is V0-bound: STUR everywhere).
  *
  * - set_enc_key is one dependency chain per Nk-word step: DUP (3) + AESE
  *   (2) + EXT (2) + EOR (2) with the prefix XOR (8) alongside, plus the
@@ -440,6 +449,21 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
 .endr
 .endm
 
+/* GROUP_STORE n, base: base[i] = v<i>, i < n; a full group of 8 stores
+ * half with STUR Q, half with STP Q: STP Q takes half a vector slot per
+ * block in the V1 model (STUR Q a whole one), STUR Q none in the N1 model
+ * (STP Q one, which the model may put on V0). Half and half keeps N1
+ * within 1.5% of its AES-only floor and saves V1 two slots per group. */
+.macro GROUP_STORE n, base
+.if \n == 8
+	STUR_STORE 4, \base
+	stp	q4, q5, [\base, #64]
+	stp	q6, q7, [\base, #96]
+.else
+	STUR_STORE \n, \base
+.endif
+.endm
+
 /* AES_PAIR op, mc, i, k: v<i> = mc(op(v<i>, k)), adjacent so they fuse. */
 .macro AES_PAIR op, mc, i, k
 	\op	v\i\().16b, \k\().16b
@@ -657,7 +681,7 @@ FC_FUNC_END(fc_aes_ecb_enc_ce)
 	add	CNT, CNT, #\n
 	WIDE_ROUNDS \n, aese, aesmc, NR, CTR_IN
 	CTR_OUT	\n
-	STUR_STORE \n, OUT
+	GROUP_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
 .endm
@@ -914,7 +938,7 @@ FC_FUNC_END(fc_aes_cbc_enc_ce)
 .endif
 .endr
 	ldr	QIV, [IN, #16 * (\n - 1)]	// loaded before any store
-	STUR_STORE \n, OUT
+	GROUP_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
 .endm
