@@ -103,26 +103,26 @@
  * store-to-load forwarding or aliasing, perfect branch prediction, no
  * front-end limit.
  *   c/B       CTR-128   CBC-dec-128  CBC-dec-256   (OpenSSL 3.0.22 / 3.5.7)
- *   N1        1.188     1.188        1.688         1.213 / 1.213 1.713
- *   V1        0.368     0.344        0.469         0.381/0.367  0.363  0.489
+ *   N1        1.204     1.203        1.704         1.213 / 1.213 1.713
+ *   V1        0.356     0.340        0.465         0.381/0.367  0.363  0.489
  *   V2        0.364     0.344        0.469         0.376/0.367  0.363  0.489
- *   N2        0.723     0.688        0.938         0.750        0.725  0.975
- *   Ampere1   0.689     0.657        0.907         0.720/0.703  0.694  0.944
- *   Ratios against 3.0's 5-block loops: CTR 1.02x (N1) to 1.04x (V1, N2,
- *   Ampere1), CBC decryption 1.01-1.02x (N1) to 1.06x; against 3.5's
- *   12-block EOR3 CTR 1.00-1.02x. Target (>= 1.0x 3.0's everywhere) met.
- *   (Before the STUR stores and the early input XOR: CTR N1 1.251 =
- *   0.97x, Ampere1 0.719; CBC N1 1.219.)
+ *   N2        0.719     0.688        0.938         0.750        0.725  0.975
+ *   Ampere1   0.688     0.657        0.907         0.720/0.703  0.694  0.944
+ *   Ratios against 3.0's 5-block loops: CTR 1.01x (N1) to 1.07x (V1),
+ *   CBC decryption 1.01x (N1) to 1.07x (V1); against 3.5's 12-block EOR3
+ *   CTR 1.01-1.03x. Target (>= 1.0x 3.0's everywhere) met. (Before the
+ *   STUR/STP stores and the early input XOR: CTR N1 1.251 = 0.97x, V1
+ *   0.368, Ampere1 0.719; CBC N1 1.219 = 0.995x, V1 0.336.)
  *   N1 floor: the model issues AESE/AESD/AESMC/AESIMC on V0 only, all
- *   other vector ops on V0 or V1, and STR/STP Q store data on V0 or V1
- *   (STUR Q: integer and load/store pipes only). AES-128 is 10 + 9 = 19
- *   V0 slots per block: 19 / 16 = 1.1875 c/B (AES-256: 1.6875), which CTR
- *   and CBC decryption now reach; 3.0's loops issue 1.213 / 1.713.
- *   V1/V2 floor: all vector ops share four V pipes; per 128 B 152 AES +
- *   8 counter inserts + 16 EOR + 8 store data = 184 slots = 0.359 c/B
- *   (CTR; 0.368 reached), 152 + 16 + 8 = 176 = 0.344 c/B (CBC, reached;
- *   STP Q would take half a slot per block on V1, 0.336, but a whole one
- *   on N1, where the loop is V0-bound: STUR everywhere).
+ *   other vector ops on V0 or V1, STR/STP Q store data on V0 or V1 and
+ *   STUR Q on the integer and load/store pipes only. AES-128 is 10 + 9 =
+ *   19 V0 slots per block: 19 / 16 = 1.1875 c/B (AES-256: 1.6875). All
+ *   STUR stores reach it (1.188 / 1.688); GROUP_STORE's two STPs cost
+ *   1.3% on N1 to save V1 2 slots per group. 3.0's loops: 1.213 / 1.713.
+ *   V1/V2 floor: all vector ops share four V pipes (store data: V0/V1);
+ *   per 128 B 152 AES + 8 counter inserts + 16 EOR + 6 store data (V1;
+ *   8 on V2) = 182 slots = 0.355 c/B (CTR; 0.356 reached), 152 + 16 + 6
+ *   = 174 = 0.340 c/B (CBC, reached).
  *
  * - set_enc_key is one dependency chain per Nk-word step: DUP (3) + AESE
  *   (2) + EXT (2) + EOR (2) with the prefix XOR (8) alongside, plus the
