@@ -665,7 +665,7 @@ static void test_offer_decide(void **state)
                      0);
     assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "neoverse-v1",
                            OSSL_30, AESNI, AESNI, MULX, MULX, MULX),
-                     FC_OFFER_GCM | FC_OFFER_CBC);
+                     FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR);
     assert_int_equal(offer(CAPS_XEON, "golden-cove", OSSL_30, VAES_AVX2,
                            VAES_AVX2, AVX512, AVX512, AVX512),
                      0);
