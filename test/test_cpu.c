@@ -665,7 +665,7 @@ static void test_offer_decide(void **state)
                      0);
     assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "neoverse-v1",
                            OSSL_30, AESNI, AESNI, MULX, MULX, MULX),
-                     FC_OFFER_GCM | FC_OFFER_CBC);
+                     FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR);
     assert_int_equal(offer(CAPS_XEON, "golden-cove", OSSL_30, VAES_AVX2,
                            VAES_AVX2, AVX512, AVX512, AVX512),
                      0);
@@ -771,10 +771,11 @@ static void test_offer_arm64(void **state)
         uint32_t w30, w31;
     } want[] = {
         {"neoverse-n1", 0, 0},
-        {"neoverse-v1", FC_OFFER_GCM | FC_OFFER_CBC, FC_OFFER_CBC},
-        {"neoverse-v2", FC_OFFER_GCM, 0},
-        {"neoverse-n2", FC_OFFER_GCM, 0},
-        {"ampere1", FC_OFFER_GCM, 0},
+        {"neoverse-v1", FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR,
+         FC_OFFER_GCM | FC_OFFER_CBC},
+        {"neoverse-v2", FC_OFFER_GCM, FC_OFFER_GCM},
+        {"neoverse-n2", FC_OFFER_GCM, FC_OFFER_GCM},
+        {"ampere1", FC_OFFER_GCM, FC_OFFER_GCM},
         {"neoverse-v3", 0, 0},
         {"neoverse-n3", 0, 0},
         {"apple", 0, 0},
@@ -796,7 +797,7 @@ static void test_offer_arm64(void **state)
     /* Only the families whose kernels run: the portable GHASH (pmull
      * masked) drops GCM, the portable AES (aes masked) CBC and CTR. */
     assert_int_equal(offer_arm("neoverse-v1", OSSL_30, GENERIC, ce, mul),
-                     FC_OFFER_CBC);
+                     FC_OFFER_CBC | FC_OFFER_CTR);
     assert_int_equal(offer_arm("neoverse-v1", OSSL_30, GENERIC, GENERIC, mul),
                      0);
     /* No row, no word; never the DRBG, CBC-HMAC or RSA. */
@@ -814,10 +815,11 @@ static void test_offer_arm64(void **state)
             FC_CAP_ARM_AES | FC_CAP_ARM_PMULL | FC_CAP_ARM_SHA3;
 
         fc_offer_in_init(&in, caps, fc_tuning_by_name("neoverse-v1"), OSSL_30);
-        assert_int_equal(fc_offer_decide(&in), FC_OFFER_GCM | FC_OFFER_CBC);
+        assert_int_equal(fc_offer_decide(&in),
+                         FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR);
         fc_offer_in_init(&in, caps & ~FC_CAP_ARM_PMULL,
                          fc_tuning_by_name("neoverse-v1"), OSSL_30);
-        assert_int_equal(fc_offer_decide(&in), FC_OFFER_CBC);
+        assert_int_equal(fc_offer_decide(&in), FC_OFFER_CBC | FC_OFFER_CTR);
         fc_offer_in_init(&in, caps, fc_tuning_by_name("neoverse-n1"), OSSL_30);
         assert_int_equal(fc_offer_decide(&in), 0);
     }

@@ -10,7 +10,8 @@
  *
  * ABI: AAPCS64. Arguments in x0..x4. Only x0..x7, x9..x11, x15 (all
  * caller-saved) and v0..v7, v16..v31 are written; fc_aes_cbc_dec_ce also
- * uses v8 and saves/restores d8 on the stack. x18 and x19..x29 are never
+ * uses v8 and saves/restores d8 on the stack, fc_aes_ctr32_ce uses v8..v15
+ * and saves/restores d8..d15. x18 and x19..x29 are never
  * touched; the functions are leaves (set_dec_key makes one local BL,
  * keeping LR in x15 and restoring x30, never spilling it), so no PAC is
  * needed. Each entry
@@ -88,31 +89,40 @@
  * - CTR (inc32) runs the same 8-block groups as ECB. The counter blocks
  *   are built in general registers (ADD, REV, ORR, then FMOV and INS into
  *   the vector: five instructions per block, beside Nr AES pairs), so the
- *   estimates above hold; the last round key and the input go in with two
- *   EORs per block. Not measured: developed under qemu.
+ *   estimates above hold. The input is loaded and XORed with the last
+ *   round key mid-way through the rounds (into v8..v15), so one EOR per
+ *   block follows the last AESE. Stores: see GROUP_STORE.
  *
  * - MODEL figures (llvm-mca 19.1.7 scheduling models, scripts/arm64_model.sh;
  * not measurements): cycles per byte of the steady-state main loop, the
  * instruction stream traced under qemu and fed to llvm-mca; OpenSSL's the
  * same way from its own perlasm, as it dispatches on each core (3.5.7:
- * unroll8 EOR3 GCM on V1/V2/N2/Ampere1, 12-block EOR3 CTR on V1/V2/
- * Ampere1). Limits: llvm-mca does not fuse AESE+AESMC (AESD+AESIMC), so
- * each pair costs two vector slots and both sides look slower than a
- * fusing core runs them (on V1 our GCM loop's 249 vector uops per 128 B
- * would be 177 fused); loads hit L1, no store-to-load forwarding or
- * aliasing, perfect branch prediction, no front-end limit.
+ * 12-block EOR3 CTR on V1/V2/Ampere1). Limits: llvm-mca does not fuse
+ * AESE+AESMC (AESD+AESIMC), so each pair costs two vector slots and both
+ * sides look slower than a fusing core runs them; loads hit L1, no
+ * store-to-load forwarding or aliasing, perfect branch prediction, no
+ * front-end limit.
  *   c/B       CTR-128   CBC-dec-128  CBC-dec-256   (OpenSSL 3.0.22 / 3.5.7)
- *   N1        1.251     1.219        1.719         1.213 / 1.213 1.713
- *   V1        0.368     0.336        0.461         0.381/0.367  0.363  0.489
- *   V2        0.366     0.344        0.469         0.376/0.367  0.363  0.489
- *   N2        0.735     0.688        0.938         0.750        0.725  0.975
- *   Ampere1   0.719     0.657        0.907         0.720/0.703  0.694  0.944
- *   Ratios: CBC decryption 1.00x (N1) to 1.08x (V1); CTR 0.97x (N1) to
- *   1.04x (V1) against 3.0's 5-block loops, 0.98-1.00x against 3.5's
- *   12-block EOR3 CTR. Target (>= 1.0x 3.0's everywhere) missed by CTR on
- *   N1 (0.97x): V0 is N1's only AES pipe, and the model also lands some
- *   of the EORs and the STP q stores' data there (160 V0 slots per 128 B
- *   against 152 AES ops; 3.0's loop ~155 per 128 B).
+ *   N1        1.204     1.203        1.704         1.213 / 1.213 1.713
+ *   V1        0.356     0.340        0.465         0.381/0.367  0.363  0.489
+ *   V2        0.364     0.344        0.469         0.376/0.367  0.363  0.489
+ *   N2        0.719     0.688        0.938         0.750        0.725  0.975
+ *   Ampere1   0.688     0.657        0.907         0.720/0.703  0.694  0.944
+ *   Ratios against 3.0's 5-block loops: CTR 1.01x (N1) to 1.07x (V1),
+ *   CBC decryption 1.01x (N1) to 1.07x (V1); against 3.5's 12-block EOR3
+ *   CTR 1.01-1.03x. Target (>= 1.0x 3.0's everywhere) met. (Before the
+ *   STUR/STP stores and the early input XOR: CTR N1 1.251 = 0.97x, V1
+ *   0.368, Ampere1 0.719; CBC N1 1.219 = 0.995x, V1 0.336.)
+ *   N1 floor: the model issues AESE/AESD/AESMC/AESIMC on V0 only, all
+ *   other vector ops on V0 or V1, STR/STP Q store data on V0 or V1 and
+ *   STUR Q on the integer and load/store pipes only. AES-128 is 10 + 9 =
+ *   19 V0 slots per block: 19 / 16 = 1.1875 c/B (AES-256: 1.6875). All
+ *   STUR stores reach it (1.188 / 1.688); GROUP_STORE's two STPs cost
+ *   1.3% on N1 to save V1 2 slots per group. 3.0's loops: 1.213 / 1.713.
+ *   V1/V2 floor: all vector ops share four V pipes (store data: V0/V1);
+ *   per 128 B 152 AES + 8 counter inserts + 16 EOR + 6 store data (V1;
+ *   8 on V2) = 182 slots = 0.355 c/B (CTR; 0.356 reached), 152 + 16 + 6
+ *   = 174 = 0.340 c/B (CBC, reached).
  *
  * - set_enc_key is one dependency chain per Nk-word step: DUP (3) + AESE
  *   (2) + EXT (2) + EOR (2) with the prefix XOR (8) alongside, plus the
@@ -427,6 +437,33 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
 .endif
 .endm
 
+/* STUR_STORE n, base: base[i] = v<i>, i < n, as STUR Q (unscaled). The
+ * llvm-mca N1 model (after N1's Software Optimization Guide) issues STUR Q
+ * on the integer and load/store pipes only, where STR/STP Q also take a
+ * vector slot that the model may put on V0, N1's only AES pipe. */
+.macro STUR_STORE n, base
+.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+.if \i < \n
+	stur	q\i, [\base, #16 * \i]
+.endif
+.endr
+.endm
+
+/* GROUP_STORE n, base: base[i] = v<i>, i < n; a full group of 8 stores
+ * half with STUR Q, half with STP Q: STP Q takes half a vector slot per
+ * block in the V1 model (STUR Q a whole one), STUR Q none in the N1 model
+ * (STP Q one, which the model may put on V0). Half and half keeps N1
+ * within 1.5% of its AES-only floor and saves V1 two slots per group. */
+.macro GROUP_STORE n, base
+.if \n == 8
+	STUR_STORE 4, \base
+	stp	q4, q5, [\base, #64]
+	stp	q6, q7, [\base, #96]
+.else
+	STUR_STORE \n, \base
+.endif
+.endm
+
 /* AES_PAIR op, mc, i, k: v<i> = mc(op(v<i>, k)), adjacent so they fuse. */
 .macro AES_PAIR op, mc, i, k
 	\op	v\i\().16b, \k\().16b
@@ -462,7 +499,7 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
  * enters at v20, AES-192 at v18, AES-256 runs all from v16. The branch
  * depends on the public round count only. Clobbers flags.
  */
-.macro WIDE_ROUNDS n, op, mc, nr
+.macro WIDE_ROUNDS n, op, mc, nr, mid
 	cmp	\nr, #12
 	b.lo	.Lwr10_\@
 	b.eq	.Lwr12_\@
@@ -472,7 +509,13 @@ FC_FUNC_END(fc_aes_set_dec_key_ce)
 	WIDE_ROUND \n, \op, \mc, v18
 	WIDE_ROUND \n, \op, \mc, v19
 .Lwr10_\@:
-.irp k, v20, v21, v22, v23, v24, v25, v26, v27, v28
+.irp k, v20, v21, v22, v23, v24
+	WIDE_ROUND \n, \op, \mc, \k
+.endr
+.ifnb \mid
+	\mid	\n
+.endif
+.irp k, v25, v26, v27, v28
 	WIDE_ROUND \n, \op, \mc, \k
 .endr
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
@@ -583,8 +626,52 @@ FC_FUNC_END(fc_aes_ecb_enc_ce)
 	mov	v\i\().d[1], TMP
 .endm
 
+/* CTR_IN n: v(8+i) = in[i] ^ rk[Nr] for i < n, every load before any
+ * store; issued mid-way through the rounds (WIDE_ROUNDS' |mid| hook), so
+ * that only the XOR with the keystream waits for the last AESE. */
+.macro CTR_IN1 i, r
+	ldr	q\r, [IN, #16 * \i]
+	eor	v\r\().16b, v\r\().16b, RKL.16b
+.endm
+
+.macro CTR_IN n
+	CTR_IN1	0, 8
+.if \n >= 2
+	CTR_IN1	1, 9
+.endif
+.if \n >= 4
+	CTR_IN1	2, 10
+	CTR_IN1	3, 11
+.endif
+.if \n == 8
+	CTR_IN1	4, 12
+	CTR_IN1	5, 13
+	CTR_IN1	6, 14
+	CTR_IN1	7, 15
+.endif
+.endm
+
+/* CTR_OUT n: v<i> ^= v(8+i), i < n. */
+.macro CTR_OUT n
+	eor	v0.16b, v0.16b, v8.16b
+.if \n >= 2
+	eor	v1.16b, v1.16b, v9.16b
+.endif
+.if \n >= 4
+	eor	v2.16b, v2.16b, v10.16b
+	eor	v3.16b, v3.16b, v11.16b
+.endif
+.if \n == 8
+	eor	v4.16b, v4.16b, v12.16b
+	eor	v5.16b, v5.16b, v13.16b
+	eor	v6.16b, v6.16b, v14.16b
+	eor	v7.16b, v7.16b, v15.16b
+.endif
+.endm
+
 /* CTR_GROUP n: n blocks from IN to OUT, counters from CNT (which moves on
- * by n); IN and OUT advance. Clobbers v0..v(n-1), v31, TMP, flags. */
+ * by n); IN and OUT advance. Clobbers v0..v(n-1), v8..v(8+n-1), TMP,
+ * flags. */
 .macro CTR_GROUP n
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
 .if \i < \n
@@ -592,15 +679,9 @@ FC_FUNC_END(fc_aes_ecb_enc_ce)
 .endif
 .endr
 	add	CNT, CNT, #\n
-	WIDE_ROUNDS \n, aese, aesmc, NR
-.irp i, 0, 1, 2, 3, 4, 5, 6, 7
-.if \i < \n
-	ldr	QIN, [IN, #16 * \i]		// every load before any store
-	EOR_V	\i, RKL
-	EOR_V	\i, VIN
-.endif
-.endr
-	WIDE_STORE \n, OUT
+	WIDE_ROUNDS \n, aese, aesmc, NR, CTR_IN
+	CTR_OUT	\n
+	GROUP_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
 .endm
@@ -619,12 +700,24 @@ FC_FUNC_START(fc_aes_ctr32_ce)
 	TMP	.req	x11		// counter block bytes 8..15
 	TMPW	.req	w11
 	RKL	.req	v30		// rk[Nr]
-	VIN	.req	v31		// in[i]
-	QIN	.req	q31
 					// v0..v7: blocks 0..7 of a group
+					// v8..v15: in[i] ^ rk[Nr] (d8..d15 saved)
 					// v(30-Nr)..v30: rk[0..Nr]
 
 	cbz	NBLK, .Lctr_done
+	stp	d8, d9, [sp, #-64]!
+	.cfi_def_cfa_offset 64
+	.cfi_offset 72, -64		// DWARF 72..79 = v8..v15 (d8..d15)
+	.cfi_offset 73, -56
+	stp	d10, d11, [sp, #16]
+	.cfi_offset 74, -48
+	.cfi_offset 75, -40
+	stp	d12, d13, [sp, #32]
+	.cfi_offset 76, -32
+	.cfi_offset 77, -24
+	stp	d14, d15, [sp, #48]
+	.cfi_offset 78, -16
+	.cfi_offset 79, -8
 	ldr	NR, [KEY, #FC_OFF_AES_ROUNDS]
 	LOAD_RK	KEY, NR, KPTR
 	ldr	CLO, [CTRP]
@@ -650,7 +743,20 @@ FC_FUNC_START(fc_aes_ctr32_ce)
 .Lctr_clear:
 	CLEAR_V	v0, v1, v2, v3, v4, v5, v6, v7
 	CLEAR_V	v16, v17, v18, v19, v20, v21, v22, v23
-	CLEAR_V	v24, v25, v26, v27, v28, v29, v30, v31
+	CLEAR_V	v24, v25, v26, v27, v28, v29, v30
+	ldp	d10, d11, [sp, #16]	// LDP D also zeroes v8..v15's upper halves
+	ldp	d12, d13, [sp, #32]
+	ldp	d14, d15, [sp, #48]
+	ldp	d8, d9, [sp], #64
+	.cfi_def_cfa_offset 0
+	.cfi_restore 72
+	.cfi_restore 73
+	.cfi_restore 74
+	.cfi_restore 75
+	.cfi_restore 76
+	.cfi_restore 77
+	.cfi_restore 78
+	.cfi_restore 79
 .Lctr_done:
 	ret
 
@@ -667,8 +773,6 @@ FC_FUNC_START(fc_aes_ctr32_ce)
 	.unreq	TMP
 	.unreq	TMPW
 	.unreq	RKL
-	.unreq	VIN
-	.unreq	QIN
 FC_FUNC_END(fc_aes_ctr32_ce)
 
 /* ------------------------------------------------------------------------
@@ -834,7 +938,7 @@ FC_FUNC_END(fc_aes_cbc_enc_ce)
 .endif
 .endr
 	ldr	QIV, [IN, #16 * (\n - 1)]	// loaded before any store
-	WIDE_STORE \n, OUT
+	GROUP_STORE \n, OUT
 	add	IN, IN, #16 * \n
 	add	OUT, OUT, #16 * \n
 .endm

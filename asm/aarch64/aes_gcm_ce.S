@@ -15,7 +15,7 @@
  *
  * ABI: AAPCS64. fc_ghash_ce* and fc_gcm_{enc,dec}_ce* use v8..v15 and so
  * save d8..d15 (64 bytes of stack) and restore them; they write only
- * caller-saved GPRs (x0..x12) and never touch x18 or x19..x29. All entry
+ * caller-saved GPRs (x0..x16) and never touch x18 or x19..x29. All entry
  * points are leaves that keep LR in place (no PAC needed) and start with a
  * BTI C landing pad (FC_FUNC_START). Vector registers that held round keys,
  * powers of H, keystream or data are zeroed before returning (v8..v15 are
@@ -110,23 +110,28 @@
  * Pairs are hashed last-first (blocks 6,7 then 4,5, ...) so that only the
  * final pair waits for the previous group's Xi.
  *
- * Counters: CTR = REV32 of the counter block, so its lane 3 is the 32-bit
- * counter as a native integer; block i is REV32(CTR + (0,0,0,i)). ADD .4s
- * wraps each lane mod 2^32, which is inc32 exactly (bytes 0..11 never
- * change), with no branch and nothing depending on the counter's value.
- * 16 vector ops per 8 blocks.
+ * Counters: built in general registers. Bytes 0..7 and 8..11 of the
+ * counter block stay in CLO and CMID; the last word, byte-reversed to a
+ * native number in CNT, gets i added with a 32-bit ADD (which wraps mod
+ * 2^32: inc32 exactly, bytes 0..11 never change), is reversed back (REV)
+ * and put above CMID (ORR); FMOV d<i> writes bytes 0..7 and an insert
+ * into lane 1 bytes 8..15. No branch, nothing depends on the counter's
+ * value. Vector-pipe cost per 8 blocks: 8 (the inserts, INS) on the
+ * 4-pipe cores, 0 on N1 (FMOV v.d[1] is an M-pipe op there), against 16
+ * (ADD .4s + REV32 per block) for counters kept in a vector register.
  *
  * Tails (1..7 blocks): one 8-lane AES pass (for encrypt interleaved with
  * the GHASH of the last full group), then block by block: XOR, store, and
  * multiply by H^n..H^1 into unreduced LO/MI/HI, one reduction at the end.
  * A final group with no tail is hashed alone.
  *
- * Registers (enc/dec): v0..v7 the 8 AES states; v8 Xi; v9 CTR; v10..v12
+ * Registers (enc/dec): v0..v7 the 8 AES states; v8 Xi; v10..v12
  * LO/MI/HI; v13..v20 temporaries; v21..v31 the last 11 round keys
  * rk[Nr-10..Nr], resident. AES-192/256 reload their first 2/4 round keys
  * into v19..v20 / v17..v20 at each group (free on the load pipes), which
  * then serve as GHASH temporaries. The 0,0,0,1 increment and K are loaded
- * from .Lgcm_consts when needed (loads use no vector pipe).
+ * from .Lgcm_consts when needed (loads use no vector pipe). x13..x16 hold
+ * CLO, CMID, CNT and the counter scratch.
  *
  * htable layout (448 of FC_GCM_HTABLE_BYTES = 512 bytes, all S form):
  *   0..191:   loop table, 4 x 48 bytes: for pair p = 0..3,
@@ -147,7 +152,7 @@
  *
  * ESTIMATED cost (not measured), per 8 blocks = 128 bytes, AES-128 loop:
  * 72 AESE+AESMC pairs + 8 AESE (80 AES slots), 26 PMULL, and 83 other
- * vector ops (16 counter, 8 REV64, 12 Karatsuba halves, 22 accumulate +
+ * vector ops (16 counter -- now 8 or 0, see Counters --, 8 REV64, 12 Karatsuba halves, 22 accumulate +
  * Xi merge, 2 correction, 7 folding and Xi EXT, 16 last-round/input EOR);
  * 63 with EOR3 (20 of them EOR3). Loads (30 q-registers, 32/34 for
  * AES-192/256) and stores (8) go to the load/store pipes.
@@ -164,9 +169,11 @@
  *    (AES-256 ~0.39). The 3-cycle fused AES latency leaves each group's
  *    8 chains (30 cycles for AES-128) shorter than its issue time, so
  *    consecutive groups overlap and issue width stays the bound.
- *  - Possible next step on the 4-pipe cores: counters kept in a stack
- *    buffer refreshed by 32-bit scalar stores a group ahead (as the x86-64
- *    kernel does) would remove the 16 counter ops (~-8%).
+ *  - Counters kept in a stack buffer refreshed by scalar stores a group
+ *    ahead (as the x86-64 kernel does) would take the 8 remaining inserts
+ *    off the vector pipes too (~-3% on V1 in the model), at the price of
+ *    a 16-byte load of two 8-byte stores, which Neoverse cores do not
+ *    forward: kept in registers.
  *  - fc_ghash_ce: 26 PMULL + 51 other ops per 8 blocks (39 with EOR3):
  *    N1 ~39 cycles over both pipes -> ~0.30 c/B; V1 ~0.15 c/B; M1 (EOR3)
  *    ~0.13 c/B; bound by vector issue as above.
@@ -175,26 +182,54 @@
  * not measurements): cycles per byte of the steady-state main loop, the
  * instruction stream traced under qemu and fed to llvm-mca; OpenSSL's the
  * same way from its own perlasm, as it dispatches on each core (3.5.7:
- * unroll8 EOR3 GCM on V1/V2/N2/Ampere1, 12-block EOR3 CTR on V1/V2/
- * Ampere1). Limits: llvm-mca does not fuse AESE+AESMC (AESD+AESIMC), so
- * each pair costs two vector slots and both sides look slower than a
- * fusing core runs them (on V1 our GCM loop's 249 vector uops per 128 B
- * would be 177 fused); loads hit L1, no store-to-load forwarding or
- * aliasing, perfect branch prediction, no front-end limit.
+ * unroll8 EOR3 GCM on V1/V2/N2/Ampere1). Limits: llvm-mca does not fuse
+ * AESE+AESMC (AESD+AESIMC), so each pair costs two vector slots and both
+ * sides look slower than a fusing core runs them (on V1 our loop's 237
+ * vector uops per 128 B would be 165 fused); loads hit L1, no
+ * store-to-load forwarding or aliasing, perfect branch prediction, no
+ * front-end limit.
  *
- *   c/B       AES-128 enc / dec        AES-256 enc / dec      vs 3.0.22 / 3.5.7
- *   N1        1.469 / 1.469            1.969 / 1.970          0.97-0.98x / same
- *   V1 (sha3) 0.487 / 0.487            0.612 / 0.612          1.11-1.15x / 1.02-1.03x
- *   V2 (sha3) 0.487 / 0.487            0.612 / 0.612          1.12-1.20x / 1.04-1.05x
- *   N2 (sha3) 0.973 / 0.973            1.223 / 1.223          1.11-1.13x / 1.04-1.05x
- *   Ampere1   0.942 / 0.942            1.196 / 1.196          1.10-1.17x / 1.04-1.05x
- *   OpenSSL 3.0.22 (4-block aes-gcm-armv8_64), AES-128 enc: N1 1.438,
- *   V1 0.560, V2 0.560, N2 1.102, Ampere1 1.071; 3.5.7 (unroll8 EOR3):
- *   V1 0.502, V2 0.510, N2 1.020, Ampere1 0.988.
- *   N1: the model puts AESE, AESMC and PMULL on V0 alone: ours 178 of them
- *   per 128 B (3.0's 184) plus ~10 EORs the model also lands there; a
- *   fusing N1 issues 106. Targets not met: >= 1.3x 3.0's on V1/V2 (the
- *   model gives 1.11-1.20x) and >= 1.2x on N1 (0.98x).
+ *   c/B        AES-128 enc / dec   AES-256 enc / dec   vs 3.0.22        vs 3.5.7
+ *   N1         1.406 / 1.407       1.906 / 1.907       1.01-1.02x       (= 3.0)
+ *   V1 (sha3)  0.463 / 0.464       0.588 / 0.589       1.15-1.21x       1.06-1.08x
+ *   V2 (sha3)  0.471 / 0.471       0.596 / 0.596       1.15-1.24x       1.07-1.08x
+ *   N2 (sha3)  0.942 / 0.942       1.192 / 1.192       1.13-1.17x       1.07-1.08x
+ *   Ampere1    0.910 / 0.911       1.168 / 1.169       1.13-1.21x       1.06-1.09x
+ *   OpenSSL 3.0.22 (4-block aes-gcm-armv8_64) enc/dec-128: N1 1.438/1.422,
+ *   V1 0.560/0.552, V2 0.560/0.583; enc/dec-256: N1 1.922, V1 0.690/0.677,
+ *   V2 0.688/0.708. 3.5.7 (unroll8 EOR3) -128: V1 0.502, V2 0.510, N2
+ *   1.020, Ampere1 0.988; -256: V1 0.627, V2 0.635.
+ *   (Before the GPR counters, the STP/STUR stores and the GMUL order: N1
+ *   1.469, V1/V2 0.487 for AES-128.)
+ *
+ * Floors, from the models' own port assignments (llvm-mca
+ * -resource-pressure; LLVM's AArch64SchedNeoverse{N1,V1,V2}.td):
+ *  - N1: AESE, AESMC and PMULL issue on V0 only; everything else on V0 or
+ *    V1 (STUR Q on the integer/load-store pipes). Per 128 B AES-128 needs
+ *    80 AESE + 72 AESMC = 152 V0 slots, GHASH 26 PMULL (3 per block
+ *    Karatsuba + 2 for the reduction; schoolbook would need 34): floor 178
+ *    / 128 = 1.391 c/B = 1.03x 3.0's 1.438; ours issues 180 on V0 (1.406).
+ *    The target 1.2x = 1.198 c/B = 153 V0 slots, one more than the AES
+ *    rounds alone: INFEASIBLE in the model. AES-256: (216 + 26) / 128 =
+ *    1.891 c/B floor, 1.02x 3.0's 1.922.
+ *  - V1/V2: every vector op (AES, PMULL, EOR3 -- V0 only --, the rest, and
+ *    the store data of STP/STR Q) shares four V pipes: c/B >= slots / 512.
+ *    Per 128 B, AES-128: 152 AES + 26 PMULL + 8 EOR3 (keystream ^ rk[Nr]
+ *    ^ data) + 8 counter inserts + 8 REV64 + store data (4 on V1 with STP,
+ *    8 on V2) = 206 (V1); GHASH then needs >= 11 EOR3 to sum 24 products
+ *    into LO/MI/HI, >= 8 ops for the Karatsuba halves (ours 12; schoolbook
+ *    trades them for 8 PMULL), and >= 5 for the reduction (2 EXT + 2 EOR3
+ *    + the Xi EXT; ours 6 with the Karatsuba correction) + 1 Xi merge:
+ *    floor ~231 slots = 0.451 c/B = 1.24x 3.0's 0.560 (V2: 235, 1.22x).
+ *    Ours: 237 slots on V1 (0.463, 1.21x), 241 on V2 (0.471, 1.19x). The
+ *    target 1.3x = 0.431 c/B = 220 slots: INFEASIBLE in the model for
+ *    AES-128 by ~11 slots. AES-256: 1.3x of 3.0's 0.677-0.708 = 0.521-
+ *    0.545 c/B = 267-279 slots; the floor is 216 AES (14 AESE + 13 AESMC
+ *    per block) + 26 PMULL + 28/32 (XOR, counter, REV64, stores) + 25
+ *    (GHASH sums, halves, reduction) = 295 (V1, 0.576 c/B) / 299 (V2,
+ *    0.584 c/B): INFEASIBLE.
+ *    Counters from memory (see above) would be the one remaining lever
+ *    (-8 slots). >= 1.0x 3.5.7: met on V1, V2, N2 and Ampere1.
  *
  * CT: no branch or memory address depends on the key, H, Xi, the counter
  * or the data; only the block count and the key length (rounds) select
@@ -252,9 +287,13 @@ NRW	.req	w9
 GSRC	.req	x10	// next 8 blocks to hash
 TT	.req	x11	// tail pointer into the single table (walks down)
 KEYX	.req	x12	// scratch: address of rk[Nr-10]
+CLO	.req	x13	// counter block bytes 0..7
+CMID	.req	x14	// counter block bytes 8..11, zero-extended
+CNT	.req	w15	// counter block bytes 12..15 as a native number
+CTMP	.req	x16	// scratch: counter block bytes 8..15
+CTMPW	.req	w16
 
 XI	.req	v8	// GHASH state, S form
-CTR	.req	v9	// REV32(counter block): lane 3 = counter
 LO	.req	v10	// Karatsuba accumulators (normal form)
 MI	.req	v11
 HI	.req	v12
@@ -315,27 +354,37 @@ HI	.req	v12
 .endm
 
 /*
- * CTR8: v0..v7 = the next 8 counter blocks; CTR += 8 (lane 3, mod 2^32).
- * In: CTR, CONST. Out: v0..v7, CTR. Clobbers: v13 (the increment), v14.
+ * CTR8 sha3: v0..v7 = the next 8 counter blocks; CNT += 8 (mod 2^32,
+ * inc32). Built in general registers: ADD, REV, ORR, then FMOV d<i> (bytes
+ * 0..7; no vector pipe in any of the models) and an insert of bytes 8..15
+ * into lane 1: FMOV v<i>.d[1] without sha3 (N1: one M-pipe uop, no vector
+ * slot), INS (MOV) with it (the same two uops as FMOV on V1/V2/N2, one
+ * cycle less latency on Ampere1). One vector slot per block on the
+ * 4-pipe cores where ADD .4s + REV32 took two, none on N1.
+ * In: CLO, CMID, CNT. Out: v0..v7, CNT. Clobbers: CTMP.
  */
-.macro CTR8
-	ldr	q13, [CONST]
-	rev32	v0.16b, CTR.16b
-	add	v14.4s, CTR.4s, v13.4s
-	rev32	v1.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v2.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v3.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v4.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v5.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v6.16b, v14.16b
-	add	v14.4s, v14.4s, v13.4s
-	rev32	v7.16b, v14.16b
-	add	CTR.4s, v14.4s, v13.4s
+.macro CTR1 sha3, i
+	add	CTMPW, CNT, #\i
+	rev	CTMPW, CTMPW
+	orr	CTMP, CMID, CTMP, lsl #32
+	fmov	d\i, CLO
+.if \sha3
+	mov	v\i\().d[1], CTMP
+.else
+	fmov	v\i\().d[1], CTMP
+.endif
+.endm
+
+.macro CTR8 sha3
+	CTR1	\sha3, 0
+	CTR1	\sha3, 1
+	CTR1	\sha3, 2
+	CTR1	\sha3, 3
+	CTR1	\sha3, 4
+	CTR1	\sha3, 5
+	CTR1	\sha3, 6
+	CTR1	\sha3, 7
+	add	CNT, CNT, #8
 .endm
 
 /*
@@ -391,23 +440,23 @@ HI	.req	v12
 /*
  * GMUL sha3, first: the six products of the pair GLOAD left in v13..v18,
  * added into LO, MI, HI (or starting them if |first|).
- * In: v13..v18. Out: LO, MI, HI. Clobbers: v13..v16, v18, v19.
+ * In: v13..v18. Out: LO, MI, HI. Clobbers: v13..v19.
  */
 .macro GMUL sha3, first
-	pmull	v19.1q, v13.1d, v15.1d		// a1 * h1 (HI of block a)
+	pmull	v19.1q, v18.1d, v17.1d		// middle of block a
+	pmull2	v18.1q, v18.2d, v17.2d		// middle of block b
+	pmull	v17.1q, v13.1d, v15.1d		// a1 * h1 (HI of block a)
 	pmull2	v13.1q, v13.2d, v15.2d		// a0 * h0 (LO of block a)
 	pmull	v15.1q, v14.1d, v16.1d		// HI of block b
 	pmull2	v14.1q, v14.2d, v16.2d		// LO of block b
-	pmull	v16.1q, v18.1d, v17.1d		// middle of block a
-	pmull2	v18.1q, v18.2d, v17.2d		// middle of block b
 .if \first
-	eor	HI.16b, v19.16b, v15.16b
+	eor	MI.16b, v19.16b, v18.16b
+	eor	HI.16b, v17.16b, v15.16b
 	eor	LO.16b, v13.16b, v14.16b
-	eor	MI.16b, v16.16b, v18.16b
 .else
-	ACC3	\sha3, HI, v19, v15
+	ACC3	\sha3, MI, v19, v18
+	ACC3	\sha3, HI, v17, v15
 	ACC3	\sha3, LO, v13, v14
-	ACC3	\sha3, MI, v16, v18
 .endif
 .endm
 
@@ -515,7 +564,7 @@ HI	.req	v12
  * (+ XI, GSRC). Clobbers: v13..v20 (+ LO, MI, HI).
  */
 .macro PASS sha3, gh
-	CTR8
+	CTR8	\sha3
 	EXTRA_ROUNDS
 	AESR8	v21
 .if \gh
@@ -587,8 +636,22 @@ HI	.req	v12
 	XOUT1	\sha3, v5, v18
 	XOUT1	\sha3, v6, v19
 	XOUT1	\sha3, v7, v20
-	st1	{v0.16b-v3.16b}, [OUT], #64
-	st1	{v4.16b-v7.16b}, [OUT], #64
+.if \sha3
+	stp	q0, q1, [OUT]
+	stp	q2, q3, [OUT, #32]
+	stp	q4, q5, [OUT, #64]
+	stp	q6, q7, [OUT, #96]
+.else
+	stur	q0, [OUT]
+	stur	q1, [OUT, #16]
+	stur	q2, [OUT, #32]
+	stur	q3, [OUT, #48]
+	stur	q4, [OUT, #64]
+	stur	q5, [OUT, #80]
+	stur	q6, [OUT, #96]
+	stur	q7, [OUT, #112]
+.endif
+	add	OUT, OUT, #128
 .endm
 
 /*
@@ -719,8 +782,10 @@ HI	.req	v12
 	LOAD_ADDR(CONST, .Lgcm_consts)
 	ld1	{XI.16b}, [XIP]
 	rev64	XI.16b, XI.16b
-	ld1	{CTR.16b}, [CTRP]
-	rev32	CTR.16b, CTR.16b
+	ldr	CLO, [CTRP]
+	ldr	w14, [CTRP, #8]			// CMID, upper half zeroed
+	ldr	CNT, [CTRP, #12]
+	rev	CNT, CNT
 	add	KEYX, KEY, NR, lsl #4
 	sub	KEYX, KEYX, #160		// rk[Nr - 10]
 	ld1	{v21.16b-v24.16b}, [KEYX], #64

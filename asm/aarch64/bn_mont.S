@@ -136,7 +136,23 @@
  *          Ampere1 1061 / 829
  *   0.78-0.98x: armv8-mont's __bn_mul4x_mont / __bn_sqr8x_mont are ahead
  *   on every model (target >= 1.1x not met; the sqr8x path's dedicated
- *   squaring is the largest gap). The RSA rows of provider/core/tuning.c
+ *   squaring is the largest gap).
+ *   N1 floor: LLVM's N1 model issues MUL (x-form) and UMULH on the one M
+ *   pipe, 3 cycles each (ResourceCycles 3). A schoolbook Montgomery
+ *   multiplication at n = 16 is 2n^2 = 512 products = 1024 MUL/UMULH
+ *   plus 16 q_i MULs: 3120 cycles, whatever the schedule (armv8-mont
+ *   3128, ours 3200); squaring n(n-1)/2 + n + n^2 = 392 products: 2400
+ *   (armv8-mont 2448, ours 2512). 1.1x (2844 / 2225) is below both
+ *   floors: INFEASIBLE on N1 without fewer multiplies (Karatsuba on the
+ *   product half would save 64 of the 256 products at n = 16).
+ *   The same count on the other models (MUL/UMULH per cycle: V1, V2, N2
+ *   two, Ampere1 one): mul / sqr floors 520 / 400 cycles (V1, V2, N2),
+ *   1040 / 800 (Ampere1). 1.1x armv8-mont: V1 635 / 457 and N2 659 /
+ *   465, above the floors (integer issue, not the multipliers, is what
+ *   separates us: ~4050 instructions per mul call); V2 512 / 408 and
+ *   Ampere1 957 / 754, at or below them: INFEASIBLE for the mul on V2 and
+ *   both on Ampere1 (a 4-wide dispatch there, which armv8-mont nearly
+ *   saturates at 1053 / 829). The RSA rows of provider/core/tuning.c
  *   therefore never offer RSA on arm64.
  * - Not done: fixed-size unrolled paths (the x86-64 kernel gains 7-13%
  *   from them with a measuring CPU at hand; without one, the generic loops

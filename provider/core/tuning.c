@@ -197,31 +197,37 @@ static const fc_tuning fc_tuning_table[] = {
      * out). Ratios ours/default, 3.0 then 3.5, c/B or cycles per 1024-bit
      * product (figures in asm/aarch64's headers):
      *   core     GCM (128/256, enc/dec)  CTR-128   CBC-dec 128/256  Mont
-     *   N1       0.97-0.98 / same        0.97      1.00 / 1.00      0.97-0.98
-     *   V1       1.11-1.15 / 1.02-1.03   1.04/1.00 1.06-1.08 (both) 0.80-0.90
-     *   V2       1.12-1.20 / 1.04-1.05   1.03/1.00 1.04-1.06 (both) 0.97-0.98
-     *   N2       1.11-1.13 / 1.04-1.05   1.02      1.04-1.05 (both) 0.82-0.94
-     *   Ampere1  1.10-1.17 / 1.04-1.05   1.00/0.98 1.04-1.06 (both) 0.78-0.80
-     * So: GCM against 3.0's 4-block kernel on V1, V2, N2 and Ampere1 (not
-     * against 3.5's unroll8 EOR3 one, within 5% of ours); CBC on V1 (its
-     * decryption; encryption is one dependent AESE+AESMC chain per block on
-     * both sides); never CTR or RSA (armv8-mont is ahead of our MUL/UMULH
-     * kernel on every model). Neoverse V3/N3, AmpereOne A beyond Ampere1's
-     * model and Apple: no decision (LLVM 19's models for them are their
-     * predecessors' or generic). */
+     *   N1       1.01-1.02 / same        1.01      1.01 / 1.01      0.97-0.98
+     *   V1       1.15-1.21 / 1.06-1.08   1.07/1.03 1.07 / 1.05 (both) 0.80-0.90
+     *   V2       1.15-1.24 / 1.07-1.08   1.03/1.01 1.06 / 1.04 (both) 0.97-0.98
+     *   N2       1.13-1.17 / 1.07-1.08   1.04      1.05 / 1.04      0.82-0.94
+     *   Ampere1  1.13-1.21 / 1.06-1.09   1.05/1.02 1.06 / 1.04      0.78-0.80
+     *            (Ampere1 CTR: 0.720 / 0.688 = 1.047, below the margin)
+     * So: GCM on V1, V2, N2 and Ampere1, against 3.0's 4-block kernel and
+     * 3.5's unroll8 EOR3 one; CBC on V1 (its decryption; encryption is one
+     * dependent AESE+AESMC chain per block on both sides); CTR on V1
+     * against 3.0's 5-block loop (not against 3.5's 12-block EOR3 one);
+     * never RSA (armv8-mont is ahead of our MUL/UMULH kernel on every
+     * model); nothing on N1, where every loop is bound by V0, the one
+     * AES/PMULL pipe, within 1-3% of the floor on both sides. Neoverse
+     * V3/N3, AmpereOne A beyond Ampere1's model and Apple: no decision
+     * (LLVM 19's models for them are their predecessors' or generic). */
     {ROW("neoverse-n1", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd0c, 0xd0c),
      .modelled = 1},
     {ROW("neoverse-v1", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd40, 0xd40),
-     .arm_offer_30 = FC_OFFER_GCM | FC_OFFER_CBC, .arm_offer_31 = FC_OFFER_CBC,
-     .modelled = 1},
+     .arm_offer_30 = FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR,
+     .arm_offer_31 = FC_OFFER_GCM | FC_OFFER_CBC, .modelled = 1},
     {ROW("neoverse-n2", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd49, 0xd49),
-     .arm_offer_30 = FC_OFFER_GCM, .modelled = 1},
+     .arm_offer_30 = FC_OFFER_GCM, .arm_offer_31 = FC_OFFER_GCM,
+     .modelled = 1},
     {ROW("neoverse-v2", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd4f, 0xd4f),
-     .arm_offer_30 = FC_OFFER_GCM, .modelled = 1},
+     .arm_offer_30 = FC_OFFER_GCM, .arm_offer_31 = FC_OFFER_GCM,
+     .modelled = 1},
     {ROW("neoverse-v3", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd84, 0xd84)},
     {ROW("neoverse-n3", FC_VENDOR_ARM64, FC_MIDR_ARM, 0xd8e, 0xd8e)},
     {ROW("ampere1", FC_VENDOR_ARM64, FC_MIDR_AMPERE, 0xac3, 0xac4),
-     .arm_offer_30 = FC_OFFER_GCM, .modelled = 1},
+     .arm_offer_30 = FC_OFFER_GCM, .arm_offer_31 = FC_OFFER_GCM,
+     .modelled = 1},
     {ROW("apple", FC_VENDOR_ARM64, FC_MIDR_APPLE, 0x000, 0xfff)},
     /* Anything else: OpenSSL's own choices (MULX). Must stay last. */
     {.name = "default"},
