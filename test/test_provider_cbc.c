@@ -200,9 +200,6 @@ FC_SUITE_TEST(test_provider_params)
 FC_SUITE_TEST(test_cpu_class)
 {
     fc_test_env *env = *state;
-    const char *conf = getenv("FC_TEST_CONF");
-    const char *old = getenv(FC_CPU_CLASS_ENV);
-    char *saved = old != NULL ? strdup(old) : NULL;
     static const struct {
         const char *cls;
         int loads;
@@ -211,18 +208,12 @@ FC_SUITE_TEST(test_cpu_class)
     fc_test_rand_start(__func__);
     WHERE("group %s", env->label);
     for (size_t i = 0; i < FC_ARRAY_LEN(cases); i++) {
-        OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
+        OSSL_LIB_CTX *lib =
+            fc_test_lib_load_env(NULL, 0, FC_CPU_CLASS_ENV, cases[i].cls);
         char cls[64] = "";
         EVP_CIPHER *c;
-        int ok;
 
-        setenv(FC_CPU_CLASS_ENV, cases[i].cls, 1);
-        ok = lib != NULL && OSSL_LIB_CTX_load_config(lib, conf);
-        if (saved != NULL)
-            setenv(FC_CPU_CLASS_ENV, saved, 1);
-        else
-            unsetenv(FC_CPU_CLASS_ENV);
-        CHECK(ok, "config with %s=%s", FC_CPU_CLASS_ENV, cases[i].cls);
+        CHECK(lib != NULL, "config with %s=%s", FC_CPU_CLASS_ENV, cases[i].cls);
         CHECK(OSSL_PROVIDER_available(lib, FC_NAME) == cases[i].loads,
               "%s=%s: fastcrypto %s", FC_CPU_CLASS_ENV, cases[i].cls,
               cases[i].loads ? "did not load" : "loaded");
@@ -239,7 +230,6 @@ FC_SUITE_TEST(test_cpu_class)
         ERR_clear_error();
         OSSL_LIB_CTX_free(lib);
     }
-    free(saved);
 }
 
 /* SP 800-38A F.2.1-F.2.6 through EVP: an anchor independent of default. */

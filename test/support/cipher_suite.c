@@ -245,28 +245,8 @@ void fc_test_common_param_decoding(void **state)
                                spec->decode_first, spec->decode_second);
 }
 
-/* The registered tests of the suite, by line. */
+/* The most tests a suite registers. */
 #define FC_SUITE_MAX 64
-
-static struct {
-    struct CMUnitTest test;
-    int line;
-} fc_suite_tests[FC_SUITE_MAX];
-static size_t fc_suite_count;
-
-/* see cipher_suite.h */
-void fc_suite_register(const char *name, void (*fn)(void **), int line)
-{
-    size_t i = fc_suite_count;
-
-    assert_true(i < FC_SUITE_MAX);
-    /* Constructors run in no set order: insert by line. */
-    for (; i > 0 && fc_suite_tests[i - 1].line > line; i--)
-        fc_suite_tests[i] = fc_suite_tests[i - 1];
-    fc_suite_tests[i].test = (struct CMUnitTest){.name = name, .test_func = fn};
-    fc_suite_tests[i].line = line;
-    fc_suite_count++;
-}
 
 /* see cipher_suite.h */
 int fc_suite_run(const fc_test_family *fam)
@@ -281,8 +261,7 @@ int fc_suite_run(const fc_test_family *fam)
 
     for (size_t i = 0; i < FC_ARRAY_LEN(common); i++)
         all[n++] = common[i];
-    for (size_t i = 0; i < fc_suite_count; i++)
-        all[n++] = fc_suite_tests[i].test;
+    n += fc_test_group_tests("suite", all + n, FC_SUITE_MAX);
     return fc_test_run_groups(fam, all, n);
 }
 

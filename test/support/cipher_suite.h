@@ -24,6 +24,7 @@
 #include <openssl/core_dispatch.h>
 
 #include "provider_test.h"
+#include "runner.h"
 
 /* What the tests every family runs hold a cipher to. */
 typedef struct fc_test_cipher_spec {
@@ -70,20 +71,11 @@ void fc_test_common_param_decoding(void **state);
 
 /*
  * FC_SUITE_TEST(name) opens the definition of a test of the suite (a
- * function of a void **state) and registers it for fc_suite_run; a test
- * is written once, never listed again.
+ * function of a void **state) and registers it for fc_suite_run (in the
+ * registry of runner.h, group "suite"); a test is written once, never
+ * listed again.
  */
-#define FC_SUITE_TEST(name)                                                    \
-    static void name(void **state);                                            \
-    __attribute__((constructor)) static void fc_suite_reg_##name(void)         \
-    {                                                                          \
-        fc_suite_register(#name, name, __LINE__);                              \
-    }                                                                          \
-    static void name(void **state)
-
-/* fc_suite_register records the test |fn| named |name| at |line| of the
- * suite's file (FC_SUITE_TEST calls it before main runs). */
-void fc_suite_register(const char *name, void (*fn)(void **), int line);
+#define FC_SUITE_TEST(name) FC_TEST("suite", name)
 
 /*
  * fc_suite_run runs, for |fam|, the tests every family runs and then the
