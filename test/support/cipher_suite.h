@@ -98,6 +98,34 @@ void fc_test_tls_params(OSSL_PARAM p[3], int *version, size_t *macsize);
  */
 void fc_test_quiet_iv_gets(EVP_CIPHER_CTX *c, size_t ivlen);
 
+/* fc_test_raw_cbc runs |len| bytes (a multiple of 16) of |in| through the
+ * cipher |c| (default's AES-CBC: the oracle for building test
+ * ciphertexts) with padding off, into |out|; in == out is fine. */
+void fc_test_raw_cbc(const EVP_CIPHER *c, const uint8_t *key, const uint8_t *iv,
+                     int enc, const uint8_t *in, size_t len, uint8_t *out);
+
+/* fc_test_add128 adds |n| to |iv| as a 128-bit big-endian number (the
+ * counter of CTR, SP 800-38A B.1). */
+void fc_test_add128(uint8_t iv[16], size_t n);
+
+/* What fc_test_kat_file checks of "updated-iv" after each message. */
+enum {
+    FC_KAT_IV_CHAIN,   /* CBC: the last ciphertext block */
+    FC_KAT_IV_COUNTER, /* CTR: the IV plus the message's block count */
+};
+
+/*
+ * fc_test_kat_file runs each block of the known-answer file |name|
+ * (test/kat, kat.h: Mode, Key, IV, Plaintext, Ciphertext) whose Mode is
+ * |mode| through fastcrypto's cipher of the block's key length in |env|,
+ * in both directions with padding off, and checks the output, the lengths
+ * and "updated-iv" as |iv_rule| says. Returns the number of blocks run; a
+ * block it cannot run (a key length the family lacks, a message over 64
+ * bytes) fails the test.
+ */
+size_t fc_test_kat_file(const fc_test_env *env, const char *name,
+                        const char *mode, int iv_rule);
+
 /* A cipher's functions straight from its provider, to pass lengths and
  * output sizes EVP never would (EVP takes int lengths and always offers
  * inl + 16). */
