@@ -215,12 +215,7 @@ static int setup(void **state)
                                g_key, NULL) &&
          X509_sign_ctx(g_cert, md) > 0;
     EVP_MD_CTX_free(md);
-    if (!ok) {
-        print_error("cannot make the test certificate\n");
-        ERR_print_errors_fp(stderr);
-        return -1;
-    }
-    return 0;
+    return fc_test_setup_ok(ok, "cannot make the test certificate");
 }
 
 static int teardown(void **state)

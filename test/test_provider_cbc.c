@@ -216,20 +216,6 @@ FC_SUITE_TEST(test_cpu_class)
     }
 }
 
-/* The CBC blocks of test/kat/aes_cbc.txt (SP 800-38A F.2.1-F.2.6 and
- * FIPS-197 C.1-C.3 as one block with a zero IV) through EVP, both
- * directions, and the chaining value after them: an anchor independent of
- * default. */
-FC_SUITE_TEST(test_kat_file)
-{
-    fc_test_env *env = *state;
-    size_t n;
-
-    fc_test_rand_start(__func__);
-    n = fc_test_kat_file(env, "aes_cbc.txt", "CBC", FC_KAT_IV_CHAIN);
-    CHECK(n == 9, "%zu CBC blocks in aes_cbc.txt", n);
-}
-
 /* The main differential test: random keys, IVs, every length 0..600,
  * random split points with empty updates, padding on and off, out of place
  * and both in-place layouts, misaligned buffers, both directions. */

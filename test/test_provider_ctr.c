@@ -65,23 +65,8 @@ static void ctr_iv(uint8_t iv[16], size_t len, int kind)
         fc_store_be64(iv, d == 0 ? 0 : UINT64_MAX);
 }
 
-
 /* ---------------------------------------------------------------------- */
 /* Tests                                                                  */
-
-/* The blocks of test/kat/aes_ctr.txt (SP 800-38A F.5.1, F.5.3, F.5.5 and
- * the counter across its 32-, 64- and 128-bit wraps) through EVP, both
- * directions, and the counter after them: an anchor independent of
- * default. */
-FC_SUITE_TEST(test_kat_file)
-{
-    fc_test_env *env = *state;
-    size_t n;
-
-    fc_test_rand_start(__func__);
-    n = fc_test_kat_file(env, "aes_ctr.txt", "CTR", FC_KAT_IV_COUNTER);
-    CHECK(n == 6, "%zu CTR blocks in aes_ctr.txt", n);
-}
 
 /* The main differential test: every length 0..1000 with random split
  * points (empty updates, byte by byte), counters near every wrap, out of

@@ -63,6 +63,11 @@ static const fc_test_cipher_spec fc_cbc_spec = {
     .decode_key = "padding",
     .decode_first = 0,
     .decode_second = 1,
+    /* Six SP 800-38A blocks and three FIPS-197 ones. */
+    .kat_file = "aes_cbc.txt",
+    .kat_mode = "CBC",
+    .kat_iv_rule = FC_KAT_IV_CHAIN,
+    .kat_blocks = 9,
 };
 const fc_test_family fc_test_family_cbc = {
     .suite = "provider_cbc",
@@ -124,6 +129,11 @@ static const fc_test_cipher_spec fc_ctr_spec = {
     .decode_key = "padding",
     .decode_first = 0,
     .decode_second = 1,
+    /* Three SP 800-38A blocks and three across the counter's wraps. */
+    .kat_file = "aes_ctr.txt",
+    .kat_mode = "CTR",
+    .kat_iv_rule = FC_KAT_IV_COUNTER,
+    .kat_blocks = 6,
 };
 const fc_test_family fc_test_family_ctr = {
     .suite = "provider_ctr",
@@ -246,6 +256,20 @@ void fc_test_common_param_decoding(void **state)
                                spec->decode_first, spec->decode_second);
 }
 
+/* see cipher_suite.h */
+void fc_test_common_kat(void **state)
+{
+    const fc_test_env *env = *state;
+    const fc_test_cipher_spec *spec = env->fam->spec;
+    size_t n;
+
+    fc_test_rand_start(__func__);
+    n = fc_test_kat_file(env, spec->kat_file, spec->kat_mode,
+                         spec->kat_iv_rule);
+    CHECK(n == spec->kat_blocks, "%zu %s blocks in %s", n, spec->kat_mode,
+          spec->kat_file);
+}
+
 /* The most tests a suite registers. */
 #define FC_SUITE_MAX 64
 
@@ -257,11 +281,13 @@ int fc_suite_run(const fc_test_family *fam)
         cmocka_unit_test(fc_test_common_keylen),
         cmocka_unit_test(fc_test_common_param_decoding),
     };
-    struct CMUnitTest all[FC_ARRAY_LEN(common) + FC_SUITE_MAX];
+    struct CMUnitTest all[FC_ARRAY_LEN(common) + 1 + FC_SUITE_MAX];
     size_t n = 0;
 
     for (size_t i = 0; i < FC_ARRAY_LEN(common); i++)
         all[n++] = common[i];
+    if (fam->spec != NULL && fam->spec->kat_file != NULL)
+        all[n++] = (struct CMUnitTest)cmocka_unit_test(fc_test_common_kat);
     n += fc_test_group_tests("suite", all + n, FC_SUITE_MAX);
     return fc_test_run_groups(fam, all, n);
 }

@@ -26,6 +26,12 @@
 #include "provider_test.h"
 #include "runner.h"
 
+/* What fc_test_kat_file checks of "updated-iv" after each message. */
+enum {
+    FC_KAT_IV_CHAIN,   /* CBC: the last ciphertext block */
+    FC_KAT_IV_COUNTER, /* CTR: the IV plus the message's block count */
+};
+
 /* What the tests every family runs hold a cipher to. */
 typedef struct fc_test_cipher_spec {
     unsigned int mode; /* EVP_CIPH_*_MODE */
@@ -40,6 +46,13 @@ typedef struct fc_test_cipher_spec {
     /* A settable parameter and two values for fc_test_check_decoding. */
     const char *decode_key;
     size_t decode_first, decode_second;
+    /* The known answers fc_test_common_kat runs (fc_test_kat_file): a file
+     * of test/kat, the Mode of its blocks to run, the "updated-iv" rule
+     * (FC_KAT_IV_*) and how many blocks there must be; NULL for a family
+     * that reads its own (GCM's vectors carry AAD and tags). */
+    const char *kat_file, *kat_mode;
+    int kat_iv_rule;
+    size_t kat_blocks;
 } fc_test_cipher_spec;
 
 /* The three cipher families of the provider suites: names, key sizes, the
@@ -68,6 +81,12 @@ void fc_test_common_keylen(void **state);
  * decodes them (fc_test_check_decoding with the spec's key and values).
  */
 void fc_test_common_param_decoding(void **state);
+
+/*
+ * fc_test_common_kat: the spec's known-answer file through EVP, both
+ * directions (fc_test_kat_file); run for the families whose spec names one.
+ */
+void fc_test_common_kat(void **state);
 
 /*
  * FC_SUITE_TEST(name) opens the definition of a test of the suite (a
@@ -107,12 +126,6 @@ void fc_test_raw_cbc(const EVP_CIPHER *c, const uint8_t *key, const uint8_t *iv,
 /* fc_test_add128 adds |n| to |iv| as a 128-bit big-endian number (the
  * counter of CTR, SP 800-38A B.1). */
 void fc_test_add128(uint8_t iv[16], size_t n);
-
-/* What fc_test_kat_file checks of "updated-iv" after each message. */
-enum {
-    FC_KAT_IV_CHAIN,   /* CBC: the last ciphertext block */
-    FC_KAT_IV_COUNTER, /* CTR: the IV plus the message's block count */
-};
 
 /*
  * fc_test_kat_file runs each block of the known-answer file |name|

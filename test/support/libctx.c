@@ -2,6 +2,7 @@
 /*
  * libctx.c - library contexts of the provider tests (see libctx.h).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -48,6 +49,21 @@ OSSL_LIB_CTX *fc_test_lib_load_env(const char *conf, unsigned need,
     lib = fc_test_lib_load(conf, need);
     fc_test_restoreenv(&saved);
     return lib;
+}
+
+/* see libctx.h */
+int fc_test_setup_ok(int ok, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (ok)
+        return 0;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    ERR_print_errors_fp(stderr);
+    return -1;
 }
 
 /* see libctx.h */

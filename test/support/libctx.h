@@ -34,6 +34,13 @@ OSSL_LIB_CTX *fc_test_lib_load_env(const char *conf, unsigned need,
                                    const char *var, const char *value);
 
 /*
+ * fc_test_setup_ok is what a group setup returns: 0 if |ok|, else -1 after
+ * printing |fmt| (printf-style) and OpenSSL's error queue to stderr.
+ */
+int fc_test_setup_ok(int ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/*
  * fc_test_prov_get_str reads the provider string parameter |key| of
  * |prov| into |buf|, whether the provider answers it as a UTF-8 string or
  * pointer; 1 on success, 0 if it does not answer it.
