@@ -46,17 +46,6 @@
 
 enum { FC_KS_NONE = 0, FC_KS_ENC, FC_KS_DEC };
 
-typedef struct fc_aes_cbc_ctx {
-    fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_set): key, IVs,
-                            * "num", "padding", TLS fields */
-    fc_aes_key ks;         /* expanded from g.key for |ks_dir| */
-    const fc_aes_ops *aes; /* kernels chosen at provider load */
-    uint8_t buf[16];       /* partial or held-back block */
-    uint8_t tlsmac[FC_TLS_CBC_MAX_MAC]; /* MAC of the last TLS record */
-    size_t bufsz;
-    uint8_t ks_dir, tlsmac_set;
-} fc_aes_cbc_ctx;
-
 FC_DISPATCH(cipher, newctx, fc_aes128_cbc_newctx);
 FC_DISPATCH(cipher, newctx, fc_aes192_cbc_newctx);
 FC_DISPATCH(cipher, newctx, fc_aes256_cbc_newctx);
@@ -71,6 +60,17 @@ FC_DISPATCH(cipher, update, fc_aes_cbc_update);
 FC_DISPATCH(cipher, final, fc_aes_cbc_final);
 FC_DISPATCH(cipher, cipher, fc_aes_cbc_cipher);
 FC_DISPATCH(cipher, get_ctx_params, fc_aes_cbc_get_ctx_params);
+
+typedef struct fc_aes_cbc_ctx {
+    fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_set): key, IVs,
+                            * "num", "padding", TLS fields */
+    fc_aes_key ks;         /* expanded from g.key for |ks_dir| */
+    const fc_aes_ops *aes; /* kernels chosen at provider load */
+    uint8_t buf[16];       /* partial or held-back block */
+    uint8_t tlsmac[FC_TLS_CBC_MAX_MAC]; /* MAC of the last TLS record */
+    size_t bufsz;
+    uint8_t ks_dir, tlsmac_set;
+} fc_aes_cbc_ctx;
 
 /* ------------------------------------------------------------------------ */
 /* Parameters: those of every non-AEAD cipher (cipher_common.h), and the

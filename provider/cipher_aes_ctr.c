@@ -32,14 +32,6 @@
 #include "cipher_common.h"
 #include "fc_prov.h"
 
-typedef struct fc_aes_ctr_ctx {
-    fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_*): key, IV and
-                            * counter (g.iv), "num", the parameters */
-    fc_aes_key ks;         /* encryption schedule of g.key */
-    const fc_aes_ops *aes; /* kernels chosen at provider load */
-    uint8_t ks_block[16];  /* keystream of the block g.num bytes into */
-} fc_aes_ctr_ctx;
-
 FC_DISPATCH(cipher, newctx, fc_aes128_ctr_newctx);
 FC_DISPATCH(cipher, newctx, fc_aes192_ctr_newctx);
 FC_DISPATCH(cipher, newctx, fc_aes256_ctr_newctx);
@@ -53,6 +45,14 @@ FC_DISPATCH(cipher, decrypt_init, fc_aes_ctr_dinit);
 FC_DISPATCH(cipher, update, fc_aes_ctr_update);
 FC_DISPATCH(cipher, final, fc_aes_ctr_final);
 FC_DISPATCH(cipher, cipher, fc_aes_ctr_cipher);
+
+typedef struct fc_aes_ctr_ctx {
+    fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_*): key, IV and
+                            * counter (g.iv), "num", the parameters */
+    fc_aes_key ks;         /* encryption schedule of g.key */
+    const fc_aes_ops *aes; /* kernels chosen at provider load */
+    uint8_t ks_block[16];  /* keystream of the block g.num bytes into */
+} fc_aes_ctr_ctx;
 
 /* ------------------------------------------------------------------------ */
 /* Context life cycle. */

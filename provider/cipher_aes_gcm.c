@@ -85,6 +85,24 @@ enum {
     FC_IV_TLS_USED,  /* spent by a TLS record */
 };
 
+FC_DISPATCH(cipher, newctx, fc_aes128_gcm_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes192_gcm_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes256_gcm_newctx);
+FC_DISPATCH(cipher, get_params, fc_aes128_gcm_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes192_gcm_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes256_gcm_get_params);
+FC_DISPATCH(cipher, freectx, fc_aes_gcm_freectx);
+FC_DISPATCH(cipher, dupctx, fc_aes_gcm_dupctx);
+FC_DISPATCH(cipher, encrypt_init, fc_aes_gcm_einit);
+FC_DISPATCH(cipher, decrypt_init, fc_aes_gcm_dinit);
+FC_DISPATCH(cipher, update, fc_aes_gcm_update);
+FC_DISPATCH(cipher, final, fc_aes_gcm_final);
+FC_DISPATCH(cipher, cipher, fc_aes_gcm_cipher);
+FC_DISPATCH(cipher, get_ctx_params, fc_aes_gcm_get_ctx_params);
+FC_DISPATCH(cipher, set_ctx_params, fc_aes_gcm_set_ctx_params);
+FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_gcm_gettable_ctx_params);
+FC_DISPATCH(cipher, settable_ctx_params, fc_aes_gcm_settable_ctx_params);
+
 typedef struct fc_aes_gcm_ctx {
     fc_gcm_key key; /* first: aligned with the context */
     fc_gcm_state st;
@@ -108,24 +126,6 @@ typedef struct fc_aes_gcm_ctx {
     uint8_t stat_seen;     /* bit k: counter k was added to once */
     uint32_t stat_pend[3]; /* messages not yet added (fc_gcm_count) */
 } fc_aes_gcm_ctx;
-
-FC_DISPATCH(cipher, newctx, fc_aes128_gcm_newctx);
-FC_DISPATCH(cipher, newctx, fc_aes192_gcm_newctx);
-FC_DISPATCH(cipher, newctx, fc_aes256_gcm_newctx);
-FC_DISPATCH(cipher, get_params, fc_aes128_gcm_get_params);
-FC_DISPATCH(cipher, get_params, fc_aes192_gcm_get_params);
-FC_DISPATCH(cipher, get_params, fc_aes256_gcm_get_params);
-FC_DISPATCH(cipher, freectx, fc_aes_gcm_freectx);
-FC_DISPATCH(cipher, dupctx, fc_aes_gcm_dupctx);
-FC_DISPATCH(cipher, encrypt_init, fc_aes_gcm_einit);
-FC_DISPATCH(cipher, decrypt_init, fc_aes_gcm_dinit);
-FC_DISPATCH(cipher, update, fc_aes_gcm_update);
-FC_DISPATCH(cipher, final, fc_aes_gcm_final);
-FC_DISPATCH(cipher, cipher, fc_aes_gcm_cipher);
-FC_DISPATCH(cipher, get_ctx_params, fc_aes_gcm_get_ctx_params);
-FC_DISPATCH(cipher, set_ctx_params, fc_aes_gcm_set_ctx_params);
-FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_gcm_gettable_ctx_params);
-FC_DISPATCH(cipher, settable_ctx_params, fc_aes_gcm_settable_ctx_params);
 
 /* ------------------------------------------------------------------------ */
 /* Parameter names (decoded by fc_params_find, cipher_common.h). */

@@ -418,7 +418,7 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
 /*
  * Every cipher file writes its tables the same way, by hand, as the house
  * style asks (cipher_aes_ctr.c is the smallest example):
- *   - after its context type, one FC_DISPATCH (fc_prov.h) line per static
+ *   - before its context type, one FC_DISPATCH (fc_prov.h) line per static
  *     entry it defines, so that a wrong prototype fails to compile; the
  *     entries of this header are declared here with their types;
  *   - one newctx and one get_params per cipher, each a 3-line wrapper that
