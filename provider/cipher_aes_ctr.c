@@ -18,10 +18,10 @@
  * is not meaningful: "num" takes 0..15, the offsets into the kept
  * keystream block (3.0.19's default takes any value and reads past its
  * block above 15; 3.0.22 and later take only 0); "tls-version" and
- * "tls-mac-size" are stored and reported but select nothing (no TLS suite
- * uses CTR; the default strips a MAC off decrypted data then); a "keylen"
- * or "ivlen" other than the cipher's is refused, as for CBC
- * (cipher_common.h).
+ * "tls-mac-size" are taken and stored but select nothing (no TLS suite
+ * uses CTR; the default strips a MAC off decrypted data then), and
+ * "tls-mac" reads as NULL; a "keylen" or "ivlen" other than the cipher's
+ * is refused, as for CBC (cipher_common.h).
  */
 #include <stdint.h>
 #include <string.h>
