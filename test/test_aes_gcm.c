@@ -817,7 +817,9 @@ FC_TEST("gcm_diff", test_diff_kernels_bytes)
             }
         }
     }
-    FC_TEST_SKIP_IF(ran == 0, "no table with _bytes kernels runs here " "(besides the generic one)");
+    FC_TEST_SKIP_IF(
+        ran == 0,
+        "no table with _bytes kernels runs here (besides the generic one)");
 }
 
 /*
@@ -881,7 +883,7 @@ FC_TEST("gcm_diff", test_set_key_one_call)
             free_key(dirty);
         }
     }
-    FC_TEST_SKIP_IF(ran == 0, "no table with a one-call key setup runs " "here");
+    FC_TEST_SKIP_IF(ran == 0, "no table with a one-call key setup runs here");
 }
 
 /*
