@@ -46,6 +46,21 @@
 
 enum { FC_KS_NONE = 0, FC_KS_ENC, FC_KS_DEC };
 
+FC_DISPATCH(cipher, newctx, fc_aes128_cbc_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes192_cbc_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes256_cbc_newctx);
+FC_DISPATCH(cipher, get_params, fc_aes128_cbc_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes192_cbc_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes256_cbc_get_params);
+FC_DISPATCH(cipher, freectx, fc_aes_cbc_freectx);
+FC_DISPATCH(cipher, dupctx, fc_aes_cbc_dupctx);
+FC_DISPATCH(cipher, encrypt_init, fc_aes_cbc_einit);
+FC_DISPATCH(cipher, decrypt_init, fc_aes_cbc_dinit);
+FC_DISPATCH(cipher, update, fc_aes_cbc_update);
+FC_DISPATCH(cipher, final, fc_aes_cbc_final);
+FC_DISPATCH(cipher, cipher, fc_aes_cbc_cipher);
+FC_DISPATCH(cipher, get_ctx_params, fc_aes_cbc_get_ctx_params);
+
 typedef struct fc_aes_cbc_ctx {
     fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_set): key, IVs,
                             * "num", "padding", TLS fields */
@@ -89,8 +104,8 @@ static void *fc_aes_cbc_newctx(void *provctx, size_t keylen)
     return ctx;
 }
 
-/* What get_params reports (cipher_common.h); the key length is added per
- * key size. */
+/* What get_params reports (cipher_common.h), with the key length of each
+ * cipher. */
 static const fc_cipher_info fc_aes_cbc_info = {.mode = EVP_CIPH_CBC_MODE,
                                                .ivlen = FC_CBC_IVLEN,
                                                .blocksize = FC_AES_BLOCK};
@@ -141,6 +156,20 @@ static int fc_aes_cbc_init(void *vctx, const unsigned char *key, size_t keylen,
     }
     /* Without a key the schedule follows the direction at first use. */
     return params == NULL || fc_cipher_generic_set_ctx_params(&ctx->g, params);
+}
+
+static int fc_aes_cbc_einit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_cbc_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int fc_aes_cbc_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_cbc_init(vctx, key, keylen, iv, ivlen, params, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -480,8 +509,104 @@ static int fc_aes_cbc_cipher(void *vctx, unsigned char *out, size_t *outl,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Dispatch tables (fc_prov.h), written by cipher_common.h. */
+/* Dispatch tables (fc_prov.h): each cipher's table after the two entries
+ * its key size makes its own. */
 
-FC_AES_MODE_DISPATCH(cbc, fc_aes_cbc_info, fc_aes_cbc_get_ctx_params,
-                     fc_cipher_generic_ctx_set, fc_cipher_generic_gettable,
-                     fc_cipher_generic_settable);
+static void *fc_aes128_cbc_newctx(void *provctx)
+{
+    return fc_aes_cbc_newctx(provctx, 16);
+}
+
+static int fc_aes128_cbc_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_cbc_info, 16);
+}
+
+const OSSL_DISPATCH fc_aes128cbc_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes128_cbc_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_cbc_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_cbc_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_cbc_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_cbc_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_cbc_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_cbc_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_cbc_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_cbc_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_set},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+static void *fc_aes192_cbc_newctx(void *provctx)
+{
+    return fc_aes_cbc_newctx(provctx, 24);
+}
+
+static int fc_aes192_cbc_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_cbc_info, 24);
+}
+
+const OSSL_DISPATCH fc_aes192cbc_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes192_cbc_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_cbc_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_cbc_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_cbc_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_cbc_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_cbc_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_cbc_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_cbc_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_cbc_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_set},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+static void *fc_aes256_cbc_newctx(void *provctx)
+{
+    return fc_aes_cbc_newctx(provctx, 32);
+}
+
+static int fc_aes256_cbc_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_cbc_info, 32);
+}
+
+const OSSL_DISPATCH fc_aes256cbc_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes256_cbc_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_cbc_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_cbc_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_cbc_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_cbc_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_cbc_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_cbc_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_cbc_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_cbc_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_cbc_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_set},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};

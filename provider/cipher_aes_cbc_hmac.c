@@ -90,23 +90,6 @@ enum {
     FC_REC_REFUSED,  /* the last "tlsaad" was refused */
 };
 
-typedef struct fc_cbc_hmac_ctx {
-    fc_cbc_hmac_key k; /* schedule for |ks_dir|, MAC key, kernels */
-    fc_sha_state md;   /* the non-TLS mode's running hash */
-    fc_prov_ctx *prov;
-    uint8_t key[32]; /* raw key: re-expanded on a direction change */
-    uint8_t iv[16];  /* chaining value ("updated-iv") */
-    uint8_t oiv[16]; /* IV as last set ("iv") */
-    uint8_t aad[FC_TLS_HDR_LEN]; /* the next record's header */
-    size_t keylen;               /* fixed by the cipher: 16 or 32 */
-    size_t aadpad;               /* "tlsaadpad" */
-    size_t reclen;               /* encrypt: the header's length field */
-    unsigned int tlsversion;     /* "tls-version" */
-    uint8_t enc, key_set, iv_set, ks_dir;
-    uint8_t rec; /* FC_REC_*: the header the next update takes */
-    uint8_t eiv; /* that record has an explicit IV (16) */
-} fc_cbc_hmac_ctx;
-
 FC_DISPATCH(cipher, newctx, fc_aes128_cbc_hmac_sha1_newctx);
 FC_DISPATCH(cipher, newctx, fc_aes256_cbc_hmac_sha1_newctx);
 FC_DISPATCH(cipher, newctx, fc_aes128_cbc_hmac_sha256_newctx);
@@ -124,6 +107,23 @@ FC_DISPATCH(cipher, get_ctx_params, fc_cbc_hmac_get_ctx_params);
 FC_DISPATCH(cipher, set_ctx_params, fc_cbc_hmac_set_ctx_params);
 FC_DISPATCH(cipher, gettable_ctx_params, fc_cbc_hmac_gettable_ctx_params);
 FC_DISPATCH(cipher, settable_ctx_params, fc_cbc_hmac_settable_ctx_params);
+
+typedef struct fc_cbc_hmac_ctx {
+    fc_cbc_hmac_key k; /* schedule for |ks_dir|, MAC key, kernels */
+    fc_sha_state md;   /* the non-TLS mode's running hash */
+    fc_prov_ctx *prov;
+    uint8_t key[32]; /* raw key: re-expanded on a direction change */
+    uint8_t iv[16];  /* chaining value ("updated-iv") */
+    uint8_t oiv[16]; /* IV as last set ("iv") */
+    uint8_t aad[FC_TLS_HDR_LEN]; /* the next record's header */
+    size_t keylen;               /* fixed by the cipher: 16 or 32 */
+    size_t aadpad;               /* "tlsaadpad" */
+    size_t reclen;               /* encrypt: the header's length field */
+    unsigned int tlsversion;     /* "tls-version" */
+    uint8_t enc, key_set, iv_set, ks_dir;
+    uint8_t rec; /* FC_REC_*: the header the next update takes */
+    uint8_t eiv; /* that record has an explicit IV (16) */
+} fc_cbc_hmac_ctx;
 
 /* ------------------------------------------------------------------------ */
 /* Parameters (decoded by fc_params_find, cipher_common.h). */
@@ -323,26 +323,22 @@ static void *fc_aes256_cbc_hmac_sha256_newctx(void *provctx)
     return fc_cbc_hmac_newctx(provctx, 32, FC_SHA256);
 }
 
-static int fc_cbc_hmac_get_params(OSSL_PARAM params[], size_t keylen)
-{
-    /* An AEAD to libssl (it then leaves the MAC to us); "tls-multi" 0. */
-    const fc_cipher_info info = {.mode = EVP_CIPH_CBC_MODE,
-                                 .keylen = keylen,
-                                 .ivlen = FC_CH_IVLEN,
-                                 .blocksize = FC_AES_BLOCK,
-                                 .aead = 1};
-
-    return fc_cipher_get_params(params, &info);
-}
+/* What get_params reports (cipher_common.h), with the key length of each
+ * cipher: an AEAD to libssl (it then leaves the MAC to us); "tls-multi" 0.
+ * The digest does not show. */
+static const fc_cipher_info fc_cbc_hmac_info = {.mode = EVP_CIPH_CBC_MODE,
+                                                .ivlen = FC_CH_IVLEN,
+                                                .blocksize = FC_AES_BLOCK,
+                                                .aead = 1};
 
 static int fc_aes128_cbc_hmac_get_params(OSSL_PARAM params[])
 {
-    return fc_cbc_hmac_get_params(params, 16);
+    return fc_cipher_get_params(params, &fc_cbc_hmac_info, 16);
 }
 
 static int fc_aes256_cbc_hmac_get_params(OSSL_PARAM params[])
 {
-    return fc_cbc_hmac_get_params(params, 32);
+    return fc_cipher_get_params(params, &fc_cbc_hmac_info, 32);
 }
 
 static void fc_cbc_hmac_freectx(void *vctx)

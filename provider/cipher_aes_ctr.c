@@ -18,10 +18,10 @@
  * is not meaningful: "num" takes 0..15, the offsets into the kept
  * keystream block (3.0.19's default takes any value and reads past its
  * block above 15; 3.0.22 and later take only 0); "tls-version" and
- * "tls-mac-size" are stored and reported but select nothing (no TLS suite
- * uses CTR; the default strips a MAC off decrypted data then); a "keylen"
- * or "ivlen" other than the cipher's is refused, as for CBC
- * (cipher_common.h).
+ * "tls-mac-size" are taken and stored but select nothing (no TLS suite
+ * uses CTR; the default strips a MAC off decrypted data then), and
+ * "tls-mac" reads as NULL; a "keylen" or "ivlen" other than the cipher's
+ * is refused, as for CBC (cipher_common.h).
  */
 #include <stdint.h>
 #include <string.h>
@@ -31,6 +31,20 @@
 #include "fc/aes.h"
 #include "cipher_common.h"
 #include "fc_prov.h"
+
+FC_DISPATCH(cipher, newctx, fc_aes128_ctr_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes192_ctr_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes256_ctr_newctx);
+FC_DISPATCH(cipher, get_params, fc_aes128_ctr_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes192_ctr_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes256_ctr_get_params);
+FC_DISPATCH(cipher, freectx, fc_aes_ctr_freectx);
+FC_DISPATCH(cipher, dupctx, fc_aes_ctr_dupctx);
+FC_DISPATCH(cipher, encrypt_init, fc_aes_ctr_einit);
+FC_DISPATCH(cipher, decrypt_init, fc_aes_ctr_dinit);
+FC_DISPATCH(cipher, update, fc_aes_ctr_update);
+FC_DISPATCH(cipher, final, fc_aes_ctr_final);
+FC_DISPATCH(cipher, cipher, fc_aes_ctr_cipher);
 
 typedef struct fc_aes_ctr_ctx {
     fc_cipher_generic g;   /* first (fc_cipher_generic_ctx_*): key, IV and
@@ -86,6 +100,20 @@ static int fc_aes_ctr_init(void *vctx, const unsigned char *key, size_t keylen,
     if (key != NULL)
         ctx->aes->set_enc_key(&ctx->ks, ctx->g.key, ctx->g.keylen);
     return params == NULL || fc_cipher_generic_set_ctx_params(&ctx->g, params);
+}
+
+static int fc_aes_ctr_einit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_ctr_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int fc_aes_ctr_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_ctr_init(vctx, key, keylen, iv, ivlen, params, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -174,9 +202,104 @@ static int fc_aes_ctr_cipher(void *vctx, unsigned char *out, size_t *outl,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Dispatch tables (fc_prov.h), written by cipher_common.h. */
+/* Dispatch tables (fc_prov.h): each cipher's table after the two entries
+ * its key size makes its own. */
 
-/* The parameters are those of every non-AEAD cipher (cipher_common.h). */
-FC_AES_MODE_DISPATCH(ctr, fc_aes_ctr_info, fc_cipher_generic_ctx_get,
-                     fc_cipher_generic_ctx_set, fc_cipher_generic_gettable,
-                     fc_cipher_generic_settable);
+static void *fc_aes128_ctr_newctx(void *provctx)
+{
+    return fc_aes_ctr_newctx(provctx, 16);
+}
+
+static int fc_aes128_ctr_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_ctr_info, 16);
+}
+
+const OSSL_DISPATCH fc_aes128ctr_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes128_ctr_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_ctr_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_ctr_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_ctr_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_ctr_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_ctr_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_ctr_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_ctr_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_ctr_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_get},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_set},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+static void *fc_aes192_ctr_newctx(void *provctx)
+{
+    return fc_aes_ctr_newctx(provctx, 24);
+}
+
+static int fc_aes192_ctr_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_ctr_info, 24);
+}
+
+const OSSL_DISPATCH fc_aes192ctr_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes192_ctr_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_ctr_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_ctr_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_ctr_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_ctr_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_ctr_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_ctr_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_ctr_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_ctr_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_get},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_set},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+static void *fc_aes256_ctr_newctx(void *provctx)
+{
+    return fc_aes_ctr_newctx(provctx, 32);
+}
+
+static int fc_aes256_ctr_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_ctr_info, 32);
+}
+
+const OSSL_DISPATCH fc_aes256ctr_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes256_ctr_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_ctr_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_ctr_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_ctr_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_ctr_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_ctr_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_ctr_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_ctr_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_ctr_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_get},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_ctx_set},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_cipher_generic_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};

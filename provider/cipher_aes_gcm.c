@@ -85,6 +85,24 @@ enum {
     FC_IV_TLS_USED,  /* spent by a TLS record */
 };
 
+FC_DISPATCH(cipher, newctx, fc_aes128_gcm_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes192_gcm_newctx);
+FC_DISPATCH(cipher, newctx, fc_aes256_gcm_newctx);
+FC_DISPATCH(cipher, get_params, fc_aes128_gcm_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes192_gcm_get_params);
+FC_DISPATCH(cipher, get_params, fc_aes256_gcm_get_params);
+FC_DISPATCH(cipher, freectx, fc_aes_gcm_freectx);
+FC_DISPATCH(cipher, dupctx, fc_aes_gcm_dupctx);
+FC_DISPATCH(cipher, encrypt_init, fc_aes_gcm_einit);
+FC_DISPATCH(cipher, decrypt_init, fc_aes_gcm_dinit);
+FC_DISPATCH(cipher, update, fc_aes_gcm_update);
+FC_DISPATCH(cipher, final, fc_aes_gcm_final);
+FC_DISPATCH(cipher, cipher, fc_aes_gcm_cipher);
+FC_DISPATCH(cipher, get_ctx_params, fc_aes_gcm_get_ctx_params);
+FC_DISPATCH(cipher, set_ctx_params, fc_aes_gcm_set_ctx_params);
+FC_DISPATCH(cipher, gettable_ctx_params, fc_aes_gcm_gettable_ctx_params);
+FC_DISPATCH(cipher, settable_ctx_params, fc_aes_gcm_settable_ctx_params);
+
 typedef struct fc_aes_gcm_ctx {
     fc_gcm_key key; /* first: aligned with the context */
     fc_gcm_state st;
@@ -151,6 +169,18 @@ static const OSSL_PARAM fc_aes_gcm_settable[] = {
     OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, NULL, 0),
     OSSL_PARAM_END,
 };
+
+static const OSSL_PARAM *fc_aes_gcm_gettable_ctx_params(void *cctx,
+                                                        void *provctx)
+{
+    return fc_aes_gcm_gettable;
+}
+
+static const OSSL_PARAM *fc_aes_gcm_settable_ctx_params(void *cctx,
+                                                        void *provctx)
+{
+    return fc_aes_gcm_settable;
+}
 
 /* ------------------------------------------------------------------------ */
 /* IV storage and the TLS IV helpers. */
@@ -551,8 +581,8 @@ static void *fc_aes_gcm_newctx(void *provctx, size_t keylen)
     return ctx;
 }
 
-/* What get_params reports (cipher_common.h); the key length is added per
- * key size. */
+/* What get_params reports (cipher_common.h), with the key length of each
+ * cipher. */
 static const fc_cipher_info fc_aes_gcm_info = {.mode = EVP_CIPH_GCM_MODE,
                                                .ivlen = FC_GCM_IVLEN_DEFAULT,
                                                .blocksize = 1,
@@ -630,6 +660,20 @@ static int fc_aes_gcm_init(void *vctx, const unsigned char *key, size_t keylen,
     if (iv != NULL && ctx->key_set && !fc_gcm_start(ctx))
         return 0;
     return params == NULL || fc_aes_gcm_set_ctx_params(ctx, params);
+}
+
+static int fc_aes_gcm_einit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_gcm_init(vctx, key, keylen, iv, ivlen, params, 1);
+}
+
+static int fc_aes_gcm_dinit(void *vctx, const unsigned char *key, size_t keylen,
+                            const unsigned char *iv, size_t ivlen,
+                            const OSSL_PARAM params[])
+{
+    return fc_aes_gcm_init(vctx, key, keylen, iv, ivlen, params, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -901,8 +945,104 @@ static int fc_aes_gcm_cipher(void *vctx, unsigned char *out, size_t *outl,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Dispatch tables (fc_prov.h), written by cipher_common.h. */
+/* Dispatch tables (fc_prov.h): each cipher's table after the two entries
+ * its key size makes its own. */
 
-FC_AES_MODE_DISPATCH(gcm, fc_aes_gcm_info, fc_aes_gcm_get_ctx_params,
-                     fc_aes_gcm_set_ctx_params, fc_aes_gcm_gettable,
-                     fc_aes_gcm_settable);
+static void *fc_aes128_gcm_newctx(void *provctx)
+{
+    return fc_aes_gcm_newctx(provctx, 16);
+}
+
+static int fc_aes128_gcm_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_gcm_info, 16);
+}
+
+const OSSL_DISPATCH fc_aes128gcm_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes128_gcm_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes128_gcm_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+static void *fc_aes192_gcm_newctx(void *provctx)
+{
+    return fc_aes_gcm_newctx(provctx, 24);
+}
+
+static int fc_aes192_gcm_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_gcm_info, 24);
+}
+
+const OSSL_DISPATCH fc_aes192gcm_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes192_gcm_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes192_gcm_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};
+
+static void *fc_aes256_gcm_newctx(void *provctx)
+{
+    return fc_aes_gcm_newctx(provctx, 32);
+}
+
+static int fc_aes256_gcm_get_params(OSSL_PARAM params[])
+{
+    return fc_cipher_get_params(params, &fc_aes_gcm_info, 32);
+}
+
+const OSSL_DISPATCH fc_aes256gcm_functions[] = {
+    {OSSL_FUNC_CIPHER_NEWCTX, (void (*)(void))fc_aes256_gcm_newctx},
+    {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_gcm_freectx},
+    {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_gcm_dupctx},
+    {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_gcm_einit},
+    {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_gcm_dinit},
+    {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_gcm_update},
+    {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_gcm_final},
+    {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_gcm_cipher},
+    {OSSL_FUNC_CIPHER_GET_PARAMS, (void (*)(void))fc_aes256_gcm_get_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,
+     (void (*)(void))fc_cipher_gettable_params},
+    {OSSL_FUNC_CIPHER_GET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_get_ctx_params},
+    {OSSL_FUNC_CIPHER_SET_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_set_ctx_params},
+    {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_gettable_ctx_params},
+    {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,
+     (void (*)(void))fc_aes_gcm_settable_ctx_params},
+    OSSL_DISPATCH_END,
+};

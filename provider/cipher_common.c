@@ -45,7 +45,8 @@ const OSSL_PARAM *fc_cipher_gettable_params(void *provctx)
 }
 
 /* see cipher_common.h */
-int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info)
+int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info,
+                         size_t keylen)
 {
     fc_params f;
     OSSL_PARAM *p;
@@ -57,7 +58,7 @@ int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info)
         !OSSL_PARAM_set_uint(p, info->mode))
         return 0;
     if ((p = fc_param(&f, FC_CP_KEYLEN)) != NULL &&
-        !OSSL_PARAM_set_size_t(p, info->keylen))
+        !OSSL_PARAM_set_size_t(p, keylen))
         return 0;
     if ((p = fc_param(&f, FC_CP_IVLEN)) != NULL &&
         !OSSL_PARAM_set_size_t(p, info->ivlen))
@@ -179,7 +180,7 @@ static const uint8_t fc_generic_set_ids[] = {
 static const fc_param_table fc_generic_set_table =
     FC_PARAM_TABLE(fc_generic_set_ids);
 
-const OSSL_PARAM fc_cipher_generic_gettable[] = {
+static const OSSL_PARAM fc_cipher_generic_gettable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, NULL),
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
@@ -192,7 +193,7 @@ const OSSL_PARAM fc_cipher_generic_gettable[] = {
 
 /* "keylen" is absent, as in the default provider (the length policy
  * above); a "keylen" passed anyway must be the cipher's own. */
-const OSSL_PARAM fc_cipher_generic_settable[] = {
+static const OSSL_PARAM fc_cipher_generic_settable[] = {
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, NULL),
     OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, NULL),
@@ -353,6 +354,24 @@ int fc_cipher_generic_ctx_get(void *ctx, OSSL_PARAM params[])
 int fc_cipher_generic_ctx_set(void *ctx, const OSSL_PARAM params[])
 {
     return fc_cipher_generic_set_ctx_params(ctx, params);
+}
+
+/* see cipher_common.h */
+const OSSL_PARAM *fc_cipher_generic_gettable_ctx_params(void *cctx,
+                                                        void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return fc_cipher_generic_gettable;
+}
+
+/* see cipher_common.h */
+const OSSL_PARAM *fc_cipher_generic_settable_ctx_params(void *cctx,
+                                                        void *provctx)
+{
+    (void)cctx;
+    (void)provctx;
+    return fc_cipher_generic_settable;
 }
 
 /* ------------------------------------------------------------------------ */

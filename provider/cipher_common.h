@@ -4,7 +4,7 @@
  * parameter arrays, one key and IV length policy, the context allocation,
  * the IV read-out, the algorithm constants behind get_params, the state
  * and parameters of the non-AEAD modes (fc_cipher_generic: CBC, CTR), and
- * the dispatch tables.
+ * how every cipher file writes its dispatch tables.
  *
  * A cipher file keeps only its own semantics. Its parameter handlers decode
  * the caller's array once (fc_params_find) into a set of slots, one per
@@ -12,9 +12,9 @@
  * spells out and comments; the order the caller wrote them in never
  * matters. A non-AEAD mode takes the default provider's generic parameters
  * from fc_cipher_generic as they are. Adding a cipher means a newctx, an
- * init, its data path, the names it takes beyond those, and one
- * FC_AES_MODE_DISPATCH line for the tables EVP sees (below):
- * cipher_aes_ctr.c is the smallest example.
+ * init, its data path, the names it takes beyond those, and its dispatch
+ * tables, written out by hand as the section at the end of this header
+ * says: cipher_aes_ctr.c is the smallest example.
  *
  * Parameter names. Every name any cipher of ours knows has one id (enum
  * fc_cparam) and its string in fc_cparam_names. A table (fc_param_table)
@@ -201,19 +201,21 @@ static inline OSSL_PARAM *fc_param(const fc_params *found, int id)
 /* ------------------------------------------------------------------------ */
 /* Algorithm constants. */
 
-/* What get_params reports for one cipher. */
+/* What get_params reports for the ciphers of one mode, whatever the key
+ * size. */
 typedef struct fc_cipher_info {
     unsigned int mode; /* EVP_CIPH_*_MODE */
-    size_t keylen, ivlen, blocksize;
+    size_t ivlen, blocksize;
     int aead, custom_iv; /* 1 or 0; "cts", "tls-multi", "has-randkey": 0 */
 } fc_cipher_info;
 
 /*
- * fc_cipher_get_params answers the constant parameters of |info|. There is
- * no provider context here, so a failure returns 0 without an error of
- * ours on the queue.
+ * fc_cipher_get_params answers the constant parameters of |info| and the
+ * key length |keylen|. There is no provider context here, so a failure
+ * returns 0 without an error of ours on the queue.
  */
-int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info);
+int fc_cipher_get_params(OSSL_PARAM params[], const fc_cipher_info *info,
+                         size_t keylen);
 
 /* fc_cipher_gettable_params lists the names fc_cipher_get_params answers;
  * the same for every cipher of ours. */
@@ -265,7 +267,8 @@ int fc_cipher_get_ivlen_param(fc_prov_ctx *prov, const OSSL_PARAM *p, size_t *v,
                               size_t min, uint64_t max);
 
 /* ------------------------------------------------------------------------ */
-/* Context parameters both families answer. */
+/* Context parameters every cipher answers (AEAD or not, through
+ * fc_cipher_generic or its own handlers). */
 
 /* fc_cipher_bad_param raises FC_R_INVALID_PARAMETER naming the key of |p|
  * with |what| ("get", "set") and returns 0. */
@@ -381,10 +384,11 @@ int fc_cipher_generic_check_io(const fc_cipher_generic *g,
 OSSL_FUNC_cipher_get_ctx_params_fn fc_cipher_generic_ctx_get;
 OSSL_FUNC_cipher_set_ctx_params_fn fc_cipher_generic_ctx_set;
 
-/* The lists the two above answer to EVP, as the default provider's for
- * every non-AEAD cipher ("keylen" is not settable: the length policy). */
-extern const OSSL_PARAM fc_cipher_generic_gettable[];
-extern const OSSL_PARAM fc_cipher_generic_settable[];
+/* The gettable_ctx_params and settable_ctx_params entries of every
+ * non-AEAD cipher: the names the two above answer, as the default
+ * provider's lists ("keylen" is not settable: the length policy). */
+OSSL_FUNC_cipher_gettable_ctx_params_fn fc_cipher_generic_gettable_ctx_params;
+OSSL_FUNC_cipher_settable_ctx_params_fn fc_cipher_generic_settable_ctx_params;
 
 /* ------------------------------------------------------------------------ */
 /* Context life cycle. */
@@ -412,112 +416,24 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
 /* Dispatch tables. */
 
 /*
- * The OSSL_DISPATCH tables of an AES mode, one per key size, differ only
- * in the key length, so they are written once, here. A mode file <m>
- * (cbc, gcm, ctr) defines these statics, each named after the
- * OSSL_FUNC_cipher_* entry it serves and with its prototype:
- *
- *   fc_aes_<m>_freectx, _dupctx, _update, _final, _cipher;
- *
- * and these two, which take what the entries around them differ in:
- *
- *   void *fc_aes_<m>_newctx(void *provctx, size_t keylen);
- *   int fc_aes_<m>_init(void *ctx, const unsigned char *key,
- *                       size_t keylen, const unsigned char *iv,
- *                       size_t ivlen, const OSSL_PARAM params[], int enc);
- *
- * It ends with FC_AES_MODE_DISPATCH(<m>, info, get, set, gettable,
- * settable);, where |info| is its fc_cipher_info (the keylen in it is not
- * read), |get| and |set| its get_ctx_params and set_ctx_params (its own,
- * or fc_cipher_generic_ctx_*), and the last two the OSSL_PARAM lists of
- * its context parameters. That declares the entries with their exact
- * OpenSSL prototypes (FC_DISPATCH, or a static assertion for |get| and
- * |set|, which may be another file's: a wrong one fails to compile), adds
- * encrypt_init and decrypt_init (the init with enc 1 and 0),
- * gettable_ctx_params and settable_ctx_params (the lists), and writes for
- * AES-128, -192 and -256 a newctx and a get_params with that key length
- * and the table fc_aes<bits><m>_functions that fc_prov.h declares.
+ * Every cipher file writes its tables the same way, by hand, as the house
+ * style asks (cipher_aes_ctr.c is the smallest example):
+ *   - before its context type, one FC_DISPATCH (fc_prov.h) line per static
+ *     entry it defines, so that a wrong prototype fails to compile; the
+ *     entries of this header are declared here with their types;
+ *   - one newctx and one get_params per cipher, each a 3-line wrapper that
+ *     passes the key length (and for CBC-HMAC the digest) to the mode's
+ *     own: fc_aes128_cbc_newctx calls fc_aes_cbc_newctx(provctx, 16), and
+ *     fc_aes128_cbc_get_params calls fc_cipher_get_params(params,
+ *     &fc_aes_cbc_info, 16);
+ *   - encrypt_init and decrypt_init, two wrappers of the mode's init that
+ *     pass the direction;
+ *   - at the end of the file, under "Dispatch tables (fc_prov.h)", one
+ *     OSSL_DISPATCH table per cipher written out in full, in the order
+ *     newctx, freectx, dupctx, encrypt_init, decrypt_init, update, final,
+ *     cipher, get_params, gettable_params, get_ctx_params, set_ctx_params,
+ *     gettable_ctx_params, settable_ctx_params, and OSSL_DISPATCH_END,
+ *     named fc_aes<bits><mode>_functions as fc_prov.h declares it.
  */
-#define FC_AES_MODE_DISPATCH(m, info, get, set, gettable, settable)            \
-    FC_DISPATCH(cipher, freectx, fc_aes_##m##_freectx);                        \
-    FC_DISPATCH(cipher, dupctx, fc_aes_##m##_dupctx);                          \
-    FC_DISPATCH(cipher, encrypt_init, fc_aes_##m##_einit);                     \
-    FC_DISPATCH(cipher, decrypt_init, fc_aes_##m##_dinit);                     \
-    FC_DISPATCH(cipher, update, fc_aes_##m##_update);                          \
-    FC_DISPATCH(cipher, final, fc_aes_##m##_final);                            \
-    FC_DISPATCH(cipher, cipher, fc_aes_##m##_cipher);                          \
-    _Static_assert(__builtin_types_compatible_p(                               \
-                       __typeof__(get), OSSL_FUNC_cipher_get_ctx_params_fn),   \
-                   #get " is no get_ctx_params");                              \
-    _Static_assert(__builtin_types_compatible_p(                               \
-                       __typeof__(set), OSSL_FUNC_cipher_set_ctx_params_fn),   \
-                   #set " is no set_ctx_params");                              \
-    FC_DISPATCH(cipher, gettable_ctx_params,                                   \
-                fc_aes_##m##_gettable_ctx_params);                             \
-    FC_DISPATCH(cipher, settable_ctx_params,                                   \
-                fc_aes_##m##_settable_ctx_params);                             \
-    static int fc_aes_##m##_einit(void *ctx, const unsigned char *key,         \
-                                  size_t keylen, const unsigned char *iv,      \
-                                  size_t ivlen, const OSSL_PARAM params[])     \
-    {                                                                          \
-        return fc_aes_##m##_init(ctx, key, keylen, iv, ivlen, params, 1);      \
-    }                                                                          \
-    static int fc_aes_##m##_dinit(void *ctx, const unsigned char *key,         \
-                                  size_t keylen, const unsigned char *iv,      \
-                                  size_t ivlen, const OSSL_PARAM params[])     \
-    {                                                                          \
-        return fc_aes_##m##_init(ctx, key, keylen, iv, ivlen, params, 0);      \
-    }                                                                          \
-    static const OSSL_PARAM *fc_aes_##m##_gettable_ctx_params(void *cctx,      \
-                                                              void *provctx)   \
-    {                                                                          \
-        return (gettable);                                                     \
-    }                                                                          \
-    static const OSSL_PARAM *fc_aes_##m##_settable_ctx_params(void *cctx,      \
-                                                              void *provctx)   \
-    {                                                                          \
-        return (settable);                                                     \
-    }                                                                          \
-    FC_AES_KEY_SIZE_DISPATCH(m, 128, info, get, set);                          \
-    FC_AES_KEY_SIZE_DISPATCH(m, 192, info, get, set);                          \
-    FC_AES_KEY_SIZE_DISPATCH(m, 256, info, get, set)
-
-/* One key size of FC_AES_MODE_DISPATCH. */
-#define FC_AES_KEY_SIZE_DISPATCH(m, bits, inf, get, set)                       \
-    FC_DISPATCH(cipher, newctx, fc_aes##bits##_##m##_newctx);                  \
-    FC_DISPATCH(cipher, get_params, fc_aes##bits##_##m##_get_params);          \
-    static void *fc_aes##bits##_##m##_newctx(void *provctx)                    \
-    {                                                                          \
-        return fc_aes_##m##_newctx(provctx, (bits) / 8);                       \
-    }                                                                          \
-    static int fc_aes##bits##_##m##_get_params(OSSL_PARAM params[])            \
-    {                                                                          \
-        fc_cipher_info info = (inf);                                           \
-                                                                               \
-        info.keylen = (bits) / 8;                                              \
-        return fc_cipher_get_params(params, &info);                            \
-    }                                                                          \
-    const OSSL_DISPATCH fc_aes##bits##m##_functions[] = {                      \
-        {OSSL_FUNC_CIPHER_NEWCTX,                                              \
-         (void (*)(void))fc_aes##bits##_##m##_newctx},                         \
-        {OSSL_FUNC_CIPHER_FREECTX, (void (*)(void))fc_aes_##m##_freectx},      \
-        {OSSL_FUNC_CIPHER_DUPCTX, (void (*)(void))fc_aes_##m##_dupctx},        \
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, (void (*)(void))fc_aes_##m##_einit},   \
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, (void (*)(void))fc_aes_##m##_dinit},   \
-        {OSSL_FUNC_CIPHER_UPDATE, (void (*)(void))fc_aes_##m##_update},        \
-        {OSSL_FUNC_CIPHER_FINAL, (void (*)(void))fc_aes_##m##_final},          \
-        {OSSL_FUNC_CIPHER_CIPHER, (void (*)(void))fc_aes_##m##_cipher},        \
-        {OSSL_FUNC_CIPHER_GET_PARAMS,                                          \
-         (void (*)(void))fc_aes##bits##_##m##_get_params},                     \
-        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS,                                     \
-         (void (*)(void))fc_cipher_gettable_params},                           \
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, (void (*)(void))(get)},              \
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, (void (*)(void))(set)},              \
-        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS,                                 \
-         (void (*)(void))fc_aes_##m##_gettable_ctx_params},                    \
-        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS,                                 \
-         (void (*)(void))fc_aes_##m##_settable_ctx_params},                    \
-        OSSL_DISPATCH_END,                                                     \
-    }
 
 #endif /* FC_CIPHER_COMMON_H */

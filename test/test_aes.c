@@ -47,6 +47,7 @@
 #include "checks.h"
 #include "impls.h"
 #include "kat.h"
+#include "runner.h"
 
 #define GUARD      32
 #define MAX_BLOCKS 416
@@ -272,7 +273,7 @@ static size_t run_kat_file(const char *file, const fc_aes_ops *ops)
     return count;
 }
 
-static void test_kat(void **state)
+FC_TEST("aes_kat", test_kat)
 {
     size_t n, ran = 0;
     const fc_aes_ops *const *tab = impls(&n);
@@ -290,7 +291,7 @@ static void test_kat(void **state)
 }
 
 /* The reader itself, on a file exercising its syntax. */
-static void test_kat_reader(void **state)
+FC_TEST("aes_kat", test_kat_reader)
 {
     char path[] = "/tmp/fc_kat_XXXXXX", where[64];
     int fd = mkstemp(path);
@@ -421,7 +422,7 @@ static void make_ref(ref_case *r, const fc_aes_ops *ref, size_t kb,
     ref->cbc_dec(&k, r->in, r->dec, blocks, r->dec_iv);
 }
 
-static void test_diff_generic(void **state)
+FC_TEST("aes_diff", test_diff_generic)
 {
     size_t n, ncounts, compared = 0;
     const fc_aes_ops *const *tab = impls(&n);
@@ -457,10 +458,7 @@ static void test_diff_generic(void **state)
         }
     }
     free(r);
-    if (compared == 0) {
-        print_message("[  SKIPPED ] no accelerated AES table to compare\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(compared == 0, "no accelerated AES table to compare");
 }
 
 /* OpenSSL's default provider, no padding: the independent oracle. |mode|
@@ -491,7 +489,7 @@ static void evp_aes(const char *mode, int enc, const uint8_t *key, size_t kb,
     EVP_CIPHER_free(c);
 }
 
-static void test_diff_openssl(void **state)
+FC_TEST("aes_diff", test_diff_openssl)
 {
     static const size_t full[] = {0,  1,   2,   3,   4,   5,   7,   8,  9,  15,
                                   16, 17,  31,  32,  33,  47,  48,  49, 63, 64,
@@ -546,17 +544,13 @@ static void test_diff_openssl(void **state)
 
 /* ---- ABI -------------------------------------------------------------- */
 
-static void test_abi_checker(void **state)
+FC_TEST("aes_abi", test_abi_checker)
 {
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     assert_true(fc_abi_self_test());
 }
 
-static void test_abi_kernels(void **state)
+FC_TEST("aes_abi", test_abi_kernels)
 {
     /* The AES-NI kernels work 8 blocks at a time with 4/2/1 tails, the
      * VAES ones 16 at a time with 8/4/2/1 tails. */
@@ -569,11 +563,7 @@ static void test_abi_kernels(void **state)
     uint8_t *out;
     char what[160];
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     r = malloc(sizeof(*r));
     out = malloc(16 * MAX_BLOCKS);
     assert_non_null(r);
@@ -648,16 +638,13 @@ static void test_abi_kernels(void **state)
     }
     free(r);
     free(out);
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no assembly AES table runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no assembly AES table runs here");
 }
 
 /* ---- edge cases ------------------------------------------------------- */
 
 /* blocks == 0 writes nothing: not the output, not the IV. */
-static void test_zero_blocks(void **state)
+FC_TEST("aes_edge", test_zero_blocks)
 {
     size_t n;
     const fc_aes_ops *const *tab = impls(&n);
@@ -694,7 +681,7 @@ static void test_zero_blocks(void **state)
 
 /* Each key size sets |rounds|, reads exactly |key_bytes| bytes of key, and
  * gives a different cipher. */
-static void test_key_sizes(void **state)
+FC_TEST("aes_edge", test_key_sizes)
 {
     size_t n;
     const fc_aes_ops *const *tab = impls(&n);
@@ -802,7 +789,7 @@ static void inv_mix_columns(uint8_t out[16], const uint8_t in[16])
     }
 }
 
-static void test_schedule_layout(void **state)
+FC_TEST("aes_edge", test_schedule_layout)
 {
     /* FIPS-197 A.1: the last round key for 2b7e1516...; checks ref_expand. */
     static const uint8_t k128[16] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae,
@@ -850,16 +837,13 @@ static void test_schedule_layout(void **state)
             }
         }
     }
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no AES table with a fixed layout\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no AES table with a fixed layout");
 }
 
 /* Decrypt(Encrypt(x)) = x across every pair of tables: each uses its own
  * schedules, so this ties the encryption and decryption schedules of one
  * table to the other's. */
-static void test_round_trip_cross(void **state)
+FC_TEST("aes_edge", test_round_trip_cross)
 {
     size_t n;
     const fc_aes_ops *const *tab = impls(&n);
@@ -893,7 +877,7 @@ static void test_round_trip_cross(void **state)
 }
 
 /* in == out gives what out-of-place gives, around every loop boundary. */
-static void test_in_place(void **state)
+FC_TEST("aes_edge", test_in_place)
 {
     size_t n;
     const fc_aes_ops *const *tab = impls(&n);
@@ -930,7 +914,7 @@ static void test_in_place(void **state)
 }
 
 /* Re-keying a used structure, across key sizes, forgets the old key. */
-static void test_rekey(void **state)
+FC_TEST("aes_edge", test_rekey)
 {
     size_t n;
     const fc_aes_ops *const *tab = impls(&n);
@@ -978,7 +962,7 @@ static void test_rekey(void **state)
  * memory index that depends on them, in C or assembly, is reported as a use
  * of uninitialised memory; elsewhere this is one more round-trip check.
  */
-static void test_ct_marked(void **state)
+FC_TEST("aes_edge", test_ct_marked)
 {
     size_t n;
     const fc_aes_ops *const *tab = impls(&n);
@@ -1041,7 +1025,7 @@ static void test_ct_marked(void **state)
  * against the record as it was built. In a FASTCRYPTO_CT_VALGRIND build
  * under valgrind, a branch or index on the padding shows up here.
  */
-static void test_tls_cbc_ct_marked(void **state)
+FC_TEST("aes_edge", test_tls_cbc_ct_marked)
 {
     static const size_t macs[] = {20, 32, 48, 64};
     uint8_t rec[400], mac[FC_TLS_CBC_MAX_MAC], fallback[FC_TLS_CBC_MAX_MAC];
@@ -1109,7 +1093,7 @@ static void test_tls_cbc_ct_marked(void **state)
  * 1..64; and the padding check
  * for every length byte and record length 1..300.
  */
-static void test_tls_cbc_helpers(void **state)
+FC_TEST("aes_edge", test_tls_cbc_helpers)
 {
     uint8_t rec[400], mac[FC_TLS_CBC_MAX_MAC], fallback[FC_TLS_CBC_MAX_MAC];
     const size_t step = fc_test_quick() ? 7 : 1;
@@ -1177,34 +1161,5 @@ static void test_tls_cbc_helpers(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_kat_reader),
-        cmocka_unit_test(test_kat),
-    };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_generic),
-        cmocka_unit_test(test_diff_openssl),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_checker),
-        cmocka_unit_test(test_abi_kernels),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_zero_blocks),
-        cmocka_unit_test(test_key_sizes),
-        cmocka_unit_test(test_schedule_layout),
-        cmocka_unit_test(test_round_trip_cross),
-        cmocka_unit_test(test_in_place),
-        cmocka_unit_test(test_rekey),
-        cmocka_unit_test(test_ct_marked),
-        cmocka_unit_test(test_tls_cbc_ct_marked),
-        cmocka_unit_test(test_tls_cbc_helpers),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("aes_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("aes_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("aes_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("aes_edge", edge, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

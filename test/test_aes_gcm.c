@@ -59,6 +59,7 @@
 #include "checks.h"
 #include "impls.h"
 #include "kat.h"
+#include "runner.h"
 
 #define MAX_BLOCKS (3 * 8 * 16 + 15)
 #define GUARD      32
@@ -470,7 +471,7 @@ static int kat_next(fc_kat *k, gcm_vec *v)
 }
 
 /* The reference against the spec's vectors: the oracle of gcm_diff. */
-static void test_kat_reference(void **state)
+FC_TEST("gcm_kat", test_kat_reference)
 {
     fc_kat *k = fc_kat_open("aes_gcm.txt");
     gcm_vec v;
@@ -498,7 +499,7 @@ static void test_kat_reference(void **state)
     assert_int_equal(count, 18);
 }
 
-static void test_kat_kernels(void **state)
+FC_TEST("gcm_kat", test_kat_kernels)
 {
     size_t n, ran = 0;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -534,7 +535,7 @@ static void test_kat_kernels(void **state)
     assert_true(ran >= 1);
 }
 
-static void test_kat_core(void **state)
+FC_TEST("gcm_kat", test_kat_core)
 {
     size_t n, ran = 0;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -640,7 +641,7 @@ static void random_ctr(uint8_t ctr[16], size_t blocks)
     fc_store_be32(ctr + 12, (uint32_t)c);
 }
 
-static void test_diff_kernels(void **state)
+FC_TEST("gcm_diff", test_diff_kernels)
 {
     static size_t counts[MAX_BLOCKS + 1];
     size_t n, ncounts = fc_test_block_counts(counts, MAX_BLOCKS);
@@ -698,7 +699,7 @@ static void test_diff_kernels(void **state)
  * byte mask); the generic ones against the reference first. Where an ABI
  * trampoline exists, one call each way under it.
  */
-static void test_diff_kernels_bytes(void **state)
+FC_TEST("gcm_diff", test_diff_kernels_bytes)
 {
     static const size_t whole[] = {7,  8,  9,  15, 16, 17, 31, 32,
                                    33, 47, 63, 64, 65, 95, 96, 97};
@@ -816,11 +817,9 @@ static void test_diff_kernels_bytes(void **state)
             }
         }
     }
-    if (ran == 0) {
-        print_message("[  SKIPPED ] no table with _bytes kernels runs here "
-                      "(besides the generic one)\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(
+        ran == 0,
+        "no table with _bytes kernels runs here (besides the generic one)");
 }
 
 /*
@@ -830,7 +829,7 @@ static void test_diff_kernels_bytes(void **state)
  * equal, every other byte of the key untouched; all key sizes, under the
  * ABI checker where there is one.
  */
-static void test_set_key_one_call(void **state)
+FC_TEST("gcm_diff", test_set_key_one_call)
 {
     size_t n, ran = 0;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -884,11 +883,7 @@ static void test_set_key_one_call(void **state)
             free_key(dirty);
         }
     }
-    if (ran == 0) {
-        print_message("[  SKIPPED ] no table with a one-call key setup runs "
-                      "here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(ran == 0, "no table with a one-call key setup runs here");
 }
 
 /*
@@ -897,7 +892,7 @@ static void test_set_key_one_call(void **state)
  * call crossing it. Every table must match the reference, whose inc32 wraps
  * by itself.
  */
-static void test_diff_kernels_wrap(void **state)
+FC_TEST("gcm_diff", test_diff_kernels_wrap)
 {
     static const size_t before[] = {1,  2,  3,  7,  8,  9,  15, 16,
                                     17, 31, 32, 33, 47, 63, 64, 65};
@@ -995,7 +990,7 @@ static void evp_gcm(int enc, const uint8_t *key, size_t kb, const uint8_t *iv,
 /* Random key, IV length (12 most often, else 1..80), AAD and data lengths
  * and pieces: every table's state API against the reference, and the
  * reference against OpenSSL. */
-static void test_diff_core(void **state)
+FC_TEST("gcm_diff", test_diff_core)
 {
     const int rounds = fc_test_quick() ? 12 : 150;
     size_t n;
@@ -1077,7 +1072,7 @@ static void test_diff_core(void **state)
  * record), or each cut once at a random point (a block left unfinished
  * across calls), alternating.
  */
-static void test_diff_core_records(void **state)
+FC_TEST("gcm_diff", test_diff_core_records)
 {
     const size_t maxlen = 300, maxaad = 64;
     const size_t step = fc_test_quick() ? 7 : 1;
@@ -1243,7 +1238,7 @@ static void wrap_case(const char *what, const fc_gcm_ops *ops,
 /* The state API across the 32-bit counter wrap, with IVs whose J0 sits
  * just below it: every table against the reference and OpenSSL, in random
  * pieces (so the split at the wrap meets every call shape). */
-static void test_diff_core_wrap(void **state)
+FC_TEST("gcm_diff", test_diff_core_wrap)
 {
     /* J0's low word; data starts at inc32(J0). 0xffffffff: the very first
      * data block uses counter 0. */
@@ -1318,17 +1313,13 @@ static void test_diff_core_wrap(void **state)
 
 /* ---- ABI -------------------------------------------------------------- */
 
-static void test_abi_checker(void **state)
+FC_TEST("gcm_abi", test_abi_checker)
 {
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     assert_true(fc_abi_self_test());
 }
 
-static void test_abi_kernels(void **state)
+FC_TEST("gcm_abi", test_abi_kernels)
 {
     /* Every loop's boundaries, up to two 32-block groups and a tail. */
     static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16, 17, 24, 31,
@@ -1339,11 +1330,7 @@ static void test_abi_kernels(void **state)
     static uint8_t in[16 * 97], out[16 * 97], want[16 * 97];
     char what[160];
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     FC_TEST_FOREACH_IMPL("gcm", tab, n, ops)
     {
         if (is_generic(ops))
@@ -1385,10 +1372,7 @@ static void test_abi_kernels(void **state)
             }
         }
     }
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no assembly GCM table runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no assembly GCM table runs here");
 }
 
 /*
@@ -1401,7 +1385,7 @@ static void test_abi_kernels(void **state)
  * valgrind cannot run AVX-512: this is the over-read check of the masked
  * tails.
  */
-static void test_guard_pages(void **state)
+FC_TEST("gcm_edge", test_guard_pages)
 {
     static const size_t more[] = {47, 48, 63, 64, 65, 95, 96, 97};
     const size_t keylen = FC_OFF_GCM_HTABLE + FC_GCM_HTABLE_BYTES;
@@ -1467,7 +1451,7 @@ static void test_guard_pages(void **state)
 
 /* ---- edge cases ------------------------------------------------------- */
 
-static void test_refusals(void **state)
+FC_TEST("gcm_edge", test_refusals)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -1542,7 +1526,7 @@ static void test_refusals(void **state)
 /* Every single-bit error in the tag, the ciphertext and the AAD is caught;
  * every truncation 1..16 of the right tag verifies and every truncation of
  * a wrong one does not. */
-static void test_tag_errors(void **state)
+FC_TEST("gcm_edge", test_tag_errors)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -1604,7 +1588,7 @@ static void test_tag_errors(void **state)
 
 /* A state copied mid-message continues like the original; several states
  * share one key, interleaved; the key is never written. */
-static void test_states(void **state)
+FC_TEST("gcm_edge", test_states)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -1701,7 +1685,7 @@ static void test_states(void **state)
     }
 }
 
-static void test_select_and_self_test(void **state)
+FC_TEST("gcm_edge", test_select_and_self_test)
 {
     size_t n;
     unsigned nrows;
@@ -1753,7 +1737,7 @@ static void test_select_and_self_test(void **state)
  * valgrind in a FASTCRYPTO_CT_VALGRIND build any secret-dependent branch or
  * index is reported; elsewhere one more reference check.
  */
-static void test_ct_marked(void **state)
+FC_TEST("gcm_edge", test_ct_marked)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -1823,37 +1807,5 @@ static void test_ct_marked(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_kat_reference),
-        cmocka_unit_test(test_kat_kernels),
-        cmocka_unit_test(test_kat_core),
-    };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_kernels),
-        cmocka_unit_test(test_diff_kernels_wrap),
-        cmocka_unit_test(test_diff_kernels_bytes),
-        cmocka_unit_test(test_set_key_one_call),
-        cmocka_unit_test(test_diff_core),
-        cmocka_unit_test(test_diff_core_records),
-        cmocka_unit_test(test_diff_core_wrap),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_checker),
-        cmocka_unit_test(test_abi_kernels),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_tag_errors),
-        cmocka_unit_test(test_states),
-        cmocka_unit_test(test_select_and_self_test),
-        cmocka_unit_test(test_guard_pages),
-        cmocka_unit_test(test_ct_marked),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("gcm_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("gcm_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("gcm_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("gcm_edge", edge, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

@@ -48,6 +48,7 @@
 #include "fc/ct.h"
 #include "fc/tuning.h"
 #include "impls.h"
+#include "runner.h"
 
 #define MAXN 32
 
@@ -205,7 +206,7 @@ static void check_pair(const pair_ops *ops, size_t n, const uint64_t *m1,
 
 /* a^0 = 1, a^1 = a, a^2, a^3 computed with fc_bn_mul + fc_mont_reduce
  * (independent of the modexp code). */
-static void test_kat_small_exponents(void **state)
+FC_TEST("exp2_kat", test_kat_small_exponents)
 {
     size_t ran = 0;
 
@@ -252,7 +253,7 @@ static void test_kat_small_exponents(void **state)
 
 /* ---- differential ------------------------------------------------------- */
 
-static void test_diff_random(void **state)
+FC_TEST("exp2_diff", test_diff_random)
 {
     const int quick = fc_test_quick();
     size_t ran = 0;
@@ -507,17 +508,13 @@ static void ifma_operand(uint64_t *dx, const uint64_t *m, size_t n, size_t l,
 
 /* The IFMA kernels (interleaved halves), every size: squaring, product,
  * gather, through the ABI trampoline. */
-static void test_abi_ifma(void **state)
+FC_TEST("exp2_abi", test_abi_ifma)
 {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
     const int cases = fc_test_quick() ? 4 : 10;
     size_t ran = 0;
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     for (size_t s = 0; s < FC_ARRAY_LEN(ifma_k); s++) {
         const size_t n = ifma_k[s].n, l = ifma_k[s].l, u = ifma_k[s].units;
         const size_t words = 8 * u, slot = 4 * u;
@@ -863,17 +860,13 @@ static void avx2_check_pads(const uint8_t *w, size_t l, const char *what)
 
 /* The AVX2 kernels: products, squarings, aliasing, the bounds, the gather,
  * through the calling-convention trampoline, against the C model and BN. */
-static void test_abi_avx2(void **state)
+FC_TEST("exp2_abi", test_abi_avx2)
 {
 #if defined(__x86_64__) && !defined(FC_NO_ASM)
     size_t ran = 0;
     const int cases = fc_test_quick() ? 3 : 12;
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     for (size_t s = 0; s < FC_ARRAY_LEN(avx2_k); s++) {
         const size_t n = avx2_k[s].n, l = avx2_k[s].l, words = 2 * l;
         uint64_t m[2][MAXN + 1], mt[2][MAXN + 1], md[2][AVX2_MAXL];
@@ -983,7 +976,7 @@ static void test_abi_avx2(void **state)
 }
 
 /* The per-key state: keyed runs against BN, a copy, NULL and sizes. */
-static void test_edge_keyed(void **state)
+FC_TEST("exp2_edge", test_edge_keyed)
 {
     size_t ran = 0;
 
@@ -1102,7 +1095,7 @@ static void m1_all_ones(const pair_ops *ops, size_t n, unsigned db)
                "m~_1 all ones q");
 }
 
-static void test_edge_m1_all_ones(void **state)
+FC_TEST("exp2_edge", test_edge_m1_all_ones)
 {
     const pair_ops *ifma = engine("ifma", 16);
     const pair_ops *avx2 = engine("avx2", 16);
@@ -1126,7 +1119,7 @@ static void test_edge_m1_all_ones(void **state)
 
 /* ---- edge cases --------------------------------------------------------- */
 
-static void test_edge_operands(void **state)
+FC_TEST("exp2_edge", test_edge_operands)
 {
     size_t ran = 0;
 
@@ -1192,7 +1185,7 @@ static void test_edge_operands(void **state)
         skip();
 }
 
-static void test_edge_alias_and_sizes(void **state)
+FC_TEST("exp2_edge", test_edge_alias_and_sizes)
 {
     size_t ran = 0;
 
@@ -1239,12 +1232,10 @@ static void test_edge_alias_and_sizes(void **state)
 static const fc_rsa_engine *engine_named(const char *name)
 {
     size_t count;
-    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
+    const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count), *e;
 
-    for (size_t i = 0; i < count; i++)
-        if (strcmp(tab[i]->name, name) == 0)
-            return tab[i];
-    return NULL;
+    FC_TEST_FIND_IMPL(tab, count, name, e);
+    return e;
 }
 
 /* |e| is compiled in, runs with the features |c| and takes n-limb halves. */
@@ -1284,7 +1275,7 @@ static const fc_rsa_engine *expected_engine(uint32_t c, const char *order,
 
 /* The engine lists as the provider makes them: every per-CPU row, every
  * feature mask, sizes each engine takes and sizes beside them. */
-static void test_edge_select(void **state)
+FC_TEST("exp2_edge", test_edge_select)
 {
     static const char *const masks[] = {"",          "ifma",     "avx2",
                                         "ifma,avx2", "ifma,adx", "ifma,bmi2",
@@ -1386,7 +1377,7 @@ static void test_edge_select(void **state)
 /* Bases and exponents marked secret: under valgrind in a
  * FASTCRYPTO_CT_VALGRIND build any dependent branch or index would be
  * flagged (valgrind hides AVX-512, so this runs where the CPU allows). */
-static void test_edge_ct_marked(void **state)
+FC_TEST("exp2_edge", test_edge_ct_marked)
 {
     size_t ran = 0;
 
@@ -1429,29 +1420,5 @@ static void test_edge_ct_marked(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_kat_small_exponents),
-    };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_random),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_ifma),
-        cmocka_unit_test(test_abi_avx2),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_edge_operands),
-        cmocka_unit_test(test_edge_alias_and_sizes),
-        cmocka_unit_test(test_edge_select),
-        cmocka_unit_test(test_edge_keyed),
-        cmocka_unit_test(test_edge_m1_all_ones),
-        cmocka_unit_test(test_edge_ct_marked),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("exp2_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("exp2_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("exp2_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("exp2_edge", edge, NULL, NULL);
-    return fails != 0;
+    return fc_test_main(NULL, 0);
 }

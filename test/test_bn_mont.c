@@ -42,6 +42,7 @@
 #include "bn_oracle.h"
 #include "impls.h"
 #include "kat.h"
+#include "runner.h"
 
 #define MAXN FC_BN_MAX_LIMBS
 
@@ -245,7 +246,7 @@ static void load_be(uint64_t *r, size_t n, const uint8_t *p, size_t len)
     assert_true(fc_bn_from_bytes_be(r, n, p, len));
 }
 
-static void test_kat(void **state)
+FC_TEST("bn_kat", test_kat)
 {
     static const char *const fields[] = {"M", "A", "B", "E", "R", NULL};
     size_t count;
@@ -318,7 +319,7 @@ static void test_kat(void **state)
 
 /* ---- differential ------------------------------------------------------- */
 
-static void test_diff_kernels(void **state)
+FC_TEST("bn_diff", test_diff_kernels)
 {
     const int quick = fc_test_quick();
     const size_t *sizes = quick ? kernel_sizes_quick : kernel_sizes;
@@ -358,7 +359,7 @@ static void test_diff_kernels(void **state)
 }
 
 /* fc_mont_to / fc_mont_from / m0inv / R mod m / R^2 mod m against BN. */
-static void test_diff_context(void **state)
+FC_TEST("bn_diff", test_diff_context)
 {
     const int quick = fc_test_quick();
     const size_t *sizes = quick ? kernel_sizes_quick : kernel_sizes;
@@ -451,7 +452,7 @@ static void check_mod_exp(const fc_mont *mont, oracle *o, size_t elimbs,
     }
 }
 
-static void test_diff_mod_exp(void **state)
+FC_TEST("bn_diff", test_diff_mod_exp)
 {
     /* {limbs, exponent bits}: RSA CRT halves and moduli from 512 to 8192
      * bits with full exponents where affordable, shorter ones above. */
@@ -495,7 +496,7 @@ static void test_diff_mod_exp(void **state)
     }
 }
 
-static void test_diff_mod_exp_public(void **state)
+FC_TEST("bn_diff", test_diff_mod_exp_public)
 {
     static const uint64_t exps[] = {3, 17, 65537, 0x10001ull << 20,
                                     0xffffffffffffffffull};
@@ -535,7 +536,7 @@ static void test_diff_mod_exp_public(void **state)
 }
 
 /* fc_mont_reduce for every input length 0..2n against BN_mod. */
-static void test_diff_reduce(void **state)
+FC_TEST("bn_diff", test_diff_reduce)
 {
     static const size_t sizes[] = {1, 2, 3, 8, 9, 16, 17, 32, 64, 128};
     const int quick = fc_test_quick();
@@ -582,7 +583,7 @@ static void test_diff_reduce(void **state)
 }
 
 /* The limb helpers against BN. */
-static void test_diff_helpers(void **state)
+FC_TEST("bn_diff", test_diff_helpers)
 {
     BN_CTX *ctx = BN_CTX_new();
     const int reps = fc_test_quick() ? 20 : 200;
@@ -685,28 +686,20 @@ static void test_diff_helpers(void **state)
 
 /* ---- ABI ---------------------------------------------------------------- */
 
-static void test_abi_checker(void **state)
+FC_TEST("bn_abi", test_abi_checker)
 {
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     assert_true(fc_abi_self_test());
 }
 
-static void test_abi_kernels(void **state)
+FC_TEST("bn_abi", test_abi_kernels)
 {
     static const size_t sizes[] = {8, 12, 16, 20, 24, 32, 64};
     size_t count, checked = 0;
     const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
     const fc_bn_ops *ops;
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     FC_TEST_FOREACH_IMPL("bn", tab, count, ops)
     {
         if (is_generic(ops))
@@ -753,17 +746,14 @@ static void test_abi_kernels(void **state)
             fc_mont_free(&mont);
         }
     }
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no assembly bignum table runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no assembly bignum table runs here");
 }
 
 /* ---- edge cases --------------------------------------------------------- */
 
 /* Operands 0, 1, 2, m-1, m-2 and values with all-ones limbs, for moduli
  * with a full top limb, an all-ones top limb, and m = 2^(64n) - 1. */
-static void test_edge_operands(void **state)
+FC_TEST("bn_edge", test_edge_operands)
 {
     static const size_t sizes[] = {1, 2, 4, 8, 9, 12, 16, 17, 24, 32, 64};
     const int quick = fc_test_quick();
@@ -833,7 +823,7 @@ static void test_edge_operands(void **state)
 /* Exponents 0 and 1, all-ones exponents, bases 0 and 1, exponents shorter
  * than their buffer, and every exponent size across the window-width
  * boundaries. */
-static void test_edge_mod_exp(void **state)
+FC_TEST("bn_edge", test_edge_mod_exp)
 {
     const int quick = fc_test_quick();
     size_t count;
@@ -920,7 +910,7 @@ static void test_edge_mod_exp(void **state)
     }
 }
 
-static void test_edge_bad_moduli(void **state)
+FC_TEST("bn_edge", test_edge_bad_moduli)
 {
     const fc_bn_ops *gen = generic_ops();
     uint64_t m[MAXN + 1];
@@ -964,7 +954,7 @@ static void test_edge_bad_moduli(void **state)
     }
 }
 
-static void test_edge_tables(void **state)
+FC_TEST("bn_edge", test_edge_tables)
 {
     size_t count;
     const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
@@ -1015,7 +1005,7 @@ static void test_edge_tables(void **state)
 #endif
 }
 
-static void test_edge_copy(void **state)
+FC_TEST("bn_edge", test_edge_copy)
 {
     size_t count;
     const fc_bn_ops *const *tab = fc_test_bn_impls(&count);
@@ -1053,7 +1043,7 @@ static void test_edge_copy(void **state)
  * branch or memory index depending on them, in C or in assembly, is
  * reported; elsewhere this is one more correctness check.
  */
-static void test_edge_ct_marked(void **state)
+FC_TEST("bn_edge", test_edge_ct_marked)
 {
     static const size_t sizes[] = {8, 16, 17, 32};
     size_t count;
@@ -1130,34 +1120,5 @@ static void test_edge_ct_marked(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_kat),
-    };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_kernels),
-        cmocka_unit_test(test_diff_context),
-        cmocka_unit_test(test_diff_mod_exp),
-        cmocka_unit_test(test_diff_mod_exp_public),
-        cmocka_unit_test(test_diff_reduce),
-        cmocka_unit_test(test_diff_helpers),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_checker),
-        cmocka_unit_test(test_abi_kernels),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_edge_operands),
-        cmocka_unit_test(test_edge_mod_exp),
-        cmocka_unit_test(test_edge_bad_moduli),
-        cmocka_unit_test(test_edge_tables),
-        cmocka_unit_test(test_edge_copy),
-        cmocka_unit_test(test_edge_ct_marked),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("bn_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("bn_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("bn_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("bn_edge", edge, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

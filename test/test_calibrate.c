@@ -26,6 +26,7 @@
 
 #include "calibrate_logic.h"
 #include "fc/wisdom.h"
+#include "runner.h"
 
 /* A series of |n| rounds whose paired ratios default/ours are |ratio|:
  * ours takes |base| ns (varied round to round, as real rounds are), default
@@ -52,7 +53,7 @@ static fc_cal_result decide(const double *ratio, size_t n)
     return r;
 }
 
-static void test_quantiles(void **state)
+FC_TEST("calibrate", test_quantiles)
 {
     const double v[8] = {8, 1, 7, 2, 6, 3, 5, 4};
     fc_cal_series s;
@@ -84,7 +85,7 @@ static void test_quantiles(void **state)
     assert_false(fc_cal_series_stats(&s, &m, &q));
 }
 
-static void test_clear_win_loss_tie(void **state)
+FC_TEST("calibrate", test_clear_win_loss_tie)
 {
     const double win[9] = {1.48, 1.52, 1.50, 1.47, 1.55, 1.51, 1.49, 1.53, 1.5};
     const double loss[9] = {0.79, 0.81, 0.80, 0.78, 0.83, 0.80, 0.82, 0.8, 0.8};
@@ -107,7 +108,7 @@ static void test_clear_win_loss_tie(void **state)
 
 /* A win on the median with wide quartiles: a quarter of the rounds or more
  * had ours slower, which a real 8% win does not produce. */
-static void test_noisy_win(void **state)
+FC_TEST("calibrate", test_noisy_win)
 {
     const double noisy[8] = {0.90, 0.95, 0.95, 1.08, 1.08, 1.10, 1.12, 1.15};
     fc_cal_result r;
@@ -119,7 +120,7 @@ static void test_noisy_win(void **state)
     assert_int_equal(r.offer, 0);
 }
 
-static void test_thresholds(void **state)
+FC_TEST("calibrate", test_thresholds)
 {
     const double at[5] = {1.02, 1.02, 1.05, 1.05, 1.05};
     const double q1_below[5] = {1.019, 1.019, 1.05, 1.05, 1.05};
@@ -144,7 +145,7 @@ static void test_thresholds(void **state)
 
 /* A family is offered only if it wins on every workload: its figures are
  * the minimum over them. */
-static void test_min_over_workloads(void **state)
+FC_TEST("calibrate", test_min_over_workloads)
 {
     const double big[5] = {2.0, 2.1, 1.9, 2.0, 2.05};
     const double small[7] = {1.03, 1.04, 1.03, 1.02, 1.04, 1.03, 1.03};
@@ -177,7 +178,7 @@ static void test_min_over_workloads(void **state)
     assert_false(fc_cal_family(s, 0, &r));
 }
 
-static void test_record(void **state)
+FC_TEST("calibrate", test_record)
 {
     fc_cal_result r = {.median = 2.6123, .q1 = 2.5399, .offer = 1};
     char buf[FC_WISDOM_MAX_LINE];
@@ -210,7 +211,7 @@ static void test_record(void **state)
 
 /* The tier rule: 5% ahead of the provider's own choice, three rounds in
  * four above its median. */
-static void test_picked(void **state)
+FC_TEST("calibrate", test_picked)
 {
     const fc_cal_result base = {.median = 2.00, .q1 = 1.95};
     fc_cal_result alt = {.median = 2.20, .q1 = 2.10};
@@ -235,21 +236,14 @@ static void test_picked(void **state)
     assert_true(fc_cal_picked(&slow, &alt));
 }
 
-/* A scratch directory under TMPDIR, removed by the caller's rm_rf. */
+/* A scratch directory under TMPDIR, removed by the caller
+ * (fc_test_remove_tree). */
 static void scratch(char *dir, size_t len)
 {
     const char *t = getenv("TMPDIR");
 
     snprintf(dir, len, "%s/fc_calXXXXXX", t != NULL ? t : "/tmp");
     assert_non_null(mkdtemp(dir));
-}
-
-static void rm_rf(const char *dir)
-{
-    char cmd[600];
-
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -265,7 +259,7 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-static void test_write_atomic(void **state)
+FC_TEST("calibrate", test_write_atomic)
 {
     char dir[256], path[300], err[256], *text;
     struct stat st;
@@ -301,7 +295,7 @@ static void test_write_atomic(void **state)
     snprintf(path, sizeof(path), "%s/no/such/wisdom", dir);
     assert_false(fc_cal_write_atomic(path, "x", 1, err, sizeof(err)));
     assert_non_null(strstr(err, "cannot"));
-    rm_rf(dir);
+    assert_true(fc_test_remove_tree(dir));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -371,7 +365,7 @@ static int wisdom_check(char *text, size_t len, const char *key, int dec[9])
     return saw_key ? nfam : -1;
 }
 
-static void test_wisdom_checker(void **state)
+FC_TEST("calibrate", test_wisdom_checker)
 {
     const char *key = "cpu=x86:GenuineIntel:6:167:1 caps=0x0007fbff "
                       "ossl=0x30000130 fc=0.1.0";
@@ -421,7 +415,7 @@ static int run_tool(const char *args, char *out, size_t outlen)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static void test_tool_injected(void **state)
+FC_TEST("calibrate", test_tool_injected)
 {
     static const char key[] = "cpu=x86:GenuineIntel:6:167:1 caps=0x0007fbff "
                               "ossl=0x30000130 fc=0.1.0";
@@ -510,24 +504,11 @@ static void test_tool_injected(void **state)
     fprintf(f, "sha512 1000 2000\n");
     fclose(f);
     assert_int_not_equal(run_tool(args, out, 65536), 0);
-    rm_rf(dir);
+    assert_true(fc_test_remove_tree(dir));
     free(out);
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_quantiles),
-        cmocka_unit_test(test_clear_win_loss_tie),
-        cmocka_unit_test(test_noisy_win),
-        cmocka_unit_test(test_thresholds),
-        cmocka_unit_test(test_min_over_workloads),
-        cmocka_unit_test(test_record),
-        cmocka_unit_test(test_picked),
-        cmocka_unit_test(test_write_atomic),
-        cmocka_unit_test(test_wisdom_checker),
-        cmocka_unit_test(test_tool_injected),
-    };
-
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return fc_test_main(NULL, 0);
 }

@@ -43,6 +43,7 @@
 #include "fc/ct.h"
 #include "checks.h"
 #include "impls.h"
+#include "runner.h"
 
 #define MAXREC 4096
 
@@ -159,7 +160,7 @@ static void make_hdr(uint8_t hdr[13], uint64_t seq, size_t len)
 
 /* ---- sealing ---------------------------------------------------------- */
 
-static void test_seal(void **state)
+FC_TEST("cbc_hmac_diff", test_seal)
 {
     combo co[64];
     const size_t nco = combos(co, 64), step = fc_test_quick() ? 37 : 1;
@@ -267,7 +268,7 @@ static size_t pick_pad(size_t body, int kind)
     return p;
 }
 
-static void test_open(void **state)
+FC_TEST("cbc_hmac_diff", test_open)
 {
     combo co[64];
     const size_t nco = combos(co, 64);
@@ -335,7 +336,7 @@ static void test_open(void **state)
 
 /* ---- the non-TLS mode ------------------------------------------------- */
 
-static void test_plain(void **state)
+FC_TEST("cbc_hmac_diff", test_plain)
 {
     combo co[64];
     const size_t nco = combos(co, 64);
@@ -404,7 +405,7 @@ static void stitch_key(fc_aes_key *ks, const uint8_t *key, size_t kb)
 /* Each stitched kernel against AES-CBC then SHA (generic kernels): every
  * block count 0..40, random chaining values, with the SHA input inside
  * the buffer at offsets 0..80 from its start, or in another buffer. */
-static void test_stitched_kernels(void **state)
+FC_TEST("cbc_hmac_diff", test_stitched_kernels)
 {
     size_t n, checked = 0;
     const fc_cbc_sha_ops *const *tab = fc_cbc_sha_impls(&n);
@@ -467,15 +468,12 @@ static void test_stitched_kernels(void **state)
     free(buf);
     free(copy);
     free(ref);
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no stitched kernel runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no stitched kernel runs here");
 }
 
 /* ---- ABI -------------------------------------------------------------- */
 
-static void test_abi_kernels(void **state)
+FC_TEST("cbc_hmac_abi", test_abi_kernels)
 {
     static const size_t counts[] = {0, 1, 2, 3, 7, 8, 9, 16, 17};
     static uint8_t buf[64 * 17 + 64], ref[64 * 17];
@@ -484,11 +482,7 @@ static void test_abi_kernels(void **state)
     const fc_cbc_sha_ops *ops;
     char what[120];
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     FC_TEST_FOREACH_IMPL("cbc-sha", tab, n, ops)
     {
         if (ops->sha1_enc == NULL)
@@ -528,10 +522,7 @@ static void test_abi_kernels(void **state)
             }
         }
     }
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no stitched kernel runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no stitched kernel runs here");
 }
 
 /* ---- constant time ---------------------------------------------------- */
@@ -547,7 +538,7 @@ static void test_abi_kernels(void **state)
  * payload length are declassified, after the call. Sealing runs with the
  * payload and keys marked secret.
  */
-static void test_ct_marked(void **state)
+FC_TEST("cbc_hmac_edge", test_ct_marked)
 {
     combo co[64];
     const size_t nco = combos(co, 64);
@@ -641,7 +632,7 @@ static void test_ct_marked(void **state)
 /* Sealing refuses lengths its callers' arithmetic got wrong (an explicit
  * IV other than 0 or 16 bytes, a payload length that wrapped around below
  * zero) before it writes a byte, with every kernel combination. */
-static void test_seal_preconditions(void **state)
+FC_TEST("cbc_hmac_diff", test_seal_preconditions)
 {
     static const size_t bad_plen[] = {(size_t)0 - 16, (size_t)0 - 1,
                                       FC_CBC_HMAC_MAX_PAYLOAD + 1};
@@ -674,23 +665,5 @@ static void test_seal_preconditions(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_seal),
-        cmocka_unit_test(test_open),
-        cmocka_unit_test(test_plain),
-        cmocka_unit_test(test_stitched_kernels),
-        cmocka_unit_test(test_seal_preconditions),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_kernels),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_ct_marked),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("cbc_hmac_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("cbc_hmac_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("cbc_hmac_edge", edge, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

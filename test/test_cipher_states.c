@@ -51,7 +51,9 @@
 #include <openssl/prov_ssl.h>
 #include <openssl/provider.h>
 
+#include "libctx.h"
 #include "impls.h"
+#include "runner.h"
 
 /* ---------------------------------------------------------------------- */
 /* The alphabet                                                           */
@@ -971,7 +973,7 @@ static void check_totals(const char *what)
     assert_int_equal(g_total, 0);
 }
 
-static void test_every_init_and_two_calls(void **state)
+FC_TEST("cipher_states", test_every_init_and_two_calls)
 {
     (void)state;
     g_runs = g_total = 0;
@@ -979,7 +981,7 @@ static void test_every_init_and_two_calls(void **state)
     check_totals("init + two calls, every sequence");
 }
 
-static void test_sampled_init_and_four_calls(void **state)
+FC_TEST("cipher_states", test_sampled_init_and_four_calls)
 {
     (void)state;
     g_runs = g_total = 0;
@@ -1013,7 +1015,7 @@ static void known(const char *name, const EVP_CIPHER *fc, const EVP_CIPHER *df)
         run_seq(name, fc, df, seqs[i], 4);
 }
 
-static void test_known_sequences(void **state)
+FC_TEST("cipher_states", test_known_sequences)
 {
     (void)state;
     g_runs = g_total = 0;
@@ -1023,15 +1025,9 @@ static void test_known_sequences(void **state)
 
 static int setup(void **state)
 {
-    const char *conf = getenv("FC_TEST_CONF");
-
     (void)state;
-    if (conf == NULL) {
-        fprintf(stderr, "FC_TEST_CONF is not set (run through ctest)\n");
-        return -1;
-    }
-    g_lib = OSSL_LIB_CTX_new();
-    if (g_lib == NULL || !OSSL_LIB_CTX_load_config(g_lib, conf))
+    g_lib = fc_test_lib_load(NULL, 0);
+    if (g_lib == NULL)
         return -1;
     for (size_t i = 0; i < sizeof(g_key); i++)
         g_key[i] = (uint8_t)(0x11 * i + 3);
@@ -1053,11 +1049,9 @@ static int teardown(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_known_sequences),
-        cmocka_unit_test(test_every_init_and_two_calls),
-        cmocka_unit_test(test_sampled_init_and_four_calls),
+    static const fc_test_fixture fixtures[] = {
+        {"cipher_states", setup, teardown},
     };
 
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return fc_test_main(fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
 }

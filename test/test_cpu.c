@@ -29,6 +29,7 @@
 #include "fc/offer.h"
 #include "fc/tuning.h"
 #include "impls.h"
+#include "runner.h"
 
 #define X86_ALL                                                                \
     (FC_CAP_AESNI | FC_CAP_PCLMUL | FC_CAP_SSSE3 | FC_CAP_SSE41 | FC_CAP_AVX | \
@@ -61,7 +62,7 @@ static uint32_t parse_ok(const char *spec)
 
 /* ---- mask ------------------------------------------------------------ */
 
-static void test_parse_names(void **state)
+FC_TEST("cpu_mask", test_parse_names)
 {
     char upper[32];
     uint32_t every = 0;
@@ -86,7 +87,7 @@ static void test_parse_names(void **state)
     assert_int_equal(parse_ok("avx,avx"), FC_CAP_AVX);
 }
 
-static void test_parse_special(void **state)
+FC_TEST("cpu_mask", test_parse_special)
 {
     uint32_t out = SENTINEL;
 
@@ -107,7 +108,7 @@ static void test_parse_special(void **state)
     assert_int_equal(out, 0);
 }
 
-static void test_parse_rejects(void **state)
+FC_TEST("cpu_mask", test_parse_rejects)
 {
     static const char *const bad[] = {
         "bogus", "aesni,bogus", "aesni;avx",   "aes-ni",
@@ -125,7 +126,7 @@ static void test_parse_rejects(void **state)
     }
 }
 
-static void test_apply_rules(void **state)
+FC_TEST("cpu_mask", test_apply_rules)
 {
     const uint32_t all = X86_ALL;
     uint32_t c;
@@ -177,7 +178,7 @@ static void test_apply_rules(void **state)
     }
 }
 
-static void test_caps_describe(void **state)
+FC_TEST("cpu_mask", test_caps_describe)
 {
     char buf[256];
 
@@ -196,7 +197,7 @@ static void test_caps_describe(void **state)
 
 /* ---- detect ---------------------------------------------------------- */
 
-static void test_detect(void **state)
+FC_TEST("cpu_detect", test_detect)
 {
     uint32_t caps = fc_cpu_detect();
     char desc[256];
@@ -245,13 +246,12 @@ static void test_detect(void **state)
 }
 
 /* fc_test_caps follows FASTCRYPTO_CPU_MASK, read at each call. */
-static void test_env_mask(void **state)
+FC_TEST("cpu_detect", test_env_mask)
 {
-    const char *old = getenv(FC_CPU_MASK_ENV);
-    char *saved = old ? strdup(old) : NULL;
+    fc_test_saved_env saved;
     uint32_t det = fc_cpu_detect();
 
-    setenv(FC_CPU_MASK_ENV, "all", 1);
+    fc_test_setenv(&saved, FC_CPU_MASK_ENV, "all");
     assert_int_equal(fc_test_caps(), 0);
     setenv(FC_CPU_MASK_ENV, "vaes", 1);
     assert_int_equal(fc_test_caps(), fc_cpu_apply_mask(det, FC_CAP_VAES));
@@ -260,10 +260,7 @@ static void test_env_mask(void **state)
     assert_int_equal(fc_test_caps(), det);
     unsetenv(FC_CPU_MASK_ENV);
     assert_int_equal(fc_test_caps(), det);
-    if (saved != NULL) {
-        setenv(FC_CPU_MASK_ENV, saved, 1);
-        free(saved);
-    }
+    fc_test_restoreenv(&saved);
 }
 
 /* ---- dispatch -------------------------------------------------------- */
@@ -271,14 +268,13 @@ static void test_env_mask(void **state)
 static __attribute__((unused)) const fc_aes_ops *find_impl(const char *name)
 {
     size_t n;
-    const fc_aes_ops *const *tab = fc_aes_impls(&n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(tab[i]->name, name) == 0)
-            return tab[i];
-    return NULL;
+    const fc_aes_ops *const *tab = fc_aes_impls(&n), *ops;
+
+    FC_TEST_FIND_IMPL(tab, n, name, ops);
+    return ops;
 }
 
-static void test_impls_shape(void **state)
+FC_TEST("aes_dispatch", test_impls_shape)
 {
     size_t n;
     const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -330,7 +326,7 @@ static const char *select_name(uint32_t caps)
     return ops->name;
 }
 
-static void test_select(void **state)
+FC_TEST("aes_dispatch", test_select)
 {
     size_t n;
     const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -382,7 +378,7 @@ static void test_select(void **state)
     }
 }
 
-static void test_self_test_every_impl(void **state)
+FC_TEST("aes_dispatch", test_self_test_every_impl)
 {
     size_t n, ran = 0;
     const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -430,7 +426,7 @@ static void bad_set_dec_key(fc_aes_key *key, const uint8_t *user_key,
     key->rk[1][0] ^= 1; /* one wrong round-key bit, whatever the layout */
 }
 
-static void test_self_test_catches(void **state)
+FC_TEST("aes_dispatch", test_self_test_catches)
 {
     fc_aes_ops bad = *fc_test_aes_generic();
 
@@ -450,7 +446,7 @@ static void test_self_test_catches(void **state)
 
 /* ---- tuning ---------------------------------------------------------- */
 
-static void test_tuning_identify(void **state)
+FC_TEST("cpu_tuning", test_tuning_identify)
 {
     fc_cpu_id id = fc_cpu_identify(), again = fc_cpu_identify();
     const fc_tuning *t = fc_tuning_for(&id);
@@ -487,7 +483,7 @@ static void test_tuning_identify(void **state)
 
 /* MIDR_EL1 values of shipping cores (Arm TRMs; Ampere and Apple as Linux's
  * cputype.h lists them) and what the probe makes of them. */
-static void test_tuning_midr(void **state)
+FC_TEST("cpu_tuning", test_tuning_midr)
 {
     static const struct {
         uint32_t midr;
@@ -534,7 +530,7 @@ static void test_tuning_midr(void **state)
     assert_string_equal(fc_tuning_for(&id)->name, "default");
 }
 
-static void test_tuning_rows(void **state)
+FC_TEST("cpu_tuning", test_tuning_rows)
 {
     static const struct {
         fc_cpu_id id;
@@ -650,7 +646,7 @@ static uint32_t offer(uint32_t caps, const char *row, unsigned long ver,
 }
 
 /* Each answer below is a row of measurements in provider/core/families.c. */
-static void test_offer_decide(void **state)
+FC_TEST("offer", test_offer_decide)
 {
     const uint32_t rsa3 =
         FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096;
@@ -764,7 +760,7 @@ static uint32_t offer_arm(const char *row, unsigned long ver, uint32_t gcm,
     return fc_offer_decide_arm64(&in);
 }
 
-static void test_offer_arm64(void **state)
+FC_TEST("offer", test_offer_arm64)
 {
     static const struct {
         const char *row;
@@ -826,7 +822,7 @@ static void test_offer_arm64(void **state)
 #endif
 }
 
-static void test_offer_names(void **state)
+FC_TEST("offer", test_offer_names)
 {
     char buf[128];
 
@@ -846,39 +842,5 @@ static void test_offer_names(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest mask[] = {
-        cmocka_unit_test(test_parse_names),
-        cmocka_unit_test(test_parse_special),
-        cmocka_unit_test(test_parse_rejects),
-        cmocka_unit_test(test_apply_rules),
-        cmocka_unit_test(test_caps_describe),
-    };
-    const struct CMUnitTest detect[] = {
-        cmocka_unit_test(test_detect),
-        cmocka_unit_test(test_env_mask),
-    };
-    const struct CMUnitTest dispatch[] = {
-        cmocka_unit_test(test_impls_shape),
-        cmocka_unit_test(test_select),
-        cmocka_unit_test(test_self_test_every_impl),
-        cmocka_unit_test(test_self_test_catches),
-    };
-    const struct CMUnitTest tuning[] = {
-        cmocka_unit_test(test_tuning_identify),
-        cmocka_unit_test(test_tuning_rows),
-        cmocka_unit_test(test_tuning_midr),
-    };
-    const struct CMUnitTest offers[] = {
-        cmocka_unit_test(test_offer_decide),
-        cmocka_unit_test(test_offer_names),
-        cmocka_unit_test(test_offer_arm64),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("cpu_mask", mask, NULL, NULL);
-    fails += cmocka_run_group_tests_name("cpu_detect", detect, NULL, NULL);
-    fails += cmocka_run_group_tests_name("aes_dispatch", dispatch, NULL, NULL);
-    fails += cmocka_run_group_tests_name("cpu_tuning", tuning, NULL, NULL);
-    fails += cmocka_run_group_tests_name("offer", offers, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

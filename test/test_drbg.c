@@ -57,10 +57,11 @@
 
 #include "fc/aes.h"
 #include "fc/drbg.h"
+#include "libctx.h"
 #include "impls.h"
 #include "kat.h"
+#include "runner.h"
 
-#define FC_NAME     "fastcrypto"
 #define PROP_FC     "provider=fastcrypto"
 #define PROP_DEF    "provider=default"
 #define STATS_BYTES (1u << 20)
@@ -220,7 +221,7 @@ static void check_stats(const char *what, const uint8_t *p, size_t n)
 
 /* ---- drbg_core ---------------------------------------------------------- */
 
-static void test_core_kat(void **state)
+FC_TEST("drbg_core", test_core_kat)
 {
     size_t n;
     const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -256,7 +257,7 @@ static void test_core_kat(void **state)
 /* Each accelerated table against the generic one: random inputs, every
  * key size, both df modes, lengths 0..2100 bytes (partial blocks, the
  * 8-block kernel loop, more than one 4 KiB batch). */
-static void test_core_diff(void **state)
+FC_TEST("drbg_core", test_core_diff)
 {
     size_t n;
     const fc_aes_ops *const *tab = fc_aes_impls(&n);
@@ -314,7 +315,7 @@ static void test_core_diff(void **state)
  * table's ctr32 wraps there), out of the low 64, and out of all 128 (back
  * to zero) must come out as the SP 800-90A increment has it. Output
  * blocks are E(K, V+1), E(K, V+2), ... */
-static void test_core_counter_carry(void **state)
+FC_TEST("drbg_core", test_core_counter_carry)
 {
     /* The low bytes of V, three blocks before each wrap; the rest 01 ..
      * 01 so that a carry that goes too far shows too. */
@@ -355,7 +356,7 @@ static void test_core_counter_carry(void **state)
     }
 }
 
-static void test_core_edges(void **state)
+FC_TEST("drbg_core", test_core_edges)
 {
     const fc_aes_ops *ops = fc_aes_select(fc_test_caps());
     fc_ctr_drbg d;
@@ -409,7 +410,7 @@ static void test_core_edges(void **state)
 }
 
 /* 1 MiB of a fixed-seed stream: deterministic, so never flaky. */
-static void test_core_stats(void **state)
+FC_TEST("drbg_core", test_core_stats)
 {
     const fc_aes_ops *ops = fc_aes_select(fc_test_caps());
     fc_ctr_drbg d;
@@ -571,7 +572,7 @@ static void vec_run_evp(const vec *v, const char *props, uint8_t *got)
     EVP_RAND_CTX_free(t);
 }
 
-static void test_evp_kat(void **state)
+FC_TEST("drbg_evp", test_evp_kat)
 {
     static const char *const provs[] = {PROP_FC, PROP_DEF};
     size_t count = 0;
@@ -603,7 +604,7 @@ static void test_evp_kat(void **state)
  * side on the same TEST-RAND inputs: every output byte must agree,
  * including requests larger than max_request (split by the EVP layer)
  * and prediction resistance. */
-static void test_evp_vs_default(void **state)
+FC_TEST("drbg_evp", test_evp_vs_default)
 {
     static const char *const ciphers[] = {"AES-128-CTR", "AES-192-CTR",
                                           "AES-256-CTR"};
@@ -658,7 +659,7 @@ static void test_evp_vs_default(void **state)
     }
 }
 
-static void test_evp_params(void **state)
+FC_TEST("drbg_evp", test_evp_params)
 {
     EVP_RAND_CTX *s = new_rand(g_both, "SEED-SRC", PROP_FC, NULL);
     EVP_RAND_CTX *c = new_rand(g_both, "CTR-DRBG", PROP_FC, s);
@@ -745,7 +746,7 @@ static void test_evp_params(void **state)
     EVP_RAND_CTX_free(s);
 }
 
-static void test_evp_reseed_policy(void **state)
+FC_TEST("drbg_evp", test_evp_reseed_policy)
 {
     EVP_RAND_CTX *s = new_rand(g_both, "SEED-SRC", PROP_FC, NULL);
     EVP_RAND_CTX *c = new_rand(g_both, "CTR-DRBG", PROP_FC, s);
@@ -805,7 +806,7 @@ static void test_evp_reseed_policy(void **state)
 /* A reseed of the parent reaches the child at its next generate (how
  * RAND_add on the primary reaches every thread), whichever provider the
  * child comes from. */
-static void test_evp_parent_propagation(void **state)
+FC_TEST("drbg_evp", test_evp_parent_propagation)
 {
     static const char *const child_props[] = {PROP_FC, PROP_DEF};
     EVP_RAND_CTX *s = new_rand(g_both, "SEED-SRC", PROP_FC, NULL);
@@ -839,7 +840,7 @@ static void test_evp_parent_propagation(void **state)
 
 /* Our generators and the default provider's, as parents and children of
  * each other, and a parent too weak for the child. */
-static void test_evp_mixed_chains(void **state)
+FC_TEST("drbg_evp", test_evp_mixed_chains)
 {
     static const struct {
         const char *seed, *mid, *leaf;
@@ -965,7 +966,7 @@ static const OSSL_DISPATCH fake_parent[] = {
 /* Our CTR-DRBG straight from the provider's algorithm table (no EVP
  * layer): a request of more than 2^16 bytes is split inside, exactly as
  * the EVP layer splits it, and the parent calls are balanced. */
-static void test_evp_direct_split(void **state)
+FC_TEST("drbg_evp", test_evp_direct_split)
 {
     EVP_RAND *r = EVP_RAND_fetch(g_both, "CTR-DRBG", PROP_FC);
     OSSL_PROVIDER *prov;
@@ -1057,7 +1058,7 @@ static void test_evp_direct_split(void **state)
     free(y);
 }
 
-static void test_evp_seed_src(void **state)
+FC_TEST("drbg_evp", test_evp_seed_src)
 {
     EVP_RAND_CTX *s = new_rand(g_both, "SEED-SRC", PROP_FC, NULL);
     EVP_RAND *r = EVP_RAND_fetch(g_both, "SEED-SRC", PROP_FC);
@@ -1091,7 +1092,7 @@ static void test_evp_seed_src(void **state)
 
 /* ---- drbg_solo ---------------------------------------------------------- */
 
-static void test_solo_chain(void **state)
+FC_TEST("drbg_solo", test_solo_chain)
 {
     uint8_t a[64], b[64];
 
@@ -1132,7 +1133,7 @@ static void test_solo_chain(void **state)
 /* After fork(2), the child must not repeat the parent's next output:
  * through the library chain (public DRBG <- primary <- SEED-SRC) and
  * through a DRBG seeded directly from getrandom (no parent). */
-static void test_solo_fork(void **state)
+FC_TEST("drbg_solo", test_solo_fork)
 {
     EVP_RAND_CTX *direct = new_rand(g_solo, "CTR-DRBG", NULL, NULL);
     uint8_t before[32], mine[2][32], theirs[2][32 + sizeof(unsigned int)];
@@ -1238,7 +1239,7 @@ static void run_threads(EVP_RAND_CTX *shared, const char *what)
     free(all);
 }
 
-static void test_solo_threads(void **state)
+FC_TEST("drbg_solo", test_solo_threads)
 {
     EVP_RAND_CTX *s = new_rand(g_solo, "SEED-SRC", NULL, NULL);
     EVP_RAND_CTX *c = new_rand(g_solo, "CTR-DRBG", NULL, s);
@@ -1260,7 +1261,7 @@ static void test_solo_threads(void **state)
     EVP_RAND_CTX_free(s);
 }
 
-static void test_solo_stats(void **state)
+FC_TEST("drbg_solo", test_solo_stats)
 {
     uint8_t *buf = malloc(STATS_BYTES);
 
@@ -1274,21 +1275,8 @@ static void test_solo_stats(void **state)
 
 static int setup_both(void **state)
 {
-    const char *conf = getenv("FC_TEST_CONF");
-
-    if (conf == NULL) {
-        print_error("FC_TEST_CONF is not set (run through ctest)\n");
-        return -1;
-    }
-    g_both = OSSL_LIB_CTX_new();
-    if (g_both == NULL || !OSSL_LIB_CTX_load_config(g_both, conf) ||
-        !OSSL_PROVIDER_available(g_both, FC_NAME) ||
-        !OSSL_PROVIDER_available(g_both, "default")) {
-        print_error("cannot load default and fastcrypto from %s\n", conf);
-        ERR_print_errors_fp(stderr);
-        return -1;
-    }
-    return 0;
+    g_both = fc_test_lib_load(NULL, FC_TEST_NEED_FC | FC_TEST_NEED_DEFAULT);
+    return g_both != NULL ? 0 : -1;
 }
 
 static int teardown_both(void **state)
@@ -1351,13 +1339,8 @@ static int setup_solo(void **state)
      * config does for the other groups, whatever this CPU would offer. */
     setenv("FASTCRYPTO_OFFER", "all", 1);
     g_solo = OSSL_LIB_CTX_new();
-    if (g_solo == NULL ||
-        (g_solo_prov = OSSL_PROVIDER_load(g_solo, path)) == NULL) {
-        print_error("cannot load %s\n", path);
-        ERR_print_errors_fp(stderr);
-        return -1;
-    }
-    return 0;
+    g_solo_prov = g_solo != NULL ? OSSL_PROVIDER_load(g_solo, path) : NULL;
+    return fc_test_setup_ok(g_solo_prov != NULL, "cannot load %s", path);
 }
 
 static int teardown_solo(void **state)
@@ -1370,35 +1353,10 @@ static int teardown_solo(void **state)
 
 int main(void)
 {
-    static const struct CMUnitTest core[] = {
-        cmocka_unit_test(test_core_kat),
-        cmocka_unit_test(test_core_diff),
-        cmocka_unit_test(test_core_counter_carry),
-        cmocka_unit_test(test_core_edges),
-        cmocka_unit_test(test_core_stats),
+    static const fc_test_fixture fixtures[] = {
+        {"drbg_evp", setup_both, teardown_both},
+        {"drbg_solo", setup_solo, teardown_solo},
     };
-    static const struct CMUnitTest evp[] = {
-        cmocka_unit_test(test_evp_kat),
-        cmocka_unit_test(test_evp_vs_default),
-        cmocka_unit_test(test_evp_params),
-        cmocka_unit_test(test_evp_reseed_policy),
-        cmocka_unit_test(test_evp_parent_propagation),
-        cmocka_unit_test(test_evp_mixed_chains),
-        cmocka_unit_test(test_evp_seed_src),
-        cmocka_unit_test(test_evp_direct_split),
-    };
-    static const struct CMUnitTest solo[] = {
-        cmocka_unit_test(test_solo_chain),
-        cmocka_unit_test(test_solo_fork),
-        cmocka_unit_test(test_solo_threads),
-        cmocka_unit_test(test_solo_stats),
-    };
-    int fails = 0;
 
-    fails += cmocka_run_group_tests_name("drbg_core", core, NULL, NULL);
-    fails +=
-        cmocka_run_group_tests_name("drbg_evp", evp, setup_both, teardown_both);
-    fails += cmocka_run_group_tests_name("drbg_solo", solo, setup_solo,
-                                         teardown_solo);
-    return fails;
+    return fc_test_main(fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
 }

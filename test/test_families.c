@@ -76,6 +76,7 @@ typedef struct fc_grid_row {
 } fc_grid_row;
 
 #include "offer_grid.h"
+#include "runner.h"
 
 static uint32_t fc_grid_offer(uint32_t caps, const fc_tuning *t,
                               unsigned long version)
@@ -131,7 +132,7 @@ static void fc_grid_print(void)
 
 /* The recorded table covers the whole grid, and each of its words is what
  * the decision gives now. */
-static void test_offer_grid(void **state)
+FC_TEST("families", test_offer_grid)
 {
     uint32_t caps[128];
     const size_t ncaps = fc_grid_caps(caps, 128);
@@ -173,7 +174,7 @@ static void test_offer_grid(void **state)
 
 /* The descriptors: one per FC_OFFER_* bit, each name found again by
  * fc_offer_family_bit, fc_offer_describe listing them in table order. */
-static void test_descriptors(void **state)
+FC_TEST("families", test_descriptors)
 {
     static const char *const names[] = {
         "gcm",     "cbc",     "ctr",     "drbg",      "cbc-hmac",
@@ -242,7 +243,7 @@ static const char *reason_of(const char *ex, const char *name, char *out,
  * words joined by '_' (no space, comma, colon or parenthesis: buildinfo
  * and fastcrypto-check parse it); and the reasons pinned where the
  * OpenSSL version, the CPU's row and the mask move a decision. */
-static void test_offer_explain(void **state)
+FC_TEST("families", test_offer_explain)
 {
     uint32_t caps[128];
     const size_t ncaps = fc_grid_caps(caps, 128);
@@ -337,16 +338,11 @@ static void test_offer_explain(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_offer_grid),
-        cmocka_unit_test(test_descriptors),
-        cmocka_unit_test(test_offer_explain),
-    };
     const char *print = getenv("FC_FAMILIES_PRINT");
 
     if (print != NULL && strcmp(print, "1") == 0) {
         fc_grid_print();
         return 0;
     }
-    return cmocka_run_group_tests_name("families", tests, NULL, NULL);
+    return fc_test_main(NULL, 0);
 }

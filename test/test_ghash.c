@@ -50,6 +50,7 @@
 #include "checks.h"
 #include "impls.h"
 #include "kat.h"
+#include "runner.h"
 
 /* 3 * 8 * 16 + 15: three times the widest loop's group, plus every tail. */
 #define MAX_BLOCKS (3 * 8 * 16 + 15)
@@ -134,7 +135,7 @@ static const char *const kat_fields[] = {"Key", "H", "Input", "Steps", NULL};
 
 /* The reference against the spec's intermediate values: if this fails,
  * the oracle of every other test is wrong. */
-static void test_ref_kat(void **state)
+FC_TEST("ghash_kat", test_ref_kat)
 {
     fc_kat *k = fc_kat_open("ghash.txt");
     size_t count = 0;
@@ -160,7 +161,7 @@ static void test_ref_kat(void **state)
     assert_int_equal(count, 11);
 }
 
-static void test_kat(void **state)
+FC_TEST("ghash_kat", test_kat)
 {
     size_t n, ran = 0;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -221,7 +222,7 @@ static void test_kat(void **state)
 /* ---- differential ----------------------------------------------------- */
 
 /* Every table against the reference at every block count, random H. */
-static void test_diff_random(void **state)
+FC_TEST("ghash_diff", test_diff_random)
 {
     static size_t counts[MAX_BLOCKS + 1];
     static uint8_t in[16 * MAX_BLOCKS];
@@ -251,7 +252,7 @@ static void test_diff_random(void **state)
  * product needs the reduction), all-ones; and the same blocks with xi = 0
  * and all-ones inputs.
  */
-static void test_diff_special(void **state)
+FC_TEST("ghash_diff", test_diff_special)
 {
     static const size_t counts[] = {0,  1,  2,  3,  7,  8,  9,   15,  16,
                                     17, 24, 31, 32, 33, 48, 127, 128, 399};
@@ -307,7 +308,7 @@ static void test_diff_special(void **state)
 
 /* Accelerated tables against the generic one on a long random message fed
  * in random pieces (the pieces are the same for both). */
-static void test_diff_generic_pieces(void **state)
+FC_TEST("ghash_diff", test_diff_generic_pieces)
 {
     static uint8_t in[16 * 1000];
     size_t n, compared = 0;
@@ -347,25 +348,18 @@ static void test_diff_generic_pieces(void **state)
     }
     free(hg);
     free(ha);
-    if (compared == 0) {
-        print_message("[  SKIPPED ] no accelerated GCM table to compare\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(compared == 0, "no accelerated GCM table to compare");
 }
 
 /* ---- ABI -------------------------------------------------------------- */
 
-static void test_abi_checker(void **state)
+FC_TEST("ghash_abi", test_abi_checker)
 {
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     assert_true(fc_abi_self_test());
 }
 
-static void test_abi_kernels(void **state)
+FC_TEST("ghash_abi", test_abi_kernels)
 {
     /* Every loop's boundaries, up to two 32-block groups and a tail. */
     static const size_t counts[] = {0,  1,  7,  8,  9,  15, 16, 17, 24, 31,
@@ -409,10 +403,7 @@ static void test_abi_kernels(void **state)
         }
     }
     free(ht);
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no assembly GCM table runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no assembly GCM table runs here");
 }
 
 /* ---- edge cases ------------------------------------------------------- */
@@ -423,7 +414,7 @@ static void test_abi_kernels(void **state)
  * count to 40 and at the 32-block loop's boundaries (ASan does not see
  * into assembly and valgrind cannot run AVX-512).
  */
-static void test_guard_pages(void **state)
+FC_TEST("ghash_edge", test_guard_pages)
 {
     static const size_t more[] = {47, 48, 63, 64, 65, 95, 96, 97};
     size_t n;
@@ -461,7 +452,7 @@ static void test_guard_pages(void **state)
 }
 
 /* Zero blocks leave xi alone and read nothing. */
-static void test_zero_blocks(void **state)
+FC_TEST("ghash_edge", test_zero_blocks)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -489,7 +480,7 @@ static void test_zero_blocks(void **state)
 
 /* init depends on h alone: two different dirty tables initialised from the
  * same h hash identically; and different h give different results. */
-static void test_init_deterministic(void **state)
+FC_TEST("ghash_edge", test_init_deterministic)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -547,7 +538,7 @@ static void check_parts_ghash(const char *what, const fc_gcm_ops *ops,
     fc_test_expect_equal(ctx, "xi", xi, want, 16);
 }
 
-static void test_table_parts(void **state)
+FC_TEST("ghash_edge", test_table_parts)
 {
     size_t n, checked = 0;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -612,16 +603,13 @@ static void test_table_parts(void **state)
     }
     free(full);
     free(t);
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no GCM table made in parts runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no GCM table made in parts runs here");
 }
 
 /* H and data marked secret (FC_CT_SECRET) through init and ghash: in a
  * FASTCRYPTO_CT_VALGRIND build under valgrind, any secret-dependent branch
  * or index is reported; elsewhere one more reference check. */
-static void test_ct_marked(void **state)
+FC_TEST("ghash_edge", test_ct_marked)
 {
     size_t n;
     const fc_gcm_ops *const *tab = impls(&n);
@@ -656,31 +644,5 @@ static void test_ct_marked(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_ref_kat),
-        cmocka_unit_test(test_kat),
-    };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_random),
-        cmocka_unit_test(test_diff_special),
-        cmocka_unit_test(test_diff_generic_pieces),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(test_abi_checker),
-        cmocka_unit_test(test_abi_kernels),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_zero_blocks),
-        cmocka_unit_test(test_init_deterministic),
-        cmocka_unit_test(test_table_parts),
-        cmocka_unit_test(test_guard_pages),
-        cmocka_unit_test(test_ct_marked),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("ghash_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("ghash_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("ghash_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("ghash_edge", edge, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

@@ -46,8 +46,8 @@
 #include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
-
-#define FC_NAME "fastcrypto"
+#include "libctx.h"
+#include "runner.h"
 
 static OSSL_LIB_CTX *g_lib;
 static EVP_PKEY *g_key;
@@ -177,14 +177,9 @@ static int setup(void **state)
         print_error("FC_TEST_SHIPPED_CONF is not set (run through ctest)\n");
         return -1;
     }
-    g_lib = OSSL_LIB_CTX_new();
-    if (g_lib == NULL || !OSSL_LIB_CTX_load_config(g_lib, conf) ||
-        !OSSL_PROVIDER_available(g_lib, FC_NAME) ||
-        !OSSL_PROVIDER_available(g_lib, "default")) {
-        print_error("%s does not load fastcrypto and default\n", conf);
-        ERR_print_errors_fp(stderr);
+    g_lib = fc_test_lib_load(conf, FC_TEST_NEED_FC | FC_TEST_NEED_DEFAULT);
+    if (g_lib == NULL)
         return -1;
-    }
     {
         OSSL_PROVIDER *p = OSSL_PROVIDER_load(g_lib, FC_NAME);
         OSSL_PARAM params[] = {
@@ -220,12 +215,7 @@ static int setup(void **state)
                                g_key, NULL) &&
          X509_sign_ctx(g_cert, md) > 0;
     EVP_MD_CTX_free(md);
-    if (!ok) {
-        print_error("cannot make the test certificate\n");
-        ERR_print_errors_fp(stderr);
-        return -1;
-    }
-    return 0;
+    return fc_test_setup_ok(ok, "cannot make the test certificate");
 }
 
 static int teardown(void **state)
@@ -298,7 +288,7 @@ static void check_queries(const query *qs, size_t nq)
 /* Queries that say nothing for or against fastcrypto keep it where it is
  * offered; the rest goes to default (nothing at all where the query
  * excludes default or asks for fastcrypto outright). */
-static void test_fetch_keeps_fastcrypto(void **state)
+FC_TEST("property queries (shipped config)", test_fetch_keeps_fastcrypto)
 {
     static const query qs[] = {
         {NULL, FC_NAME, "default"},
@@ -321,7 +311,7 @@ static void test_fetch_keeps_fastcrypto(void **state)
 /* A program that asks for default by name gets default. The optional form
  * ties with our preference, and a tie goes to the provider activated
  * first: default, in fastcrypto.cnf. */
-static void test_fetch_default_by_name(void **state)
+FC_TEST("property queries (shipped config)", test_fetch_default_by_name)
 {
     static const query qs[] = {
         {"provider=default", "default", "default"},
@@ -335,7 +325,7 @@ static void test_fetch_default_by_name(void **state)
 
 /* Nothing matches a hard query for FIPS-approved implementations: neither
  * fastcrypto nor default claims "fips=yes". */
-static void test_fetch_fips_yes(void **state)
+FC_TEST("property queries (shipped config)", test_fetch_fips_yes)
 {
     assert_string_equal(resolve(OSSL_OP_CIPHER, "AES-128-GCM", "fips=yes"),
                         "(none)");
@@ -463,7 +453,7 @@ static void tls_run(const char *propq, int version, const char *suite, int n,
             assert_int_equal(b[i] - a[i], 0);                                  \
     } while (0)
 
-static void test_tls13_provider_not_fips(void **state)
+FC_TEST("property queries (shipped config)", test_tls13_provider_not_fips)
 {
     uint64_t a[NC], b[NC];
     char got[64];
@@ -502,7 +492,7 @@ static void test_tls13_provider_not_fips(void **state)
     EXPECT_MOVED("rsa2048", C_RSA_SIGN, b[C_RSA_SIGN] - a[C_RSA_SIGN] == 1);
 }
 
-static void test_tls12_provider_not_fips(void **state)
+FC_TEST("property queries (shipped config)", test_tls12_provider_not_fips)
 {
     uint64_t a[NC], b[NC];
     char got[64];
@@ -578,7 +568,7 @@ static int held_by_us(const EVP_PKEY *pkey)
  * verifying work, leave the error queue empty, and move none of
  * fastcrypto's counters.
  */
-static void test_rsa_size_not_offered(void **state)
+FC_TEST("property queries (shipped config)", test_rsa_size_not_offered)
 {
     EVP_PKEY *key =
         EVP_PKEY_Q_keygen(g_lib, "provider=default", "RSA", (size_t)1024);
@@ -640,7 +630,7 @@ static void test_rsa_size_not_offered(void **state)
 }
 
 /* The counters can tell: a program asking for default gets none of ours. */
-static void test_tls_provider_default(void **state)
+FC_TEST("property queries (shipped config)", test_tls_provider_default)
 {
     uint64_t a[NC], b[NC];
     char got[64];
@@ -659,18 +649,11 @@ static void test_tls_provider_default(void **state)
 
 int main(void)
 {
-    static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fetch_keeps_fastcrypto),
-        cmocka_unit_test(test_fetch_default_by_name),
-        cmocka_unit_test(test_fetch_fips_yes),
-        cmocka_unit_test(test_tls13_provider_not_fips),
-        cmocka_unit_test(test_tls12_provider_not_fips),
-        cmocka_unit_test(test_tls_provider_default),
-        cmocka_unit_test(test_rsa_size_not_offered),
+    static const fc_test_fixture fixtures[] = {
+        {"property queries (shipped config)", setup, teardown},
     };
 
     printf("test_props: %s\n", OpenSSL_version(OPENSSL_VERSION));
     fflush(stdout);
-    return cmocka_run_group_tests_name("property queries (shipped config)",
-                                       tests, setup, teardown);
+    return fc_test_main(fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
 }

@@ -6,10 +6,10 @@
  * behaviour held to, and the deliberate differences, are the spec atop
  * provider/cipher_aes_gcm.c.
  *
- * The tests run in three groups, one library context per CPU mask (the
- * best GCM table, normally vaes-avx2; "vaes", aesni-avx; "all", generic),
- * through the harness of support/provider_test.h; the table in use is
- * printed and must be the core's selection under the mask.
+ * The tests run in the groups of support/provider_test.h, one library
+ * context per CPU mask (the best GCM table; "avx512", the ymm tier where
+ * the best is the zmm one; "vaes", aesni-avx; "all", generic); the table
+ * in use is printed and must be the core's selection under the mask.
  *
  * What is covered:
  *   - identity and algorithm parameters (flags, lengths, mode);

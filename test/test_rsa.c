@@ -58,6 +58,7 @@
 #include "fc/rsa_engine.h"
 #include "evp_checks.h"
 #include "impls.h"
+#include "runner.h"
 
 #define MAXB 1024 /* bytes of the largest modulus used here (8192 bits) */
 
@@ -480,7 +481,7 @@ static void kat_one(const char *name, tkey *k, const char *m_hex,
     }
 }
 
-static void test_kat_vectors(void **state)
+FC_TEST("rsa_kat", test_kat_vectors)
 {
     tkey k;
 
@@ -543,7 +544,7 @@ static void diff_key(const tkey *k, const fc_rsa_engine *ops, size_t inputs,
     fc_rsa_key_free(key);
 }
 
-static void test_diff_openssl_keys(void **state)
+FC_TEST("rsa_diff", test_diff_openssl_keys)
 {
     const int quick = fc_test_quick();
     size_t count;
@@ -574,7 +575,7 @@ static void test_diff_openssl_keys(void **state)
 /* An unbalanced key, p of 200 bits and q of 900: the CRT halves have
  * 4 and 15 limbs against 18 for n, so every reduction takes the folding
  * path. Oracle: BN_mod_exp. */
-static void test_diff_unbalanced(void **state)
+FC_TEST("rsa_diff", test_diff_unbalanced)
 {
     size_t count;
     const fc_rsa_engine *const *tab = fc_rsa_engine_impls(&count);
@@ -641,7 +642,7 @@ static const fc_rsa_engines *selected(void)
     return fc_test_rsa_engines();
 }
 
-static void test_edge_input_range(void **state)
+FC_TEST("rsa_edge", test_edge_input_range)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
@@ -679,7 +680,7 @@ static void test_edge_input_range(void **state)
 
 /* A corrupted private part gives a wrong result, which the check before
  * release must catch: 0 returned, zeros out, never the faulty value. */
-static void test_edge_fault_check(void **state)
+FC_TEST("rsa_edge", test_edge_fault_check)
 {
     const tkey *k0 = ossl_key(1);
     const size_t len = k0->len[C_N];
@@ -715,7 +716,7 @@ static void test_edge_fault_check(void **state)
  * given; a CRT value that does not belong to the key, with d present, is
  * retried through d and gives the right result too.
  */
-static void test_edge_crt_unreduced_retry(void **state)
+FC_TEST("rsa_edge", test_edge_crt_unreduced_retry)
 {
     const tkey *k0 = ossl_key(1);
     const size_t len = k0->len[C_N];
@@ -805,7 +806,7 @@ static void expect_refused(const char *what, const fc_rsa_components *c)
     print_message("; refused (%s): %s\n", what, why);
 }
 
-static void test_edge_bad_imports(void **state)
+FC_TEST("rsa_edge", test_edge_bad_imports)
 {
     const tkey *k = ossl_key(0);
     const size_t len = k->len[C_N];
@@ -910,7 +911,7 @@ static void test_edge_bad_imports(void **state)
     fc_rsa_key_free(NULL);
 }
 
-static void test_edge_components_dup(void **state)
+FC_TEST("rsa_edge", test_edge_components_dup)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
@@ -964,7 +965,7 @@ static void test_edge_components_dup(void **state)
 
 /* RNG failure makes the operation fail; the blinding pair lasts 32 uses
  * (squared in between), then a fresh one is drawn. */
-static void test_edge_rng_blinding(void **state)
+FC_TEST("rsa_edge", test_edge_rng_blinding)
 {
     const tkey *k = ossl_key(0);
     const size_t len = k->len[C_N];
@@ -1000,7 +1001,7 @@ static void test_edge_rng_blinding(void **state)
  * the bit length of its modulus and whether it is refused), so each
  * component's first byte stays public: import strips leading zero bytes.
  */
-static void test_edge_ct_marked(void **state)
+FC_TEST("rsa_edge", test_edge_ct_marked)
 {
     const tkey *k0 = ossl_key(1);
     const size_t len = k0->len[C_N];
@@ -1142,7 +1143,7 @@ static void choice_check(size_t bits, const fc_rsa_engines *list)
  * MULX does), and to the portable engine only when nothing else takes it
  * (RSA-1088: 9-limb halves).
  */
-static void test_edge_engine_choice(void **state)
+FC_TEST("rsa_edge", test_edge_engine_choice)
 {
     const tkey *k = ossl_key(1);
     fc_rsa_engines all, l;
@@ -1212,7 +1213,7 @@ static void *mt_worker(void *arg)
     return NULL;
 }
 
-static void test_edge_threads(void **state)
+FC_TEST("rsa_edge", test_edge_threads)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
@@ -1251,7 +1252,7 @@ static void test_edge_threads(void **state)
 /* The child inherits the parent's blinding pair; its first operation must
  * draw a fresh one (and every result must be right). Exit codes: 0 ok,
  * 2 wrong result, 3 no fresh draw. */
-static void test_edge_fork(void **state)
+FC_TEST("rsa_edge", test_edge_fork)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
@@ -1390,7 +1391,7 @@ static void *lazy_worker(void *arg)
  * A copy of a prepared key works without making another, one of a fresh
  * key makes its own.
  */
-static void test_edge_lazy_prepare(void **state)
+FC_TEST("rsa_edge", test_edge_lazy_prepare)
 {
     enum { NT = 8 };
     const tkey *k = ossl_key(1);
@@ -1589,7 +1590,7 @@ static void keygen_check(size_t bits, const uint8_t *e, size_t elen,
     tkey_free(&tk);
 }
 
-static void test_keygen(void **state)
+FC_TEST("rsa_keygen", test_keygen)
 {
     static const uint8_t f4[] = {0x01, 0x00, 0x01};
     static const uint8_t e3[] = {0x03};
@@ -1783,7 +1784,7 @@ static void mkey_diff(const mkey *k, fc_rsa_key *key, int inputs,
  * as given; an incomplete extra prime refused; a CRT-only multi-prime key
  * whose coefficient does not belong to it caught by the check (zeros out).
  */
-static void test_multiprime_import(void **state)
+FC_TEST("rsa_keygen", test_multiprime_import)
 {
     const int quick = fc_test_quick();
     static const struct {
@@ -1882,7 +1883,7 @@ static void test_multiprime_import(void **state)
 /* Keys of 3 and 4 primes from fc_rsa_generate, checked by OpenSSL
  * (EVP_PKEY_check: primality, d, the CRT parts) and used against its raw
  * private operation. */
-static void test_multiprime_keygen(void **state)
+FC_TEST("rsa_keygen", test_multiprime_keygen)
 {
     static const uint8_t f4[] = {0x01, 0x00, 0x01};
     static const struct {
@@ -1983,7 +1984,7 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-static void test_timing(void **state)
+FC_TEST("rsa_timing", test_timing)
 {
     const tkey *k = ossl_key(1);
     const size_t len = k->len[C_N];
@@ -2075,41 +2076,9 @@ static int teardown_keys(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_kat_vectors),
+    static const fc_test_fixture fixtures[] = {
+        {"rsa_timing", NULL, teardown_keys},
     };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_openssl_keys),
-        cmocka_unit_test(test_diff_unbalanced),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_edge_input_range),
-        cmocka_unit_test(test_edge_fault_check),
-        cmocka_unit_test(test_edge_crt_unreduced_retry),
-        cmocka_unit_test(test_edge_bad_imports),
-        cmocka_unit_test(test_edge_components_dup),
-        cmocka_unit_test(test_edge_rng_blinding),
-        cmocka_unit_test(test_edge_ct_marked),
-        cmocka_unit_test(test_edge_engine_choice),
-        cmocka_unit_test(test_edge_threads),
-        cmocka_unit_test(test_edge_fork),
-        cmocka_unit_test(test_edge_lazy_prepare),
-    };
-    const struct CMUnitTest keygen[] = {
-        cmocka_unit_test(test_keygen),
-        cmocka_unit_test(test_multiprime_import),
-        cmocka_unit_test(test_multiprime_keygen),
-    };
-    const struct CMUnitTest timing[] = {
-        cmocka_unit_test(test_timing),
-    };
-    int fails = 0;
 
-    fails += cmocka_run_group_tests_name("rsa_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("rsa_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("rsa_edge", edge, NULL, NULL);
-    fails += cmocka_run_group_tests_name("rsa_keygen", keygen, NULL, NULL);
-    fails +=
-        cmocka_run_group_tests_name("rsa_timing", timing, NULL, teardown_keys);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
 }

@@ -41,6 +41,7 @@
 #include "checks.h"
 #include "impls.h"
 #include "kat.h"
+#include "runner.h"
 
 static const char *const alg_names[2] = {"SHA-1", "SHA-256"};
 
@@ -125,7 +126,7 @@ static void hmac(const fc_sha_ops *ops, int alg, const uint8_t *key,
 
 /* ---- known answers ---------------------------------------------------- */
 
-static void test_kat(void **state)
+FC_TEST("sha_kat", test_kat)
 {
     static const char *const fields[] = {"Alg", "Msg", "Repeat", "MD", NULL};
     size_t n, ran = 0;
@@ -169,7 +170,7 @@ static void test_kat(void **state)
     assert_true(ran >= 1);
 }
 
-static void test_kat_hmac(void **state)
+FC_TEST("sha_kat", test_kat_hmac)
 {
     static const char *const fields[] = {"Alg", "Key", "Msg", "MAC", NULL};
     size_t n, ran = 0;
@@ -207,7 +208,7 @@ static void test_kat_hmac(void **state)
 }
 
 /* The kat reader's fields and the self test the provider runs at load. */
-static void test_self_test(void **state)
+FC_TEST("sha_kat", test_self_test)
 {
     size_t n;
     const fc_sha_ops *const *tab = impls(&n);
@@ -229,7 +230,7 @@ static void test_self_test(void **state)
 
 /* Kernel against the generic kernel: random chaining values, every block
  * count 0..80 and a few long runs, exact-size input at a random offset. */
-static void test_diff_generic(void **state)
+FC_TEST("sha_diff", test_diff_generic)
 {
     static const size_t longs[] = {127, 128, 129, 255, 256, 257, 1000};
     size_t n, checked = 0;
@@ -265,14 +266,11 @@ static void test_diff_generic(void **state)
             }
         }
     }
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no accelerated SHA table runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no accelerated SHA table runs here");
 }
 
 /* Every table against OpenSSL: digests and HMACs of every length. */
-static void test_diff_openssl(void **state)
+FC_TEST("sha_diff", test_diff_openssl)
 {
     const size_t maxlen = 2100, step = fc_test_quick() ? 7 : 1;
     uint8_t *msg = malloc(maxlen), key[200];
@@ -311,7 +309,9 @@ static void test_diff_openssl(void **state)
 
 /* ---- ABI -------------------------------------------------------------- */
 
-static void test_abi_kernels(void **state)
+FC_TEST_ADD("sha_abi", fc_abi_test_checker);
+
+FC_TEST("sha_abi", test_abi_kernels)
 {
     static const size_t counts[] = {0, 1, 2, 3, 7, 8, 9, 16, 17, 33};
     static uint8_t in[64 * 33];
@@ -320,11 +320,7 @@ static void test_abi_kernels(void **state)
     const fc_sha_ops *ops;
     char what[120];
 
-    if (!FC_ABI_CHECK_AVAILABLE) {
-        print_message("[  SKIPPED ] no ABI trampoline on this build\n");
-        skip();
-        return;
-    }
+    FC_TEST_SKIP_IF(!FC_ABI_CHECK_AVAILABLE, "no ABI trampoline on this build");
     FC_TEST_FOREACH_IMPL("sha", tab, n, ops)
     {
         if (is_generic(ops))
@@ -347,17 +343,14 @@ static void test_abi_kernels(void **state)
             }
         }
     }
-    if (checked == 0) {
-        print_message("[  SKIPPED ] no assembly SHA table runs here\n");
-        skip();
-    }
+    FC_TEST_SKIP_IF(checked == 0, "no assembly SHA table runs here");
 }
 
 /* ---- edge cases ------------------------------------------------------- */
 
 /* Empty updates (NULL allowed), a copy of a state in progress continuing
  * independently, and final wiping the partial block. */
-static void test_streaming_edges(void **state)
+FC_TEST("sha_edge", test_streaming_edges)
 {
     size_t n;
     const fc_sha_ops *const *tab = impls(&n);
@@ -406,7 +399,7 @@ static void test_streaming_edges(void **state)
  * valgrind any branch or memory index that depends on them is reported;
  * elsewhere this is one more comparison with the generic code.
  */
-static void test_ct_marked(void **state)
+FC_TEST("sha_edge", test_ct_marked)
 {
     size_t n;
     const fc_sha_ops *const *tab = impls(&n);
@@ -451,28 +444,5 @@ static void test_ct_marked(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest kat[] = {
-        cmocka_unit_test(test_self_test),
-        cmocka_unit_test(test_kat),
-        cmocka_unit_test(test_kat_hmac),
-    };
-    const struct CMUnitTest diff[] = {
-        cmocka_unit_test(test_diff_generic),
-        cmocka_unit_test(test_diff_openssl),
-    };
-    const struct CMUnitTest abi[] = {
-        cmocka_unit_test(fc_abi_test_checker),
-        cmocka_unit_test(test_abi_kernels),
-    };
-    const struct CMUnitTest edge[] = {
-        cmocka_unit_test(test_streaming_edges),
-        cmocka_unit_test(test_ct_marked),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("sha_kat", kat, NULL, NULL);
-    fails += cmocka_run_group_tests_name("sha_diff", diff, NULL, NULL);
-    fails += cmocka_run_group_tests_name("sha_abi", abi, NULL, NULL);
-    fails += cmocka_run_group_tests_name("sha_edge", edge, NULL, NULL);
-    return fails == 0 ? 0 : 1;
+    return fc_test_main(NULL, 0);
 }

@@ -39,8 +39,8 @@
 #include <openssl/provider.h>
 
 #include "fc/stats_file.h"
-
-#define FC_NAME "fastcrypto"
+#include "libctx.h"
+#include "runner.h"
 
 static char g_root[64]; /* scratch directory for the whole run */
 static int g_ndir;
@@ -53,19 +53,6 @@ static void new_dir(char *out, size_t len)
 {
     snprintf(out, len, "%s/d%d", g_root, g_ndir++);
     assert_int_equal(mkdir(out, 0700), 0);
-}
-
-static OSSL_LIB_CTX *load(void)
-{
-    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
-
-    if (lib == NULL || !OSSL_LIB_CTX_load_config(lib, getenv("FC_TEST_CONF")) ||
-        !OSSL_PROVIDER_available(lib, FC_NAME)) {
-        ERR_print_errors_fp(stderr);
-        OSSL_LIB_CTX_free(lib);
-        return NULL;
-    }
-    return lib;
 }
 
 /* |n| AES-128-GCM messages through fastcrypto; 1 on success. */
@@ -86,20 +73,6 @@ static int gcm_messages(OSSL_LIB_CTX *lib, int n)
     return ok;
 }
 
-/* Provider parameter |key| (a string) of fastcrypto in |lib|. */
-static int prov_str(OSSL_LIB_CTX *lib, const char *key, char *buf, size_t len)
-{
-    OSSL_PROVIDER *p = OSSL_PROVIDER_load(lib, FC_NAME);
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_utf8_string(key, buf, len),
-        OSSL_PARAM_END,
-    };
-    int ok = p != NULL && OSSL_PROVIDER_get_params(p, params);
-
-    OSSL_PROVIDER_unload(p);
-    return ok;
-}
-
 /* Counter |name| in a "k=v k=v" string, or -1. */
 static long long counter_in(const char *s, const char *name)
 {
@@ -115,7 +88,7 @@ static long long param_counter(OSSL_LIB_CTX *lib, const char *name)
 {
     char buf[1024] = "";
 
-    return prov_str(lib, "fastcrypto-stats", buf, sizeof(buf))
+    return fc_test_lib_get_str(lib, "fastcrypto-stats", buf, sizeof(buf))
                ? counter_in(buf, name)
                : -1;
 }
@@ -235,36 +208,38 @@ static int in_child(int (*fn)(void *), void *arg)
             fail_msg("child failed check %d", WEXITSTATUS(st_));               \
     } while (0)
 
+#define FC_STATS_DIR_ENV "FASTCRYPTO_STATS_DIR"
+
 static void set_dir(const char *dir)
 {
     if (dir != NULL)
-        setenv("FASTCRYPTO_STATS_DIR", dir, 1);
+        setenv(FC_STATS_DIR_ENV, dir, 1);
     else
-        unsetenv("FASTCRYPTO_STATS_DIR");
+        unsetenv(FC_STATS_DIR_ENV);
 }
 
 /* ---------------------------------------------------------------------- */
 
 /* A live file: made at the first count, counts while the program runs,
  * marked exited at unload. */
-static void test_live_file(void **state)
+FC_TEST("stats files", test_live_file)
 {
     char dir[128], path[512] = "x", line[2048];
     fc_stats_file f;
     OSSL_LIB_CTX *lib;
 
     new_dir(dir, sizeof(dir));
-    set_dir(dir);
-    lib = load();
-    set_dir(NULL);
+    lib = fc_test_lib_load_env(NULL, FC_TEST_NEED_FC, FC_STATS_DIR_ENV, dir);
     assert_non_null(lib);
     /* Loaded, nothing counted: no file. */
-    assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
+    assert_true(
+        fc_test_lib_get_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
     assert_string_equal(path, "");
     assert_int_equal(files_of(dir, 0, NULL, 0), 0);
     assert_int_equal(param_counter(lib, "aes-gcm-enc"), 0);
     assert_true(gcm_messages(lib, 3));
-    assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
+    assert_true(
+        fc_test_lib_get_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
     assert_true(strncmp(path, dir, strlen(dir)) == 0);
 
     assert_true(read_stats(path, &f));
@@ -288,7 +263,7 @@ static void test_live_file(void **state)
 }
 
 /* The config key works too, and the environment wins over it. */
-static void test_config_key(void **state)
+FC_TEST("stats files", test_config_key)
 {
     char dir_cfg[128], dir_env[128], conf[256], path[512] = "";
     FILE *in = fopen(getenv("FC_TEST_CONF"), "r"), *out;
@@ -309,12 +284,12 @@ static void test_config_key(void **state)
     fclose(out);
 
     for (int env = 0; env < 2; env++) {
-        set_dir(env ? dir_env : NULL);
-        lib = OSSL_LIB_CTX_new();
-        assert_true(lib != NULL && OSSL_LIB_CTX_load_config(lib, conf));
-        set_dir(NULL);
+        lib = fc_test_lib_load_env(conf, 0, FC_STATS_DIR_ENV,
+                                   env ? dir_env : NULL);
+        assert_non_null(lib);
         assert_true(gcm_messages(lib, 1));
-        assert_true(prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)));
+        assert_true(fc_test_lib_get_str(lib, "fastcrypto-stats-file", path,
+                                        sizeof(path)));
         assert_true(strncmp(path, env ? dir_env : dir_cfg,
                             strlen(env ? dir_env : dir_cfg)) == 0);
         OSSL_LIB_CTX_free(lib);
@@ -338,14 +313,15 @@ static int child_count_and_exit(void *p)
         return 1;
     if (param_counter(a->lib, "aes-gcm-enc") != 2)
         return 2;
-    if (!prov_str(a->lib, "fastcrypto-stats-file", path, sizeof(path)))
+    if (!fc_test_lib_get_str(a->lib, "fastcrypto-stats-file", path,
+                             sizeof(path)))
         return 3;
     if (write(a->fd, path, strlen(path) + 1) < 0)
         return 4;
     _exit(0); /* no unload: as sshd's children, or a crash */
 }
 
-static void test_fork_own_file(void **state)
+FC_TEST("stats files", test_fork_own_file)
 {
     char dir[128], ppath[512] = "", cpath[512] = "", line[2048];
     struct fork_arg a;
@@ -353,12 +329,11 @@ static void test_fork_own_file(void **state)
     int fds[2];
 
     new_dir(dir, sizeof(dir));
-    set_dir(dir);
-    a.lib = load();
-    set_dir(NULL);
+    a.lib = fc_test_lib_load_env(NULL, FC_TEST_NEED_FC, FC_STATS_DIR_ENV, dir);
     assert_non_null(a.lib);
     assert_true(gcm_messages(a.lib, 1));
-    assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
+    assert_true(fc_test_lib_get_str(a.lib, "fastcrypto-stats-file", ppath,
+                                    sizeof(ppath)));
     assert_int_equal(pipe(fds), 0);
     a.fd = fds[1];
     assert_child_ok(in_child(child_count_and_exit, &a));
@@ -392,25 +367,25 @@ static int child_count(void *p)
 
     if (!gcm_messages(a->lib, 4))
         return 1;
-    if (!prov_str(a->lib, "fastcrypto-stats-file", path, sizeof(path)))
+    if (!fc_test_lib_get_str(a->lib, "fastcrypto-stats-file", path,
+                             sizeof(path)))
         return 2;
     OSSL_LIB_CTX_free(a->lib); /* unload: must not mark the parent's file */
     return 0;
 }
 
-static void test_fork_fallback(void **state)
+FC_TEST("stats files", test_fork_fallback)
 {
     char dir[128], moved[160], ppath[512] = "", mpath[600];
     struct fork_arg a = {NULL, -1};
     fc_stats_file f;
 
     new_dir(dir, sizeof(dir));
-    set_dir(dir);
-    a.lib = load();
-    set_dir(NULL);
+    a.lib = fc_test_lib_load_env(NULL, FC_TEST_NEED_FC, FC_STATS_DIR_ENV, dir);
     assert_non_null(a.lib);
     assert_true(gcm_messages(a.lib, 1));
-    assert_true(prov_str(a.lib, "fastcrypto-stats-file", ppath, sizeof(ppath)));
+    assert_true(fc_test_lib_get_str(a.lib, "fastcrypto-stats-file", ppath,
+                                    sizeof(ppath)));
     snprintf(moved, sizeof(moved), "%s.moved", dir);
     assert_int_equal(rename(dir, moved), 0);
     assert_child_ok(in_child(child_count, &a));
@@ -455,10 +430,11 @@ static int child_fsize_zero(void *p)
         return 2;
     if (!gcm_messages(a->lib, 2))
         return 3;
-    lib2 = load();
+    lib2 = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     if (lib2 == NULL || !gcm_messages(lib2, 1))
         return 4;
-    nofile = prov_str(lib2, "fastcrypto-stats-file", path, sizeof(path)) &&
+    nofile = fc_test_lib_get_str(lib2, "fastcrypto-stats-file", path,
+                                 sizeof(path)) &&
              path[0] == '\0';
     /* Unload both (the lines must not be written) before reporting. */
     OSSL_LIB_CTX_free(lib2);
@@ -466,7 +442,7 @@ static int child_fsize_zero(void *p)
     return nofile ? 0 : 5;
 }
 
-static void test_fsize_zero(void **state)
+FC_TEST("stats files", test_fsize_zero)
 {
     char dir[128], errfile[200], path[512];
     struct fsize_arg a;
@@ -486,7 +462,7 @@ static void test_fsize_zero(void **state)
     snprintf(errfile, sizeof(errfile), "%s/stderr", dir);
     a.errfile = errfile;
     set_dir(dir);
-    a.lib = load();
+    a.lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     assert_non_null(a.lib);
     st_child = in_child_pid(child_fsize_zero, &a, &pid);
     set_dir(NULL);
@@ -511,7 +487,7 @@ static void test_fsize_zero(void **state)
 static int child_line_to_file(void *p)
 {
     const char *errfile = p;
-    OSSL_LIB_CTX *lib = load();
+    OSSL_LIB_CTX *lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     int fd = open(errfile, O_WRONLY | O_CREAT | O_APPEND, 0600);
 
     if (lib == NULL || fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
@@ -522,7 +498,7 @@ static int child_line_to_file(void *p)
     return 0;
 }
 
-static void test_line_written(void **state)
+FC_TEST("stats files", test_line_written)
 {
     char dir[128], errfile[200], buf[2048] = "", want[64];
     FILE *fp;
@@ -548,7 +524,7 @@ static void test_line_written(void **state)
 static int child_pipe(void *p)
 {
     int full = *(int *)p, fds[2];
-    OSSL_LIB_CTX *lib = load();
+    OSSL_LIB_CTX *lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
 
     if (lib == NULL || !gcm_messages(lib, 1) || pipe(fds) != 0)
         return 1;
@@ -571,7 +547,7 @@ static int child_pipe(void *p)
     return 0;
 }
 
-static void test_line_pipe(void **state)
+FC_TEST("stats files", test_line_pipe)
 {
     for (int full = 0; full < 2; full++) {
         print_message("stderr: a pipe %s\n",
@@ -592,10 +568,11 @@ static int child_unwritable(void *p)
         (setgid(65534) != 0 || setuid(65534) != 0))
         return 1;
     set_dir(dir);
-    lib = load();
+    lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     if (lib == NULL || !gcm_messages(lib, 3))
         return 2;
-    if (!prov_str(lib, "fastcrypto-stats-file", path, sizeof(path)) ||
+    if (!fc_test_lib_get_str(lib, "fastcrypto-stats-file", path,
+                             sizeof(path)) ||
         path[0] != '\0')
         return 3;
     if (param_counter(lib, "aes-gcm-enc") != 3)
@@ -604,7 +581,7 @@ static int child_unwritable(void *p)
     return 0;
 }
 
-static void test_unwritable_dir(void **state)
+FC_TEST("stats files", test_unwritable_dir)
 {
     char base[128], ro[160], notdir[160], missing[160];
     const char *dirs[3] = {ro, notdir, missing};
@@ -796,7 +773,7 @@ static int gcm_one(const EVP_CIPHER *c)
 #define FORK_N 10000
 #endif
 
-static void test_fork_bound(void **state)
+FC_TEST("stats files", test_fork_bound)
 {
     const char *env = getenv("FC_TEST_FORKS");
     const char *quick = getenv("FC_TEST_QUICK");
@@ -811,9 +788,7 @@ static void test_fork_bound(void **state)
     OSSL_LIB_CTX *lib;
 
     new_dir(dir, sizeof(dir));
-    set_dir(dir);
-    lib = load();
-    set_dir(NULL);
+    lib = fc_test_lib_load_env(NULL, FC_TEST_NEED_FC, FC_STATS_DIR_ENV, dir);
     assert_non_null(lib);
     c = EVP_CIPHER_fetch(lib, "AES-128-GCM", "provider=" FC_NAME);
     assert_non_null(c);
@@ -934,7 +909,7 @@ static int child_nobody(void *p)
 
     if (setgid(NOBODY) != 0 || setuid(NOBODY) != 0)
         return 1;
-    lib = load();
+    lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     if (lib == NULL || !gcm_messages(lib, 2))
         return 2;
     if (write(fds[1], "r", 1) != 1 || read(fds[0], &c, 1) != 1)
@@ -949,7 +924,7 @@ static int child_nobody(void *p)
  * with terminal escapes are printed escaped; times out of range print.
  * A genuine file of a process running as nobody counts while it runs.
  */
-static void test_planted(void **state)
+FC_TEST("stats files", test_planted)
 {
     union {
         fc_stats_file f;
@@ -968,7 +943,7 @@ static void test_planted(void **state)
     assert_int_equal(chmod(dir, 01777), 0);
     assert_int_equal(chmod(g_root, 0755), 0);
     set_dir(dir);
-    lib = load();
+    lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     assert_non_null(lib);
     assert_true(gcm_messages(lib, 3)); /* root's own file: 3 */
 
@@ -1075,13 +1050,13 @@ static int child_count_in(void *p)
     OSSL_LIB_CTX *lib;
 
     set_dir(p);
-    lib = load();
+    lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
     if (lib == NULL || !gcm_messages(lib, 1))
         return 1;
     _exit(0);
 }
 
-static void test_tool_fuzz(void **state)
+FC_TEST("stats files", test_tool_fuzz)
 {
     static const int64_t odd[] = {
         0,          1,         -1,        2,         3,
@@ -1234,7 +1209,7 @@ static int child_count_alarm(void *p)
  * mid-fold) must not stall the first count of another process, which
  * leaves the fold to a later one; nothing is lost.
  */
-static void test_fold_lock_held(void **state)
+FC_TEST("stats files", test_fold_lock_held)
 {
     char dir[128], ended[256], *out;
     int fd;
@@ -1279,32 +1254,16 @@ static int group_setup(void **state)
 
 static int group_teardown(void **state)
 {
-    char cmd[128];
-
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);
-    return system(cmd) == 0 ? 0 : -1;
+    return fc_test_remove_tree(g_root) ? 0 : -1;
 }
 
 int main(void)
 {
-    static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_live_file),
-        cmocka_unit_test(test_config_key),
-        cmocka_unit_test(test_fork_own_file),
-        cmocka_unit_test(test_fork_fallback),
-        cmocka_unit_test(test_fsize_zero),
-        cmocka_unit_test(test_line_written),
-        cmocka_unit_test(test_line_pipe),
-        cmocka_unit_test(test_unwritable_dir),
-        cmocka_unit_test(test_fork_bound),
-        cmocka_unit_test(test_planted),
-        cmocka_unit_test(test_tool_fuzz),
-        cmocka_unit_test(test_fold_lock_held),
+    /* FC_TEST_FILTER=test_fork_bound runs one test (scripts/stats_e2e.sh;
+     * fc_test_main reads it). */
+    static const fc_test_fixture fixtures[] = {
+        {"stats files", group_setup, group_teardown},
     };
 
-    /* FC_TEST_FILTER=test_fork_bound runs one test (scripts/stats_e2e.sh). */
-    if (getenv("FC_TEST_FILTER") != NULL)
-        cmocka_set_test_filter(getenv("FC_TEST_FILTER"));
-    return cmocka_run_group_tests_name("stats files", tests, group_setup,
-                                       group_teardown);
+    return fc_test_main(fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
 }

@@ -37,10 +37,11 @@
 #include <openssl/provider.h>
 
 #include "fc/common.h"
+#include "fc/cpu.h"
 #include "fc/offer.h"
 #include "fc/wisdom.h"
-
-#define FC_NAME "fastcrypto"
+#include "libctx.h"
+#include "runner.h"
 
 /* The nine families, as the file and fastcrypto-offer spell them. */
 static const char *const k_families[] = {
@@ -105,7 +106,7 @@ static void refused(const char *text, size_t len, const char *why)
         fail_msg("reason \"%s\", expected \"%s\"", w.reason, why);
 }
 
-static void test_parse_valid(void **state)
+FC_TEST("wisdom parser", test_parse_valid)
 {
     fc_wisdom w;
 
@@ -172,7 +173,7 @@ static void test_parse_valid(void **state)
     }
 }
 
-static void test_parse_broken(void **state)
+FC_TEST("wisdom parser", test_parse_broken)
 {
     static const struct {
         const char *text, *why;
@@ -264,7 +265,7 @@ static void test_parse_broken(void **state)
 }
 
 /* Line and file size limits, at and one past the limit. */
-static void test_parse_limits(void **state)
+FC_TEST("wisdom parser", test_parse_limits)
 {
     const size_t max = FC_WISDOM_MAX_BYTES;
     char *buf = malloc(max + 2);
@@ -313,7 +314,7 @@ static uint32_t rnd(uint32_t n)
 /* A few thousand mutations of a valid file and of random bytes: every
  * answer is well formed (parse_n checks it), nothing crashes or reads
  * past the end (the ASan build), and the valid file still parses. */
-static void test_parse_fuzz(void **state)
+FC_TEST("wisdom parser", test_parse_fuzz)
 {
     static const char seed[] =
         "# wisdom\n" HEAD
@@ -391,7 +392,7 @@ static void test_parse_fuzz(void **state)
     assert_int_equal(w.offer, FC_OFFER_GCM | FC_OFFER_RSA3072);
 }
 
-static void test_key(void **state)
+FC_TEST("wisdom parser", test_key)
 {
     char buf[FC_WISDOM_KEY_MAX], small[20];
     unsigned caps;
@@ -482,7 +483,7 @@ static void load_refused(const char *path, const char *why)
         fail_msg("%s: reason \"%s\", expected \"%s\"", path, w.reason, why);
 }
 
-static void test_load(void **state)
+FC_TEST("wisdom parser", test_load)
 {
     char path[256], link[300], big[FC_WISDOM_MAX_BYTES + 64];
     fc_wisdom w;
@@ -616,13 +617,9 @@ static void load_view(const char *extra, prov_view *v)
             "module = %s\nactivate = 1\n%s",
             g_module, extra);
     assert_int_equal(fclose(f), 0);
-    lib = OSSL_LIB_CTX_new();
-    assert_non_null(lib);
-    if (!OSSL_LIB_CTX_load_config(lib, conf) ||
-        !OSSL_PROVIDER_available(lib, FC_NAME)) {
-        ERR_print_errors_fp(stderr);
+    lib = fc_test_lib_load(conf, FC_TEST_NEED_FC);
+    if (lib == NULL)
         fail_msg("%s does not load fastcrypto", conf);
-    }
     p = OSSL_PROVIDER_load(lib, FC_NAME);
     assert_non_null(p);
     assert_true(
@@ -712,7 +709,7 @@ static void write_wisdom(char *path, size_t len, const char *body, mode_t mode)
     write_file(path, len, text, mode);
 }
 
-static void test_provider_table(void **state)
+FC_TEST("wisdom in the provider", test_provider_table)
 {
     char path[256], cfg[400];
     prov_view v;
@@ -733,7 +730,7 @@ static void test_provider_table(void **state)
     check_algorithms(&v);
 }
 
-static void test_provider_follows_file(void **state)
+FC_TEST("wisdom in the provider", test_provider_follows_file)
 {
     char path[256], cfg[400], body[1024];
     uint32_t want;
@@ -785,7 +782,7 @@ static void test_provider_follows_file(void **state)
 }
 
 /* Each way a file is ignored: the table decides, the reason is reported. */
-static void test_provider_fallbacks(void **state)
+FC_TEST("wisdom in the provider", test_provider_fallbacks)
 {
     static const char *const fields[] = {"cpu=", "caps=", "ossl=", "fc="};
     const char *body = "family gcm no\nfamily cbc offer\nfamily ctr no\n"
@@ -862,7 +859,7 @@ static void test_provider_fallbacks(void **state)
 }
 
 /* "offer = all", FASTCRYPTO_OFFER=all and the CPU mask still win. */
-static void test_provider_overrides(void **state)
+FC_TEST("wisdom in the provider", test_provider_overrides)
 {
     const char *body = "family gcm no\nfamily cbc no\nfamily ctr no\n"
                        "family drbg no\nfamily rsa2048 no\n";
@@ -895,20 +892,15 @@ static void test_provider_overrides(void **state)
     /* The mask: the key holds the features after it, so an unmasked
      * machine's wisdom does not apply to a masked run. */
     {
-        const char *old = getenv("FASTCRYPTO_CPU_MASK");
-        char *saved = old != NULL ? strdup(old) : NULL;
+        fc_test_saved_env saved;
         prov_view masked;
 
-        assert_int_equal(setenv("FASTCRYPTO_CPU_MASK", "all", 1), 0);
+        fc_test_setenv(&saved, FC_CPU_MASK_ENV, "all");
         wisdom_cfg(cfg, sizeof(cfg), "/nonexistent/wisdom");
         load_view(cfg, &masked); /* the masked run's table and key */
         wisdom_cfg(cfg, sizeof(cfg), path);
         load_view(cfg, &v);
-        if (saved != NULL)
-            assert_int_equal(setenv("FASTCRYPTO_CPU_MASK", saved, 1), 0);
-        else
-            assert_int_equal(unsetenv("FASTCRYPTO_CPU_MASK"), 0);
-        free(saved);
+        fc_test_restoreenv(&saved);
         if (strcmp(masked.key, g_key) == 0) {
             print_message("[ skip     ] mask: no feature to mask here\n");
         } else {
@@ -941,7 +933,7 @@ static size_t runnable(const char *impls, char out[][32], size_t max)
 
 /* "pick=": the provider runs the kernel or RSA engine the file names if this
  * CPU runs it, else its own; the family's decision holds either way. */
-static void test_provider_picks(void **state)
+FC_TEST("wisdom in the provider", test_provider_picks)
 {
     char path[256], cfg[400], body[512], engines[8][32];
     prov_view table, v;
@@ -1006,7 +998,7 @@ static void test_provider_picks(void **state)
 
 /* Where the file is looked for: the config's "wisdom", else
  * FASTCRYPTO_WISDOM, else the default path. */
-static void test_provider_path(void **state)
+FC_TEST("wisdom in the provider", test_provider_path)
 {
     char path[256], other[256], cfg[400], want[300];
     prov_view v;
@@ -1066,35 +1058,15 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    char cmd[128];
-
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return fc_test_remove_tree(g_dir) ? 0 : -1;
 }
 
 int main(void)
 {
-    const struct CMUnitTest unit[] = {
-        cmocka_unit_test(test_parse_valid),
-        cmocka_unit_test(test_parse_broken),
-        cmocka_unit_test(test_parse_limits),
-        cmocka_unit_test(test_parse_fuzz),
-        cmocka_unit_test(test_key),
-        cmocka_unit_test(test_load),
+    static const fc_test_fixture fixtures[] = {
+        {"wisdom parser", setup, teardown},
+        {"wisdom in the provider", setup, teardown},
     };
-    const struct CMUnitTest prov[] = {
-        cmocka_unit_test(test_provider_table),
-        cmocka_unit_test(test_provider_follows_file),
-        cmocka_unit_test(test_provider_fallbacks),
-        cmocka_unit_test(test_provider_overrides),
-        cmocka_unit_test(test_provider_picks),
-        cmocka_unit_test(test_provider_path),
-    };
-    int failed;
 
-    failed =
-        cmocka_run_group_tests_name("wisdom parser", unit, setup, teardown);
-    failed += cmocka_run_group_tests_name("wisdom in the provider", prov, setup,
-                                          teardown);
-    return failed != 0;
+    return fc_test_main(fixtures, sizeof(fixtures) / sizeof(fixtures[0]));
 }

@@ -20,10 +20,13 @@
  * benchmarks hide the same features from OpenSSL (OPENSSL_ia32cap), so
  * the prediction follows the emulated CPU, not the real one.
  *
- * Where nothing was measured (a core or an architecture we never ran on:
- * arm64 so far), the answer is "not offered": a configuration key forces
- * every algorithm on (FC_OFFER_ENV or "offer = all" in the provider's
- * section), as the tests and the benchmarks do.
+ * On x86-64 the rules of families.c decide, from measurements. On arm64
+ * no run was ever measured: the word is the CPU row's (fc/tuning.h), from
+ * a cycle model of both sides' main loops (fc_offer_decide_arm64). Where
+ * nothing was measured or modelled (an arm64 core without a modelled row,
+ * any other architecture), the answer is "not offered". FC_OFFER_ENV or
+ * "offer = all" in the provider's section forces every algorithm on, as
+ * the tests and the benchmarks do.
  *
  * All of this is the prior. Where `fastcrypto-calibrate` measured this
  * machine, its wisdom file (fc/wisdom.h) decides each family it has a

@@ -60,9 +60,11 @@ typedef struct fc_tuning {
      * this core (what default runs without IFMA), so keys it serves are
      * offered (fc/offer.h); 0 where it ties or nobody measured. */
     uint8_t rsa_mulx_wins;
-    /* AES-GCM / AES-CBC decryption: the 512-bit (zmm) tier is preferred to
-     * the 256-bit one when both can run (no frequency penalty that eats
-     * the gain, and measured faster). */
+    /* AES-GCM: the 512-bit (zmm) tier is preferred to the 256-bit one when
+     * both can run (no frequency penalty that eats the gain, and measured
+     * faster). Only fc_gcm_select reads it: the AES kernels of CBC and CTR
+     * (fc_aes_select) have no zmm tier and are chosen by the features
+     * alone. */
     uint8_t aes_zmm;
     /* arm64: the families (FC_OFFER_* bits) whose arm64 kernels the cycle
      * model (scripts/arm64_model.sh, llvm-mca of both sides' main loops)

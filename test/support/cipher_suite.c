@@ -19,6 +19,7 @@
 #include <openssl/provider.h>
 
 #include "cipher_suite.h"
+#include "kat.h"
 #include "evp_checks.h"
 #include "fc/aes.h"
 #include "fc/gcm.h"
@@ -62,6 +63,11 @@ static const fc_test_cipher_spec fc_cbc_spec = {
     .decode_key = "padding",
     .decode_first = 0,
     .decode_second = 1,
+    /* Six SP 800-38A blocks and three FIPS-197 ones. */
+    .kat_file = "aes_cbc.txt",
+    .kat_mode = "CBC",
+    .kat_iv_rule = FC_KAT_IV_CHAIN,
+    .kat_blocks = 9,
 };
 const fc_test_family fc_test_family_cbc = {
     .suite = "provider_cbc",
@@ -123,6 +129,11 @@ static const fc_test_cipher_spec fc_ctr_spec = {
     .decode_key = "padding",
     .decode_first = 0,
     .decode_second = 1,
+    /* Three SP 800-38A blocks and three across the counter's wraps. */
+    .kat_file = "aes_ctr.txt",
+    .kat_mode = "CTR",
+    .kat_iv_rule = FC_KAT_IV_COUNTER,
+    .kat_blocks = 6,
 };
 const fc_test_family fc_test_family_ctr = {
     .suite = "provider_ctr",
@@ -245,28 +256,22 @@ void fc_test_common_param_decoding(void **state)
                                spec->decode_first, spec->decode_second);
 }
 
-/* The registered tests of the suite, by line. */
-#define FC_SUITE_MAX 64
-
-static struct {
-    struct CMUnitTest test;
-    int line;
-} fc_suite_tests[FC_SUITE_MAX];
-static size_t fc_suite_count;
-
 /* see cipher_suite.h */
-void fc_suite_register(const char *name, void (*fn)(void **), int line)
+void fc_test_common_kat(void **state)
 {
-    size_t i = fc_suite_count;
+    const fc_test_env *env = *state;
+    const fc_test_cipher_spec *spec = env->fam->spec;
+    size_t n;
 
-    assert_true(i < FC_SUITE_MAX);
-    /* Constructors run in no set order: insert by line. */
-    for (; i > 0 && fc_suite_tests[i - 1].line > line; i--)
-        fc_suite_tests[i] = fc_suite_tests[i - 1];
-    fc_suite_tests[i].test = (struct CMUnitTest){.name = name, .test_func = fn};
-    fc_suite_tests[i].line = line;
-    fc_suite_count++;
+    fc_test_rand_start(__func__);
+    n = fc_test_kat_file(env, spec->kat_file, spec->kat_mode,
+                         spec->kat_iv_rule);
+    CHECK(n == spec->kat_blocks, "%zu %s blocks in %s", n, spec->kat_mode,
+          spec->kat_file);
 }
+
+/* The most tests a suite registers. */
+#define FC_SUITE_MAX 64
 
 /* see cipher_suite.h */
 int fc_suite_run(const fc_test_family *fam)
@@ -276,14 +281,101 @@ int fc_suite_run(const fc_test_family *fam)
         cmocka_unit_test(fc_test_common_keylen),
         cmocka_unit_test(fc_test_common_param_decoding),
     };
-    struct CMUnitTest all[FC_ARRAY_LEN(common) + FC_SUITE_MAX];
+    struct CMUnitTest all[FC_ARRAY_LEN(common) + 1 + FC_SUITE_MAX];
     size_t n = 0;
 
     for (size_t i = 0; i < FC_ARRAY_LEN(common); i++)
         all[n++] = common[i];
-    for (size_t i = 0; i < fc_suite_count; i++)
-        all[n++] = fc_suite_tests[i].test;
+    if (fam->spec != NULL && fam->spec->kat_file != NULL)
+        all[n++] = (struct CMUnitTest)cmocka_unit_test(fc_test_common_kat);
+    n += fc_test_group_tests("suite", all + n, FC_SUITE_MAX);
     return fc_test_run_groups(fam, all, n);
+}
+
+/* see cipher_suite.h */
+void fc_test_raw_cbc(const EVP_CIPHER *c, const uint8_t *key, const uint8_t *iv,
+                     int enc, const uint8_t *in, size_t len, uint8_t *out)
+{
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int l1 = 0, l2 = 0;
+
+    CHECK(ctx != NULL && EVP_CipherInit_ex2(ctx, c, key, iv, enc, NULL) &&
+              EVP_CIPHER_CTX_set_padding(ctx, 0) &&
+              EVP_CipherUpdate(ctx, out, &l1, in, (int)len) &&
+              EVP_CipherFinal_ex(ctx, out + l1, &l2) &&
+              (size_t)(l1 + l2) == len,
+          "raw CBC through default failed");
+    EVP_CIPHER_CTX_free(ctx);
+}
+
+/* see cipher_suite.h */
+void fc_test_add128(uint8_t iv[16], size_t n)
+{
+    unsigned carry = 0;
+
+    for (int i = 15; i >= 0; i--) {
+        unsigned v = iv[i] + (unsigned)(n & 0xff) + carry;
+
+        iv[i] = (uint8_t)v;
+        carry = v >> 8;
+        n >>= 8;
+    }
+}
+
+/* see cipher_suite.h */
+size_t fc_test_kat_file(const fc_test_env *env, const char *name,
+                        const char *mode, int iv_rule)
+{
+    fc_kat *k = fc_kat_open(name);
+    size_t blocks = 0;
+
+    while (fc_kat_next(k)) {
+        size_t klen, ivlen, ptlen, ctlen;
+        const uint8_t *key, *iv, *pt, *ct;
+        uint8_t want_iv[16], out[64], uiv[16];
+        int ks = -1;
+
+        if (strcmp(fc_kat_str(k, "Mode"), mode) != 0)
+            continue;
+        key = fc_kat_bytes(k, "Key", &klen);
+        iv = fc_kat_bytes(k, "IV", &ivlen);
+        pt = fc_kat_bytes(k, "Plaintext", &ptlen);
+        ct = fc_kat_bytes(k, "Ciphertext", &ctlen);
+        for (size_t i = 0; i < env->fam->count; i++)
+            if ((size_t)env->fam->keylen[i] == klen)
+                ks = (int)i;
+        CHECK(ks >= 0 && ivlen == 16 && ptlen == ctlen && ptlen >= 16 &&
+                  ptlen <= sizeof(out),
+              "%s: a block this test cannot run", fc_kat_where(k));
+        if (iv_rule == FC_KAT_IV_CHAIN) {
+            memcpy(want_iv, ct + ptlen - 16, 16);
+        } else {
+            memcpy(want_iv, iv, 16);
+            fc_test_add128(want_iv, (ptlen + 15) / 16);
+        }
+        for (int enc = 0; enc <= 1; enc++) {
+            EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+            int l1 = -1, l2 = -1;
+
+            WHERE("%s: %s %s", fc_kat_where(k), env->fam->names[ks],
+                  enc ? "encrypt" : "decrypt");
+            CHECK(
+                c != NULL &&
+                    EVP_CipherInit_ex2(c, env->fc[ks], key, iv, enc, NULL) &&
+                    EVP_CIPHER_CTX_set_padding(c, 0) &&
+                    EVP_CipherUpdate(c, out, &l1, enc ? pt : ct, (int)ptlen) &&
+                    EVP_CipherFinal_ex(c, out + l1, &l2) &&
+                    EVP_CIPHER_CTX_get_updated_iv(c, uiv, 16),
+                "EVP call failed");
+            CHECK(l1 == (int)ptlen && l2 == 0, "outl %d + %d", l1, l2);
+            CHECK_MEM(out, enc ? ct : pt, ptlen, "known answer");
+            CHECK_MEM(uiv, want_iv, 16, "\"updated-iv\" after the message");
+            EVP_CIPHER_CTX_free(c);
+        }
+        blocks++;
+    }
+    fc_kat_close(k);
+    return blocks;
 }
 
 /* see cipher_suite.h */

@@ -24,6 +24,13 @@
 #include <openssl/core_dispatch.h>
 
 #include "provider_test.h"
+#include "runner.h"
+
+/* What fc_test_kat_file checks of "updated-iv" after each message. */
+enum {
+    FC_KAT_IV_CHAIN,   /* CBC: the last ciphertext block */
+    FC_KAT_IV_COUNTER, /* CTR: the IV plus the message's block count */
+};
 
 /* What the tests every family runs hold a cipher to. */
 typedef struct fc_test_cipher_spec {
@@ -39,6 +46,13 @@ typedef struct fc_test_cipher_spec {
     /* A settable parameter and two values for fc_test_check_decoding. */
     const char *decode_key;
     size_t decode_first, decode_second;
+    /* The known answers fc_test_common_kat runs (fc_test_kat_file): a file
+     * of test/kat, the Mode of its blocks to run, the "updated-iv" rule
+     * (FC_KAT_IV_*) and how many blocks there must be; NULL for a family
+     * that reads its own (GCM's vectors carry AAD and tags). */
+    const char *kat_file, *kat_mode;
+    int kat_iv_rule;
+    size_t kat_blocks;
 } fc_test_cipher_spec;
 
 /* The three cipher families of the provider suites: names, key sizes, the
@@ -69,21 +83,18 @@ void fc_test_common_keylen(void **state);
 void fc_test_common_param_decoding(void **state);
 
 /*
- * FC_SUITE_TEST(name) opens the definition of a test of the suite (a
- * function of a void **state) and registers it for fc_suite_run; a test
- * is written once, never listed again.
+ * fc_test_common_kat: the spec's known-answer file through EVP, both
+ * directions (fc_test_kat_file); run for the families whose spec names one.
  */
-#define FC_SUITE_TEST(name)                                                    \
-    static void name(void **state);                                            \
-    __attribute__((constructor)) static void fc_suite_reg_##name(void)         \
-    {                                                                          \
-        fc_suite_register(#name, name, __LINE__);                              \
-    }                                                                          \
-    static void name(void **state)
+void fc_test_common_kat(void **state);
 
-/* fc_suite_register records the test |fn| named |name| at |line| of the
- * suite's file (FC_SUITE_TEST calls it before main runs). */
-void fc_suite_register(const char *name, void (*fn)(void **), int line);
+/*
+ * FC_SUITE_TEST(name) opens the definition of a test of the suite (a
+ * function of a void **state) and registers it for fc_suite_run (in the
+ * registry of runner.h, group "suite"); a test is written once, never
+ * listed again.
+ */
+#define FC_SUITE_TEST(name) FC_TEST("suite", name)
 
 /*
  * fc_suite_run runs, for |fam|, the tests every family runs and then the
@@ -105,6 +116,28 @@ void fc_test_tls_params(OSSL_PARAM p[3], int *version, size_t *macsize);
  * and leave the error queue empty (QUIET, provider_test.h).
  */
 void fc_test_quiet_iv_gets(EVP_CIPHER_CTX *c, size_t ivlen);
+
+/* fc_test_raw_cbc runs |len| bytes (a multiple of 16) of |in| through the
+ * cipher |c| (default's AES-CBC: the oracle for building test
+ * ciphertexts) with padding off, into |out|; in == out is fine. */
+void fc_test_raw_cbc(const EVP_CIPHER *c, const uint8_t *key, const uint8_t *iv,
+                     int enc, const uint8_t *in, size_t len, uint8_t *out);
+
+/* fc_test_add128 adds |n| to |iv| as a 128-bit big-endian number (the
+ * counter of CTR, SP 800-38A B.1). */
+void fc_test_add128(uint8_t iv[16], size_t n);
+
+/*
+ * fc_test_kat_file runs each block of the known-answer file |name|
+ * (test/kat, kat.h: Mode, Key, IV, Plaintext, Ciphertext) whose Mode is
+ * |mode| through fastcrypto's cipher of the block's key length in |env|,
+ * in both directions with padding off, and checks the output, the lengths
+ * and "updated-iv" as |iv_rule| says. Returns the number of blocks run; a
+ * block it cannot run (a key length the family lacks, a message over 64
+ * bytes) fails the test.
+ */
+size_t fc_test_kat_file(const fc_test_env *env, const char *name,
+                        const char *mode, int iv_rule);
 
 /* A cipher's functions straight from its provider, to pass lengths and
  * output sizes EVP never would (EVP takes int lengths and always offers

@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fc/aes.h"
 
@@ -94,6 +95,17 @@ int fc_test_impl_usable(const char *family, const char *name,
             !fc_test_impl_usable((family), (var)->name,                        \
                                  (var)->required_caps)) {                      \
         } else
+
+/* FC_TEST_FIND_IMPL(tables, count, name, var) sets |var| to the entry of
+ * the table-pointer array |tables| called |name|, whatever the CPU, or
+ * NULL. */
+#define FC_TEST_FIND_IMPL(tables, count, nm, var)                              \
+    do {                                                                       \
+        (var) = NULL;                                                          \
+        for (size_t fc_j_ = 0; fc_j_ < (count); fc_j_++)                       \
+            if (strcmp((tables)[fc_j_]->name, (nm)) == 0)                      \
+                (var) = (tables)[fc_j_];                                       \
+    } while (0)
 
 /*
  * fc_test_guarded maps |len| bytes against an inaccessible page: ending

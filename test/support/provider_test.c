@@ -159,32 +159,6 @@ const char *fc_test_pieces_str(char *buf, size_t cap, const size_t *pieces,
 /* ---------------------------------------------------------------------- */
 /* Library contexts, one per CPU mask                                     */
 
-/* see provider_test.h */
-int fc_test_prov_get_str(const OSSL_PROVIDER *prov, const char *key, char *buf,
-                         size_t len)
-{
-    const OSSL_PARAM *g = OSSL_PROVIDER_gettable_params(prov);
-    OSSL_PARAM req[2];
-    char *ptr = NULL;
-
-    g = g == NULL ? NULL : OSSL_PARAM_locate_const(g, key);
-    if (g == NULL)
-        return 0;
-    if (g->data_type == OSSL_PARAM_UTF8_PTR)
-        req[0] = OSSL_PARAM_construct_utf8_ptr(key, &ptr, 0);
-    else
-        req[0] = OSSL_PARAM_construct_utf8_string(key, buf, len);
-    req[1] = OSSL_PARAM_construct_end();
-    if (!OSSL_PROVIDER_get_params(prov, req) || !OSSL_PARAM_modified(req))
-        return 0;
-    if (g->data_type == OSSL_PARAM_UTF8_PTR) {
-        if (ptr == NULL)
-            return 0;
-        snprintf(buf, len, "%s", ptr);
-    }
-    return 1;
-}
-
 static const fc_test_family *fc_test_fam;
 #define FC_TEST_NENVS 4
 static fc_test_env fc_test_envs[FC_TEST_NENVS] = {
@@ -213,35 +187,15 @@ static void fc_test_env_expect(const fc_test_env *env, char *buf, size_t len)
 static int fc_test_env_setup(fc_test_env *env)
 {
     const fc_test_family *fam = fc_test_fam;
-    const char *conf = getenv("FC_TEST_CONF");
-    const char *old = getenv(FC_CPU_MASK_ENV);
-    char *saved = old != NULL ? strdup(old) : NULL;
-    int ok;
 
     env->fam = fam;
     fc_test_group = env->label;
-    if (conf == NULL) {
-        print_error("FC_TEST_CONF is not set (run through ctest)\n");
-        free(saved);
-        return -1;
-    }
-    if (env->mask != NULL)
-        setenv(FC_CPU_MASK_ENV, env->mask, 1);
     fc_test_env_expect(env, env->expect_impl, sizeof(env->expect_impl));
-    env->lib = OSSL_LIB_CTX_new();
-    ok = env->lib != NULL && OSSL_LIB_CTX_load_config(env->lib, conf);
-    if (env->mask != NULL) {
-        if (saved != NULL)
-            setenv(FC_CPU_MASK_ENV, saved, 1);
-        else
-            unsetenv(FC_CPU_MASK_ENV);
-    }
-    free(saved);
-    if (!ok || !OSSL_PROVIDER_available(env->lib, FC_NAME) ||
-        !OSSL_PROVIDER_available(env->lib, "default")) {
-        print_error("[%s] loading %s failed, or it lacks %s or default\n",
-                    env->label, conf, FC_NAME);
-        ERR_print_errors_fp(stderr);
+    env->lib =
+        fc_test_lib_load_env(NULL, FC_TEST_NEED_FC | FC_TEST_NEED_DEFAULT,
+                             FC_CPU_MASK_ENV, env->mask);
+    if (env->lib == NULL) {
+        print_error("[%s] the test config did not load\n", env->label);
         return -1;
     }
     for (size_t i = 0; i < fam->count; i++) {

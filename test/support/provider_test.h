@@ -44,8 +44,8 @@
 #include "checks.h"
 #include "evp_checks.h"
 #include "impls.h"
+#include "libctx.h"
 
-#define FC_NAME        "fastcrypto"
 #define FC_TEST_KS_MAX 4 /* ciphers (key sizes) per family */
 #define FC_TEST_FILL   0xa5
 
@@ -176,11 +176,6 @@ typedef struct fc_test_env {
  */
 int fc_test_run_groups(const fc_test_family *fam,
                        const struct CMUnitTest *tests, size_t count);
-
-/* fc_test_prov_get_str reads the provider string parameter |key| into
- * |buf|, whether it is declared as a UTF-8 string or pointer; 1 if read. */
-int fc_test_prov_get_str(const OSSL_PROVIDER *prov, const char *key, char *buf,
-                         size_t len);
 
 /* ---------------------------------------------------------------------- */
 /* Small EVP helpers                                                      */
