@@ -640,45 +640,38 @@ static const char *fc_rsa_km_query_operation_name(int operation_id)
 
 /* The functions both key types share: all but creation and generation's
  * start (and settable parameters), which give a key its type. */
+/* clang-format off */
 #define FC_RSA_KM_SHARED_FUNCTIONS                                             \
-    {OSSL_FUNC_KEYMGMT_FREE, (void (*)(void))fc_rsa_km_free},                  \
-        {OSSL_FUNC_KEYMGMT_HAS, (void (*)(void))fc_rsa_km_has},                \
-        {OSSL_FUNC_KEYMGMT_MATCH, (void (*)(void))fc_rsa_km_match},            \
-        {OSSL_FUNC_KEYMGMT_VALIDATE, (void (*)(void))fc_rsa_km_validate},      \
-        {OSSL_FUNC_KEYMGMT_IMPORT, (void (*)(void))fc_rsa_km_import},          \
-        {OSSL_FUNC_KEYMGMT_IMPORT_TYPES,                                       \
-         (void (*)(void))fc_rsa_km_import_types},                              \
-        {OSSL_FUNC_KEYMGMT_EXPORT, (void (*)(void))fc_rsa_km_export},          \
-        {OSSL_FUNC_KEYMGMT_EXPORT_TYPES,                                       \
-         (void (*)(void))fc_rsa_km_export_types},                              \
-        {OSSL_FUNC_KEYMGMT_GET_PARAMS, (void (*)(void))fc_rsa_km_get_params},  \
-        {OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS,                                    \
-         (void (*)(void))fc_rsa_km_gettable_params},                           \
-        {OSSL_FUNC_KEYMGMT_DUP, (void (*)(void))fc_rsa_km_dup},                \
-        {OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME,                               \
-         (void (*)(void))fc_rsa_km_query_operation_name},                      \
-        {OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS,                                     \
-         (void (*)(void))fc_rsa_km_gen_set_params},                            \
-        {OSSL_FUNC_KEYMGMT_GEN, (void (*)(void))fc_rsa_km_gen},                \
-    {                                                                          \
-        OSSL_FUNC_KEYMGMT_GEN_CLEANUP, (void (*)(void))fc_rsa_km_gen_cleanup   \
-    }
+    FC_FN(KEYMGMT_FREE, fc_rsa_km_free),                                       \
+    FC_FN(KEYMGMT_HAS, fc_rsa_km_has),                                         \
+    FC_FN(KEYMGMT_MATCH, fc_rsa_km_match),                                     \
+    FC_FN(KEYMGMT_VALIDATE, fc_rsa_km_validate),                               \
+    FC_FN(KEYMGMT_IMPORT, fc_rsa_km_import),                                   \
+    FC_FN(KEYMGMT_IMPORT_TYPES, fc_rsa_km_import_types),                       \
+    FC_FN(KEYMGMT_EXPORT, fc_rsa_km_export),                                   \
+    FC_FN(KEYMGMT_EXPORT_TYPES, fc_rsa_km_export_types),                       \
+    FC_FN(KEYMGMT_GET_PARAMS, fc_rsa_km_get_params),                           \
+    FC_FN(KEYMGMT_GETTABLE_PARAMS, fc_rsa_km_gettable_params),                 \
+    FC_FN(KEYMGMT_DUP, fc_rsa_km_dup),                                         \
+    FC_FN(KEYMGMT_QUERY_OPERATION_NAME, fc_rsa_km_query_operation_name),       \
+    FC_FN(KEYMGMT_GEN_SET_PARAMS, fc_rsa_km_gen_set_params),                   \
+    FC_FN(KEYMGMT_GEN, fc_rsa_km_gen),                                         \
+    FC_FN(KEYMGMT_GEN_CLEANUP, fc_rsa_km_gen_cleanup)
+/* clang-format on */
 
 const OSSL_DISPATCH fc_rsa_keymgmt_functions[] = {
-    {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))fc_rsa_km_new},
-    {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))fc_rsa_km_gen_init},
-    {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS,
-     (void (*)(void))fc_rsa_km_gen_settable_params},
+    FC_FN(KEYMGMT_NEW, fc_rsa_km_new),
+    FC_FN(KEYMGMT_GEN_INIT, fc_rsa_km_gen_init),
+    FC_FN(KEYMGMT_GEN_SETTABLE_PARAMS, fc_rsa_km_gen_settable_params),
     FC_RSA_KM_SHARED_FUNCTIONS,
     OSSL_DISPATCH_END,
 };
 
 /* RSA-PSS keys: the same but for creation and generation. */
 const OSSL_DISPATCH fc_rsa_pss_keymgmt_functions[] = {
-    {OSSL_FUNC_KEYMGMT_NEW, (void (*)(void))fc_rsa_pss_km_new},
-    {OSSL_FUNC_KEYMGMT_GEN_INIT, (void (*)(void))fc_rsa_pss_km_gen_init},
-    {OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS,
-     (void (*)(void))fc_rsa_pss_km_gen_settable_params},
+    FC_FN(KEYMGMT_NEW, fc_rsa_pss_km_new),
+    FC_FN(KEYMGMT_GEN_INIT, fc_rsa_pss_km_gen_init),
+    FC_FN(KEYMGMT_GEN_SETTABLE_PARAMS, fc_rsa_pss_km_gen_settable_params),
     FC_RSA_KM_SHARED_FUNCTIONS,
     OSSL_DISPATCH_END,
 };
