@@ -23,7 +23,8 @@
  * The same functions serve "RSA-PSS" keys (RFC 4055), which sign with PSS
  * only: their restrictions (digest, MGF1 digest, minimum salt length) are
  * imported, exported and generated in default's forms (rsa_pss_params.c)
- * and enforced by signature_rsa.c; without them the key is unrestricted.
+ * and enforced by the signature (signature_rsa_params.c); without them
+ * the key is unrestricted.
  *
  * What import takes, next to the default provider:
  *   - moduli of 512..8192 bits (the bignum layer's limit), odd, with an

@@ -63,6 +63,7 @@ void *fc_rsa_op_dupctx(const fc_rsa_op *src, size_t size, int *ok)
     }
     memcpy(dst, src, size);
     dst->propq = NULL;
+    memset(&dst->deleg, 0, sizeof(dst->deleg));
     /* Our own references: the caller may free |src| first (EVP's
      * DigestSignFinal signs on a duplicate). */
     if (dst->rsa != NULL)
