@@ -221,10 +221,6 @@ static int fc_rsa_enc_encrypt(fc_rsa_op *op, unsigned char *out, size_t *outlen,
     size_t k;
     int ok = 0;
 
-    if (op->rsa == NULL) {
-        FC_RAISE(op->prov, FC_R_NO_KEY_SET);
-        return 0;
-    }
     key = op->rsa->key;
     k = fc_rsa_size(key);
     if (out == NULL) {
@@ -291,10 +287,6 @@ static int fc_rsa_enc_decrypt(fc_rsa_op *op, unsigned char *out, size_t *outlen,
     size_t k, synth_len = 0;
     int ok = 0, tls, implicit = 0;
 
-    if (op->rsa == NULL) {
-        FC_RAISE(op->prov, FC_R_NO_KEY_SET);
-        return 0;
-    }
     key = op->rsa->key;
     k = fc_rsa_size(key);
     tls = ctx->pad_mode == RSA_PKCS1_WITH_TLS_PADDING;

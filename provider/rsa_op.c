@@ -213,10 +213,13 @@ int fc_rsa_op_digest_init(fc_rsa_op *op, fc_rsa_obj *obj, int operation,
            op->impl->digest_init(op, mdname, params);
 }
 
-/* The operations' answer to a NULL context. */
-static int fc_rsa_op_none(void)
+/* 1 if an operation can run on |op|: a context with a key (fc_rsa_op_begin
+ * took one). Else FC_R_NO_KEY_SET, as the native code raised it. */
+static int fc_rsa_op_ready(const fc_rsa_op *op)
 {
-    FC_RAISE(NULL, FC_R_NO_KEY_SET);
+    if (op != NULL && op->rsa != NULL)
+        return 1;
+    FC_RAISE(op != NULL ? op->prov : NULL, FC_R_NO_KEY_SET);
     return 0;
 }
 
@@ -226,8 +229,8 @@ int fc_rsa_op_sign(void *vop, unsigned char *sig, size_t *siglen,
 {
     fc_rsa_op *op = vop;
 
-    return op != NULL ? op->impl->sign(op, sig, siglen, sigsize, tbs, tbslen)
-                      : fc_rsa_op_none();
+    return fc_rsa_op_ready(op) &&
+           op->impl->sign(op, sig, siglen, sigsize, tbs, tbslen);
 }
 
 /* see rsa_op.h */
@@ -236,8 +239,8 @@ int fc_rsa_op_verify(void *vop, const unsigned char *sig, size_t siglen,
 {
     fc_rsa_op *op = vop;
 
-    return op != NULL ? op->impl->verify(op, sig, siglen, tbs, tbslen)
-                      : fc_rsa_op_none();
+    return fc_rsa_op_ready(op) &&
+           op->impl->verify(op, sig, siglen, tbs, tbslen);
 }
 
 /* see rsa_op.h */
@@ -247,9 +250,8 @@ int fc_rsa_op_verify_recover(void *vop, unsigned char *rout, size_t *routlen,
 {
     fc_rsa_op *op = vop;
 
-    return op != NULL ? op->impl->verify_recover(op, rout, routlen, routsize,
-                                                 sig, siglen)
-                      : fc_rsa_op_none();
+    return fc_rsa_op_ready(op) &&
+           op->impl->verify_recover(op, rout, routlen, routsize, sig, siglen);
 }
 
 /* see rsa_op.h */
@@ -258,8 +260,8 @@ int fc_rsa_op_encrypt(void *vop, unsigned char *out, size_t *outlen,
 {
     fc_rsa_op *op = vop;
 
-    return op != NULL ? op->impl->encrypt(op, out, outlen, outsize, in, inlen)
-                      : fc_rsa_op_none();
+    return fc_rsa_op_ready(op) &&
+           op->impl->encrypt(op, out, outlen, outsize, in, inlen);
 }
 
 /* see rsa_op.h */
@@ -268,8 +270,8 @@ int fc_rsa_op_decrypt(void *vop, unsigned char *out, size_t *outlen,
 {
     fc_rsa_op *op = vop;
 
-    return op != NULL ? op->impl->decrypt(op, out, outlen, outsize, in, inlen)
-                      : fc_rsa_op_none();
+    return fc_rsa_op_ready(op) &&
+           op->impl->decrypt(op, out, outlen, outsize, in, inlen);
 }
 
 /* see rsa_op.h */

@@ -172,9 +172,10 @@ int fc_rsa_op_digest_init(fc_rsa_op *op, fc_rsa_obj *obj, int operation,
 
 /*
  * Dispatch entry points (the context is an fc_rsa_op): each is one call to
- * the context's implementation. A NULL context is refused as the native
- * code always refused it: the operations raise FC_R_NO_KEY_SET, the rest
- * return 0 (NULL for the tables).
+ * the context's implementation. The operations (sign, verify,
+ * verify-recover, encrypt, decrypt) raise FC_R_NO_KEY_SET for a NULL
+ * context or one no init gave a key; the rest return 0 (NULL for the
+ * tables) for a NULL context.
  */
 OSSL_FUNC_signature_sign_fn fc_rsa_op_sign;
 OSSL_FUNC_signature_verify_fn fc_rsa_op_verify;

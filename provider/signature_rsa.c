@@ -177,10 +177,6 @@ static int fc_rsa_sig_sign(fc_rsa_op *op, unsigned char *sig, size_t *siglen,
     size_t k;
     int ok = 0;
 
-    if (op->rsa == NULL) {
-        FC_RAISE(op->prov, FC_R_NO_KEY_SET);
-        return 0;
-    }
     key = ctx->op.rsa->key;
     k = fc_rsa_size(key);
     if (sig == NULL) {
@@ -289,10 +285,6 @@ static int fc_rsa_sig_verify(fc_rsa_op *op, const unsigned char *sig,
     const uint8_t *t;
     size_t k, tlen;
 
-    if (op->rsa == NULL) {
-        FC_RAISE(op->prov, FC_R_NO_KEY_SET);
-        return 0;
-    }
     k = fc_rsa_size(ctx->op.rsa->key);
     if (ctx->md != NULL && tbslen != ctx->mdd->size) {
         FC_RAISE_DATA(ctx->op.prov, FC_R_INVALID_DIGEST_LENGTH,
@@ -360,10 +352,6 @@ static int fc_rsa_sig_verify_recover(fc_rsa_op *op, unsigned char *rout,
     const uint8_t *t;
     size_t k, tlen;
 
-    if (op->rsa == NULL) {
-        FC_RAISE(op->prov, FC_R_NO_KEY_SET);
-        return 0;
-    }
     k = fc_rsa_size(ctx->op.rsa->key);
     if (rout == NULL) {
         *routlen = k;
