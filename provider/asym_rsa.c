@@ -37,10 +37,12 @@
  * OAEP and TLS mode are not affected by the parameter. Pad mode 8 cannot
  * encrypt. Not supported: X9.31 and SSLv23 padding.
  *
- * Delegated keys (keymgmt_rsa.c, rsa_deleg.h: shapes our core does not
- * take, such as moduli over 8192 bits): every entry point forwards to
- * default's cipher in the child library context (fc_rsa_deleg_*), with
- * default's results and reasons; nothing is counted.
+ * The context is an RSA operation (rsa_op.h): init chooses the
+ * implementation from the key. Delegated keys (rsa_key.c, rsa_deleg.h:
+ * shapes our core does not take, such as moduli over 8192 bits) run on
+ * fc_rsa_op_delegated, which forwards every call to default's cipher in the
+ * child library context, with default's results and reasons; nothing is
+ * counted. The functions here are the native implementation.
  */
 #include <string.h>
 
@@ -57,22 +59,15 @@
 #include "fc/rsa.h"
 #include "fc_prov.h"
 #include "fc_rsa.h"
-#include "rsa_deleg.h"
+#include "rsa_op.h"
 #include "rsa_pad.h"
-
-/* Largest modulus the raw core accepts, in bytes (16384 bits). */
-#define FC_RSA_MAX_BYTES 2048
-#define FC_MDNAME_MAX    50
-#define FC_PROPQ_MAX     256
 /* 3.2+ names; older headers lack the macros. */
 #define FC_PARAM_IMPLICIT_REJECTION "implicit-rejection"
 /* RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING: PKCS#1 v1.5, explicit rejection. */
 #define FC_PKCS1_NO_IMPLICIT_REJECT 8
 
 typedef struct fc_rsa_enc_ctx {
-    fc_prov_ctx *prov;
-    fc_rsa_obj *rsa;
-    int operation; /* EVP_PKEY_OP_ENCRYPT or _DECRYPT */
+    fc_rsa_op op; /* first: key, EVP_PKEY_OP_ENCRYPT or _DECRYPT, ... */
     int pad_mode;
     EVP_MD *oaep_md; /* OAEP hash; SHA-1 unless set */
     EVP_MD *mgf1_md; /* NULL: same as oaep_md */
@@ -82,22 +77,19 @@ typedef struct fc_rsa_enc_ctx {
     unsigned int alt_version;
     unsigned int implicit_rejection; /* PKCS#1 v1.5 decryption: nonzero for
                                       * implicit rejection */
-    /* A delegated key's operation (rsa_deleg.h): while active, every entry
-     * point forwards to it and the fields above are unused. */
-    fc_rsa_deleg_op deleg;
 } fc_rsa_enc_ctx;
 
 FC_DISPATCH(asym_cipher, newctx, fc_rsa_enc_newctx);
 FC_DISPATCH(asym_cipher, freectx, fc_rsa_enc_freectx);
 FC_DISPATCH(asym_cipher, dupctx, fc_rsa_enc_dupctx);
 FC_DISPATCH(asym_cipher, encrypt_init, fc_rsa_enc_encrypt_init);
-FC_DISPATCH(asym_cipher, encrypt, fc_rsa_enc_encrypt);
 FC_DISPATCH(asym_cipher, decrypt_init, fc_rsa_enc_decrypt_init);
-FC_DISPATCH(asym_cipher, decrypt, fc_rsa_enc_decrypt);
-FC_DISPATCH(asym_cipher, get_ctx_params, fc_rsa_enc_get_ctx_params);
 FC_DISPATCH(asym_cipher, gettable_ctx_params, fc_rsa_enc_gettable_ctx_params);
-FC_DISPATCH(asym_cipher, set_ctx_params, fc_rsa_enc_set_ctx_params);
 FC_DISPATCH(asym_cipher, settable_ctx_params, fc_rsa_enc_settable_ctx_params);
+
+/* The native implementation (the end of this file). */
+static const fc_rsa_op_impl fc_rsa_enc_native;
+static int fc_rsa_enc_set_ctx_params(fc_rsa_op *op, const OSSL_PARAM params[]);
 
 /* Implicit rejection is on by default where the running libcrypto's own
  * provider has it on (3.2 and later): asked at run time, since a module
@@ -109,14 +101,11 @@ static unsigned int fc_rsa_enc_implicit_default(void)
 
 static void *fc_rsa_enc_newctx(void *provctx)
 {
-    fc_prov_ctx *prov = provctx;
-    fc_rsa_enc_ctx *ctx = OPENSSL_zalloc(sizeof(*ctx));
+    fc_rsa_enc_ctx *ctx =
+        fc_rsa_op_newctx(provctx, sizeof(*ctx), NULL, &fc_rsa_enc_native);
 
-    if (ctx == NULL) {
-        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
+    if (ctx == NULL)
         return NULL;
-    }
-    ctx->prov = prov;
     ctx->pad_mode = RSA_PKCS1_PADDING;
     ctx->implicit_rejection = fc_rsa_enc_implicit_default();
     return ctx;
@@ -128,43 +117,27 @@ static void fc_rsa_enc_freectx(void *vctx)
 
     if (ctx == NULL)
         return;
-    fc_rsa_deleg_clear(&ctx->deleg);
-    fc_rsa_obj_free(ctx->rsa);
     EVP_MD_free(ctx->oaep_md);
     EVP_MD_free(ctx->mgf1_md);
     OPENSSL_clear_free(ctx->label, ctx->label_len);
-    OPENSSL_clear_free(ctx, sizeof(*ctx));
+    fc_rsa_op_freectx(&ctx->op, sizeof(*ctx));
 }
 
 static void *fc_rsa_enc_dupctx(void *vctx)
 {
     const fc_rsa_enc_ctx *src = vctx;
-    fc_rsa_enc_ctx *dst = OPENSSL_malloc(sizeof(*dst));
+    int ok;
+    fc_rsa_enc_ctx *dst = fc_rsa_op_dupctx(&src->op, sizeof(*dst), &ok);
 
-    if (dst == NULL) {
-        FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
+    if (dst == NULL)
         return NULL;
-    }
-    *dst = *src;
     dst->label = NULL;
-    memset(&dst->deleg, 0, sizeof(dst->deleg));
-    if (dst->rsa != NULL)
-        fc_rsa_obj_up_ref(dst->rsa);
-    if (dst->oaep_md != NULL && !EVP_MD_up_ref(dst->oaep_md))
-        dst->oaep_md = NULL;
-    if (dst->mgf1_md != NULL && !EVP_MD_up_ref(dst->mgf1_md))
-        dst->mgf1_md = NULL;
-    if ((src->oaep_md != NULL && dst->oaep_md == NULL) ||
-        (src->mgf1_md != NULL && dst->mgf1_md == NULL))
-        goto err;
-    if (src->label != NULL &&
-        (dst->label = OPENSSL_memdup(src->label, src->label_len)) == NULL)
-        goto err;
-    if (!fc_rsa_deleg_dupctx(&dst->deleg, &src->deleg))
-        goto err;
-    return dst;
-err:
-    FC_RAISE(src->prov, FC_R_MALLOC_FAILURE);
+    ok &= fc_rsa_op_md_ref(&dst->oaep_md);
+    ok &= fc_rsa_op_md_ref(&dst->mgf1_md);
+    if (ok && (src->label == NULL || (dst->label = OPENSSL_memdup(
+                                          src->label, src->label_len)) != NULL))
+        return dst;
+    FC_RAISE(src->op.prov, FC_R_MALLOC_FAILURE);
     fc_rsa_enc_freectx(dst);
     return NULL;
 }
@@ -172,19 +145,15 @@ err:
 /* ------------------------------------------------------------------------ */
 /* Digests                                                                  */
 
-/* Fetches a digest from the provider's child library context, never the
- * caller's: there, the configured preference for fastcrypto could send the
- * fetch back into this provider (see fc_prov_ctx.libctx in fc_prov.h). */
+/* Fetches a digest (rsa_op.h's policy; the cipher's newctx takes no
+ * property query) of a fixed size. */
 static EVP_MD *fc_rsa_enc_fetch_md(fc_rsa_enc_ctx *ctx, const char *name,
                                    const char *props)
 {
-    EVP_MD *md = EVP_MD_fetch(ctx->prov->libctx, name, props);
+    EVP_MD *md = fc_rsa_op_fetch_md(&ctx->op, name, props);
 
-    if (md == NULL)
-        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_DIGEST, "%s could not be fetched",
-                      name);
-    else if (EVP_MD_get_size(md) <= 0) { /* XOFs have no fixed size */
-        FC_RAISE_DATA(ctx->prov, FC_R_DIGEST_NOT_ALLOWED, "%s", name);
+    if (md != NULL && EVP_MD_get_size(md) <= 0) { /* XOFs: no fixed size */
+        FC_RAISE_DATA(ctx->op.prov, FC_R_DIGEST_NOT_ALLOWED, "%s", name);
         EVP_MD_free(md);
         md = NULL;
     }
@@ -203,34 +172,30 @@ static const EVP_MD *fc_rsa_enc_oaep_md(fc_rsa_enc_ctx *ctx)
 /* ------------------------------------------------------------------------ */
 /* Operations                                                               */
 
-static int fc_rsa_enc_init(fc_rsa_enc_ctx *ctx, void *provkey,
+static int fc_rsa_enc_init(fc_rsa_op *op, fc_rsa_obj *obj,
                            const OSSL_PARAM params[], int operation)
 {
-    fc_rsa_obj *obj = provkey;
-
-    if (ctx == NULL || obj == NULL ||
-        (obj->key == NULL && obj->deleg == NULL)) {
-        FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
+    if (op == NULL || obj == NULL || !fc_rsa_obj_has_key(obj)) {
+        FC_RAISE(op != NULL ? op->prov : NULL, FC_R_NO_KEY_SET);
         return 0;
     }
     /* An RSA-PSS key is for signatures only (default refuses it too). */
     if (obj->pss) {
-        FC_RAISE(ctx->prov, FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE);
+        FC_RAISE(op->prov, FC_R_OPERATION_NOT_SUPPORTED_FOR_KEYTYPE);
         return 0;
     }
-    fc_rsa_obj_up_ref(obj);
-    fc_rsa_obj_free(ctx->rsa);
-    ctx->rsa = obj;
-    /* A delegated key: default does the operation. */
-    if (obj->deleg != NULL)
-        return fc_rsa_deleg_init(ctx->prov, &ctx->deleg, obj->deleg, operation,
-                                 params);
-    fc_rsa_deleg_clear(&ctx->deleg);
-    ctx->operation = operation;
+    return fc_rsa_op_init(op, obj, operation, params, &fc_rsa_enc_native);
+}
+
+/* The native init, once the key and the operation are in place. */
+static int fc_rsa_enc_native_init(fc_rsa_op *op, const OSSL_PARAM params[])
+{
+    fc_rsa_enc_ctx *ctx = (fc_rsa_enc_ctx *)op;
+
     ctx->pad_mode = RSA_PKCS1_PADDING;
     /* Like the default provider, every init starts from the default. */
     ctx->implicit_rejection = fc_rsa_enc_implicit_default();
-    return fc_rsa_enc_set_ctx_params(ctx, params);
+    return fc_rsa_enc_set_ctx_params(op, params);
 }
 
 static int fc_rsa_enc_encrypt_init(void *vctx, void *provkey,
@@ -245,52 +210,46 @@ static int fc_rsa_enc_decrypt_init(void *vctx, void *provkey,
     return fc_rsa_enc_init(vctx, provkey, params, EVP_PKEY_OP_DECRYPT);
 }
 
-static int fc_rsa_enc_encrypt(void *vctx, unsigned char *out, size_t *outlen,
+static int fc_rsa_enc_encrypt(fc_rsa_op *op, unsigned char *out, size_t *outlen,
                               size_t outsize, const unsigned char *in,
                               size_t inlen)
 {
-    fc_rsa_enc_ctx *ctx = vctx;
+    fc_rsa_enc_ctx *ctx = (fc_rsa_enc_ctx *)op;
     uint8_t em[FC_RSA_MAX_BYTES];
     const EVP_MD *md;
     fc_rsa_key *key;
     size_t k;
     int ok = 0;
 
-    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
-        return fc_rsa_deleg_run(&ctx->deleg, out, outlen, outsize, in, inlen);
-    if (ctx == NULL || ctx->rsa == NULL) {
-        FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
-        return 0;
-    }
-    key = ctx->rsa->key;
+    key = op->rsa->key;
     k = fc_rsa_size(key);
     if (out == NULL) {
         *outlen = k;
         return 1;
     }
     if (outsize < k) {
-        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL,
+        FC_RAISE_DATA(ctx->op.prov, FC_R_OUTPUT_TOO_SMALL,
                       "is %zu, should be at least %zu", outsize, k);
         return 0;
     }
     switch (ctx->pad_mode) {
     case RSA_PKCS1_PADDING:
-        if (!fc_rsa_pad_pkcs1_enc(ctx->prov, em, k, in, inlen, fc_rsa_rand,
-                                  ctx->prov))
+        if (!fc_rsa_pad_pkcs1_enc(ctx->op.prov, em, k, in, inlen, fc_rsa_rand,
+                                  ctx->op.prov))
             goto done;
         break;
     case RSA_PKCS1_OAEP_PADDING:
         md = fc_rsa_enc_oaep_md(ctx);
         if (md == NULL ||
-            !fc_rsa_pad_oaep(ctx->prov, em, k, in, inlen, ctx->label,
+            !fc_rsa_pad_oaep(ctx->op.prov, em, k, in, inlen, ctx->label,
                              ctx->label_len, md,
                              ctx->mgf1_md != NULL ? ctx->mgf1_md : md,
-                             fc_rsa_rand, ctx->prov))
+                             fc_rsa_rand, ctx->op.prov))
             goto done;
         break;
     case RSA_NO_PADDING:
         if (inlen != k) {
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PARAMETER,
+            FC_RAISE_DATA(ctx->op.prov, FC_R_INVALID_PARAMETER,
                           "%zu bytes, exactly %zu needed without padding",
                           inlen, k);
             goto done;
@@ -298,17 +257,17 @@ static int fc_rsa_enc_encrypt(void *vctx, unsigned char *out, size_t *outlen,
         memcpy(em, in, k);
         break;
     default:
-        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+        FC_RAISE_DATA(ctx->op.prov, FC_R_INVALID_PADDING_MODE,
                       "pad mode %d cannot encrypt", ctx->pad_mode);
         goto done;
     }
     if (!fc_rsa_public(key, out, em)) {
-        FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_LARGE,
+        FC_RAISE_DATA(ctx->op.prov, FC_R_DATA_TOO_LARGE,
                       "input is not below the modulus");
         goto done;
     }
     /* Counted once made: not a size query, not a refusal. */
-    fc_stat_add(ctx->prov, FC_STAT_RSA_ENC, 1);
+    fc_stat_add(ctx->op.prov, FC_STAT_RSA_ENC, 1);
     *outlen = k;
     ok = 1;
 done:
@@ -316,11 +275,11 @@ done:
     return ok;
 }
 
-static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
+static int fc_rsa_enc_decrypt(fc_rsa_op *op, unsigned char *out, size_t *outlen,
                               size_t outsize, const unsigned char *in,
                               size_t inlen)
 {
-    fc_rsa_enc_ctx *ctx = vctx;
+    fc_rsa_enc_ctx *ctx = (fc_rsa_enc_ctx *)op;
     uint8_t em[FC_RSA_MAX_BYTES], rnd[FC_TLS_PREMASTER_LEN];
     uint8_t synth[FC_RSA_MAX_BYTES], dbuf[FC_RSA_MAX_BYTES];
     const EVP_MD *md = NULL;
@@ -328,13 +287,7 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     size_t k, synth_len = 0;
     int ok = 0, tls, implicit = 0;
 
-    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
-        return fc_rsa_deleg_run(&ctx->deleg, out, outlen, outsize, in, inlen);
-    if (ctx == NULL || ctx->rsa == NULL) {
-        FC_RAISE(ctx != NULL ? ctx->prov : NULL, FC_R_NO_KEY_SET);
-        return 0;
-    }
-    key = ctx->rsa->key;
+    key = op->rsa->key;
     k = fc_rsa_size(key);
     tls = ctx->pad_mode == RSA_PKCS1_WITH_TLS_PADDING;
     /* Sizes as OpenSSL's provider reports and requires them: the premaster
@@ -345,13 +298,13 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
         return 1;
     }
     if (outsize < (tls ? FC_TLS_PREMASTER_LEN : k)) {
-        FC_RAISE_DATA(ctx->prov, FC_R_OUTPUT_TOO_SMALL,
+        FC_RAISE_DATA(ctx->op.prov, FC_R_OUTPUT_TOO_SMALL,
                       "is %zu, should be at least %zu", outsize,
                       tls ? (size_t)FC_TLS_PREMASTER_LEN : k);
         return 0;
     }
     if (!fc_rsa_has_private(key)) {
-        FC_RAISE(ctx->prov, FC_R_MISSING_PRIVATE_KEY);
+        FC_RAISE(ctx->op.prov, FC_R_MISSING_PRIVATE_KEY);
         return 0;
     }
     switch (ctx->pad_mode) {
@@ -368,31 +321,31 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
         break;
     case RSA_PKCS1_WITH_TLS_PADDING:
         if (ctx->client_version == 0) {
-            FC_RAISE_DATA(ctx->prov, FC_R_BAD_TLS_CLIENT_VERSION,
+            FC_RAISE_DATA(ctx->op.prov, FC_R_BAD_TLS_CLIENT_VERSION,
                           "tls-client-version not set");
             return 0;
         }
         /* Drawn before the RSA operation, whatever the outcome, so the
          * fallback costs the same as the real secret. */
-        if (!fc_rsa_rand(ctx->prov, rnd, sizeof(rnd))) {
-            FC_RAISE(ctx->prov, FC_R_RANDOM_FAILURE);
+        if (!fc_rsa_rand(ctx->op.prov, rnd, sizeof(rnd))) {
+            FC_RAISE(ctx->op.prov, FC_R_RANDOM_FAILURE);
             return 0;
         }
         break;
     default:
-        FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+        FC_RAISE_DATA(ctx->op.prov, FC_R_INVALID_PADDING_MODE,
                       "pad mode %d cannot decrypt", ctx->pad_mode);
         return 0;
     }
     /* A shorter ciphertext is the same integer with leading zeros; an
      * empty one is refused, as OpenSSL 3.2+ refuses it. */
     if (inlen > k) {
-        FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_LARGE,
+        FC_RAISE_DATA(ctx->op.prov, FC_R_DATA_TOO_LARGE,
                       "%zu-byte ciphertext for a %zu-byte key", inlen, k);
         return 0;
     }
     if (inlen == 0) {
-        FC_RAISE_DATA(ctx->prov, FC_R_DATA_TOO_SMALL, "empty ciphertext");
+        FC_RAISE_DATA(ctx->op.prov, FC_R_DATA_TOO_SMALL, "empty ciphertext");
         return 0;
     }
     memset(em, 0, k - inlen);
@@ -403,11 +356,12 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
          * key without d cannot make it (keymgmt makes such keys public):
          * refused whatever the ciphertext. */
         if (!fc_rsa_get_d_padded(key, dbuf)) {
-            FC_RAISE_DATA(ctx->prov, FC_R_MISSING_PRIVATE_KEY,
+            FC_RAISE_DATA(ctx->op.prov, FC_R_MISSING_PRIVATE_KEY,
                           "implicit rejection needs the private exponent d");
             return 0;
         }
-        ok = fc_rsa_implicit_synth(ctx->prov, synth, &synth_len, dbuf, em, k);
+        ok =
+            fc_rsa_implicit_synth(ctx->op.prov, synth, &synth_len, dbuf, em, k);
         OPENSSL_cleanse(dbuf, k);
         if (!ok)
             goto done;
@@ -415,8 +369,8 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     }
     /* Failure here depends on the ciphertext (>= n) or on a fault, never
      * on the padding, so reporting it does not help an attacker. */
-    if (!fc_rsa_private(key, em, em, fc_rsa_rand, ctx->prov)) {
-        FC_RAISE_DATA(ctx->prov, FC_R_RSA_OPERATION_FAILED,
+    if (!fc_rsa_private(key, em, em, fc_rsa_rand, ctx->op.prov)) {
+        FC_RAISE_DATA(ctx->op.prov, FC_R_RSA_OPERATION_FAILED,
                       "private key operation failed (input >= n, RNG or "
                       "consistency check)");
         goto done;
@@ -424,9 +378,9 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
     /* Counted once the private operation has run, before the padding is
      * looked at: a bad block counts as a decryption (as a GCM tag that
      * does not match does), and the count never depends on it. */
-    fc_stat_add(ctx->prov, FC_STAT_RSA_DEC, 1);
+    fc_stat_add(ctx->op.prov, FC_STAT_RSA_DEC, 1);
     if (tls)
-        fc_stat_add(ctx->prov, FC_STAT_RSA_KEX, 1);
+        fc_stat_add(ctx->op.prov, FC_STAT_RSA_KEX, 1);
     /* In the constant-time validation build (FC_CT_VALGRIND) the decoded
      * block and the synthetic message are secret from here on: valgrind
      * then flags any branch or index the decoders below take on them. */
@@ -469,7 +423,7 @@ static int fc_rsa_enc_decrypt(void *vctx, unsigned char *out, size_t *outlen,
         FC_CT_PUBLIC(outlen, sizeof(*outlen));
         FC_CT_PUBLIC(out, *outlen);
     } else {
-        FC_RAISE(ctx->prov, FC_R_BAD_DECRYPT);
+        FC_RAISE(ctx->op.prov, FC_R_BAD_DECRYPT);
     }
 done:
     FC_CT_PUBLIC(em, sizeof(em));
@@ -494,35 +448,16 @@ static const OSSL_ITEM fc_rsa_enc_pads[] = {
     {0, NULL},
 };
 
-static int fc_rsa_enc_get_ctx_params(void *vctx, OSSL_PARAM *params)
+static int fc_rsa_enc_get_ctx_params(fc_rsa_op *op, OSSL_PARAM params[])
 {
-    fc_rsa_enc_ctx *ctx = vctx;
+    fc_rsa_enc_ctx *ctx = (fc_rsa_enc_ctx *)op;
     const EVP_MD *mgf1;
     OSSL_PARAM *p;
 
-    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
-        return fc_rsa_deleg_get_ctx_params(&ctx->deleg, params);
-    if (ctx == NULL)
-        return 0;
+    /* Pad mode 7 has no name. */
     p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE);
-    if (p != NULL) {
-        if (p->data_type == OSSL_PARAM_INTEGER) {
-            if (!OSSL_PARAM_set_int(p, ctx->pad_mode))
-                return 0;
-        } else if (p->data_type == OSSL_PARAM_UTF8_STRING) {
-            const char *word = NULL;
-
-            /* Pad mode 7 has no name. */
-            for (size_t i = 0; word == NULL && fc_rsa_enc_pads[i].ptr != NULL;
-                 i++)
-                if ((int)fc_rsa_enc_pads[i].id == ctx->pad_mode)
-                    word = fc_rsa_enc_pads[i].ptr;
-            if (word == NULL || !OSSL_PARAM_set_utf8_string(p, word))
-                return 0;
-        } else {
-            return 0;
-        }
-    }
+    if (p != NULL && !fc_rsa_op_write_pad(p, fc_rsa_enc_pads, ctx->pad_mode))
+        return 0;
     p = OSSL_PARAM_locate(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST);
     if (p != NULL &&
         !OSSL_PARAM_set_utf8_string(
@@ -568,68 +503,45 @@ static const OSSL_PARAM *fc_rsa_enc_gettable_ctx_params(void *vctx,
     return params;
 }
 
-/* Reads a UTF-8 parameter into |buf| (|cap| bytes). */
-static int fc_get_utf8(const OSSL_PARAM *p, char *buf, size_t cap)
+/* Reads digest parameter |key| (with its properties |props_key|) and, if
+ * it is there, fetches the digest into *slot. */
+static int fc_rsa_enc_set_md(fc_rsa_enc_ctx *ctx, const OSSL_PARAM params[],
+                             const char *key, const char *props_key,
+                             EVP_MD **slot)
 {
-    return OSSL_PARAM_get_utf8_string(p, &buf, cap);
-}
+    char name[FC_MDNAME_MAX], props[FC_PROPQ_MAX];
+    const char *pname, *pprops;
+    EVP_MD *md;
 
-/* Reads an optional properties parameter next to a digest name. */
-static int fc_get_props(const OSSL_PARAM params[], const char *name, char *buf,
-                        size_t cap, const char **out)
-{
-    const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, name);
-
-    *out = NULL;
-    if (p == NULL)
-        return 1;
-    if (!fc_get_utf8(p, buf, cap))
+    if (!fc_rsa_op_read_md(params, key, props_key, name, props, &pname,
+                           &pprops))
         return 0;
-    *out = buf;
+    if (pname == NULL)
+        return 1;
+    if ((md = fc_rsa_enc_fetch_md(ctx, pname, pprops)) == NULL)
+        return 0;
+    EVP_MD_free(*slot);
+    *slot = md;
     return 1;
 }
 
-static int fc_rsa_enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
+static int fc_rsa_enc_set_ctx_params(fc_rsa_op *op, const OSSL_PARAM params[])
 {
-    fc_rsa_enc_ctx *ctx = vctx;
+    fc_rsa_enc_ctx *ctx = (fc_rsa_enc_ctx *)op;
     const OSSL_PARAM *p;
-    char name[FC_MDNAME_MAX], props[FC_PROPQ_MAX];
-    const char *pprops;
-    EVP_MD *md;
 
-    if (ctx != NULL && fc_rsa_deleg_active(&ctx->deleg))
-        return fc_rsa_deleg_set_ctx_params(&ctx->deleg, params);
-    if (ctx == NULL)
-        return 0;
     if (params == NULL)
         return 1;
-    p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST);
-    if (p != NULL) {
-        if (!fc_get_utf8(p, name, sizeof(name)) ||
-            !fc_get_props(params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS,
-                          props, sizeof(props), &pprops))
-            return 0;
-        if ((md = fc_rsa_enc_fetch_md(ctx, name, pprops)) == NULL)
-            return 0;
-        EVP_MD_free(ctx->oaep_md);
-        ctx->oaep_md = md;
-    }
+    if (!fc_rsa_enc_set_md(ctx, params, OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST,
+                           OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST_PROPS,
+                           &ctx->oaep_md))
+        return 0;
     p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_PAD_MODE);
     if (p != NULL) {
         int pad_mode = 0;
 
-        if (p->data_type == OSSL_PARAM_INTEGER) {
-            if (!OSSL_PARAM_get_int(p, &pad_mode))
-                return 0;
-        } else if (p->data_type == OSSL_PARAM_UTF8_STRING && p->data != NULL) {
-            for (size_t i = 0; fc_rsa_enc_pads[i].ptr != NULL; i++)
-                if (strcmp(p->data, fc_rsa_enc_pads[i].ptr) == 0) {
-                    pad_mode = (int)fc_rsa_enc_pads[i].id;
-                    break;
-                }
-        } else {
+        if (!fc_rsa_op_read_pad(p, fc_rsa_enc_pads, &pad_mode))
             return 0;
-        }
         switch (pad_mode) {
         case RSA_PKCS1_PADDING:
         case RSA_NO_PADDING:
@@ -641,23 +553,16 @@ static int fc_rsa_enc_set_ctx_params(void *vctx, const OSSL_PARAM params[])
                 return 0;
             break;
         default:
-            FC_RAISE_DATA(ctx->prov, FC_R_INVALID_PADDING_MODE,
+            FC_RAISE_DATA(ctx->op.prov, FC_R_INVALID_PADDING_MODE,
                           "pad mode %d not supported for encryption", pad_mode);
             return 0;
         }
         ctx->pad_mode = pad_mode;
     }
-    p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST);
-    if (p != NULL) {
-        if (!fc_get_utf8(p, name, sizeof(name)) ||
-            !fc_get_props(params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS,
-                          props, sizeof(props), &pprops))
-            return 0;
-        if ((md = fc_rsa_enc_fetch_md(ctx, name, pprops)) == NULL)
-            return 0;
-        EVP_MD_free(ctx->mgf1_md);
-        ctx->mgf1_md = md;
-    }
+    if (!fc_rsa_enc_set_md(ctx, params, OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST,
+                           OSSL_ASYM_CIPHER_PARAM_MGF1_DIGEST_PROPS,
+                           &ctx->mgf1_md))
+        return 0;
     p = OSSL_PARAM_locate_const(params, OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL);
     if (p != NULL) {
         void *label = NULL;
@@ -703,23 +608,25 @@ static const OSSL_PARAM *fc_rsa_enc_settable_ctx_params(void *vctx,
     return params;
 }
 
+static const fc_rsa_op_impl fc_rsa_enc_native = {
+    .init = fc_rsa_enc_native_init,
+    .encrypt = fc_rsa_enc_encrypt,
+    .decrypt = fc_rsa_enc_decrypt,
+    .get_ctx_params = fc_rsa_enc_get_ctx_params,
+    .set_ctx_params = fc_rsa_enc_set_ctx_params,
+};
+
 const OSSL_DISPATCH fc_rsa_asym_cipher_functions[] = {
-    {OSSL_FUNC_ASYM_CIPHER_NEWCTX, (void (*)(void))fc_rsa_enc_newctx},
-    {OSSL_FUNC_ASYM_CIPHER_FREECTX, (void (*)(void))fc_rsa_enc_freectx},
-    {OSSL_FUNC_ASYM_CIPHER_DUPCTX, (void (*)(void))fc_rsa_enc_dupctx},
-    {OSSL_FUNC_ASYM_CIPHER_ENCRYPT_INIT,
-     (void (*)(void))fc_rsa_enc_encrypt_init},
-    {OSSL_FUNC_ASYM_CIPHER_ENCRYPT, (void (*)(void))fc_rsa_enc_encrypt},
-    {OSSL_FUNC_ASYM_CIPHER_DECRYPT_INIT,
-     (void (*)(void))fc_rsa_enc_decrypt_init},
-    {OSSL_FUNC_ASYM_CIPHER_DECRYPT, (void (*)(void))fc_rsa_enc_decrypt},
-    {OSSL_FUNC_ASYM_CIPHER_GET_CTX_PARAMS,
-     (void (*)(void))fc_rsa_enc_get_ctx_params},
-    {OSSL_FUNC_ASYM_CIPHER_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_rsa_enc_gettable_ctx_params},
-    {OSSL_FUNC_ASYM_CIPHER_SET_CTX_PARAMS,
-     (void (*)(void))fc_rsa_enc_set_ctx_params},
-    {OSSL_FUNC_ASYM_CIPHER_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_rsa_enc_settable_ctx_params},
+    FC_FN(ASYM_CIPHER_NEWCTX, fc_rsa_enc_newctx),
+    FC_FN(ASYM_CIPHER_FREECTX, fc_rsa_enc_freectx),
+    FC_FN(ASYM_CIPHER_DUPCTX, fc_rsa_enc_dupctx),
+    FC_FN(ASYM_CIPHER_ENCRYPT_INIT, fc_rsa_enc_encrypt_init),
+    FC_FN(ASYM_CIPHER_ENCRYPT, fc_rsa_op_encrypt),
+    FC_FN(ASYM_CIPHER_DECRYPT_INIT, fc_rsa_enc_decrypt_init),
+    FC_FN(ASYM_CIPHER_DECRYPT, fc_rsa_op_decrypt),
+    FC_FN(ASYM_CIPHER_GET_CTX_PARAMS, fc_rsa_op_get_ctx_params),
+    FC_FN(ASYM_CIPHER_GETTABLE_CTX_PARAMS, fc_rsa_enc_gettable_ctx_params),
+    FC_FN(ASYM_CIPHER_SET_CTX_PARAMS, fc_rsa_op_set_ctx_params),
+    FC_FN(ASYM_CIPHER_SETTABLE_CTX_PARAMS, fc_rsa_enc_settable_ctx_params),
     OSSL_DISPATCH_END,
 };

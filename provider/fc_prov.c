@@ -546,14 +546,11 @@ static void fc_prov_teardown(void *provctx)
 }
 
 static const OSSL_DISPATCH fc_prov_dispatch[] = {
-    {OSSL_FUNC_PROVIDER_TEARDOWN, (void (*)(void))fc_prov_teardown},
-    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS,
-     (void (*)(void))fc_prov_gettable_params},
-    {OSSL_FUNC_PROVIDER_GET_PARAMS, (void (*)(void))fc_prov_get_params},
-    {OSSL_FUNC_PROVIDER_QUERY_OPERATION,
-     (void (*)(void))fc_prov_query_operation},
-    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS,
-     (void (*)(void))fc_prov_get_reason_strings},
+    FC_FN(PROVIDER_TEARDOWN, fc_prov_teardown),
+    FC_FN(PROVIDER_GETTABLE_PARAMS, fc_prov_gettable_params),
+    FC_FN(PROVIDER_GET_PARAMS, fc_prov_get_params),
+    FC_FN(PROVIDER_QUERY_OPERATION, fc_prov_query_operation),
+    FC_FN(PROVIDER_GET_REASON_STRINGS, fc_prov_get_reason_strings),
     OSSL_DISPATCH_END,
 };
 

@@ -25,6 +25,14 @@
  * signature fails to compile: FC_DISPATCH(cipher, newctx, fc_aes_cbc_newctx) */
 #define FC_DISPATCH(op, fn, name) static OSSL_FUNC_##op##_##fn##_fn name
 
+/* One row of a hand-written OSSL_DISPATCH table, one line each:
+ * FC_FN(SIGNATURE_SIGN, fc_rsa_op_sign) is
+ * {OSSL_FUNC_SIGNATURE_SIGN, (void (*)(void))fc_rsa_op_sign}. */
+#define FC_FN(id, fn)                                                          \
+    {                                                                          \
+        OSSL_FUNC_##id, (void (*)(void))(fn)                                   \
+    }
+
 /* Reasons for errors raised by fastcrypto (strings in fc_prov.c). */
 enum {
     FC_R_INTERNAL = 1,

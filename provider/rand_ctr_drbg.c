@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * rand_ctr_drbg.c - fastcrypto's random generators for OpenSSL (EVP_RAND):
- *   "CTR-DRBG"  SP 800-90A CTR_DRBG on the provider's AES kernels
- *               (AES-128/192/256, with or without derivation function);
- *   "SEED-SRC"  the operating system's entropy source (getrandom).
- * With these, fastcrypto alone gives OpenSSL a complete RAND chain: the
- * library makes SEED-SRC the parent of its <primary> DRBG and the primary
- * the parent of the per-thread <public>/<private> DRBGs (RAND_get0_primary
- * and friends), so `openssl speed`/`openssl rand` run with no other
- * provider loaded.
+ * rand_ctr_drbg.c - fastcrypto's "CTR-DRBG" for OpenSSL (EVP_RAND): SP
+ * 800-90A CTR_DRBG on the provider's AES kernels (AES-128/192/256, with or
+ * without derivation function). With it and "SEED-SRC" (rand_seed_src.c,
+ * the operating system's entropy source), fastcrypto alone gives OpenSSL a
+ * complete RAND chain: the library makes SEED-SRC the parent of its <primary>
+ * DRBG and the primary the parent of the per-thread <public>/<private> DRBGs
+ * (RAND_get0_primary and friends), so `openssl speed`/`openssl rand` run with
+ * no other provider loaded.
  *
  * The mechanism (K, V, Update, df) is provider/core/ctr_drbg.c; this file is
  * the SP 800-90A/90C life cycle around it, following the conventions of the
@@ -40,6 +39,8 @@
  *     and generate on a never-instantiated DRBG instantiates it first.
  *   - uninstantiate and free wipe K, V and the key schedule;
  *     verify_zeroization checks it.
+ * The configuration (cipher, df) and the context parameters are
+ * rand_ctr_drbg_params.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,16 +58,12 @@
 
 #include "fc/drbg.h"
 #include "fc_prov.h"
+#include "rand_ctr_drbg.h"
 
 /* Defaults of a DRBG the library does not configure (the same as OpenSSL's
  * default provider): reseed after 2^8 requests or an hour. */
 #define FC_DRBG_RESEED_REQUESTS 256u
 #define FC_DRBG_RESEED_SECONDS  3600
-/* SEED-SRC: getrandom(2) fills up to 256 bytes in one uninterruptible
- * call, so requests are split there; it is a full-entropy source. */
-#define FC_SEED_MAX_REQUEST 256
-#define FC_SEED_STRENGTH    1024u
-
 /* Personalization string used when the caller gives none (SP 800-90A 8.7.1
  * recommends one); at most 32 bytes, the no-df AES-128 maximum. */
 static const char fc_drbg_pers[] = "fastcrypto SP800-90A CTR_DRBG";
@@ -101,47 +98,6 @@ static uint64_t fc_fork_id(void)
 
 /* ------------------------------------------------------------------------ */
 
-typedef struct fc_drbg_ctx {
-    fc_prov_ctx *prov;
-
-    /* The parent and the calls of its dispatch table we use. */
-    void *parent;
-    OSSL_FUNC_rand_enable_locking_fn *parent_enable_locking;
-    OSSL_FUNC_rand_lock_fn *parent_lock;
-    OSSL_FUNC_rand_unlock_fn *parent_unlock;
-    OSSL_FUNC_rand_get_ctx_params_fn *parent_get_ctx_params;
-    OSSL_FUNC_rand_nonce_fn *parent_nonce;
-    OSSL_FUNC_rand_get_seed_fn *parent_get_seed;
-    OSSL_FUNC_rand_clear_seed_fn *parent_clear_seed;
-    int parent_is_ours; /* parent is an fc_drbg_ctx: read its counter */
-
-    pthread_mutex_t lock; /* recursive; valid iff |locking| */
-    int locking;
-
-    int state; /* EVP_RAND_STATE_* */
-    unsigned int strength;
-    size_t max_request;
-    size_t min_entropylen, max_entropylen;
-    size_t min_noncelen, max_noncelen;
-    size_t max_perslen, max_adinlen;
-
-    unsigned int reseed_requests; /* "reseed_requests"; 0: never */
-    time_t reseed_time_interval;  /* seconds; 0: never */
-    time_t reseed_time;           /* time of the last (re)seed */
-    uint64_t fork_id;             /* fc_fork_id() at the last (re)seed */
-    /* Number of (re)seeds, starting at 1 ("reseed_counter"; 0 disables the
-     * propagation), read by children without our lock. */
-    unsigned int reseed_counter;
-    unsigned int parent_reseed_counter; /* the parent's, when we drew */
-
-    fc_ctr_drbg core;
-} fc_drbg_ctx;
-
-typedef struct fc_seed_ctx {
-    fc_prov_ctx *prov;
-    int state;
-} fc_seed_ctx;
-
 FC_DISPATCH(rand, newctx, fc_drbg_newctx);
 FC_DISPATCH(rand, freectx, fc_drbg_freectx);
 FC_DISPATCH(rand, instantiate, fc_drbg_instantiate);
@@ -151,42 +107,12 @@ FC_DISPATCH(rand, reseed, fc_drbg_reseed);
 FC_DISPATCH(rand, enable_locking, fc_drbg_enable_locking);
 FC_DISPATCH(rand, lock, fc_drbg_lock);
 FC_DISPATCH(rand, unlock, fc_drbg_unlock);
-FC_DISPATCH(rand, gettable_ctx_params, fc_drbg_gettable_ctx_params);
-FC_DISPATCH(rand, settable_ctx_params, fc_drbg_settable_ctx_params);
-FC_DISPATCH(rand, get_ctx_params, fc_drbg_get_ctx_params);
-FC_DISPATCH(rand, set_ctx_params, fc_drbg_set_ctx_params);
 FC_DISPATCH(rand, verify_zeroization, fc_drbg_verify_zeroization);
 FC_DISPATCH(rand, get_seed, fc_drbg_get_seed);
 FC_DISPATCH(rand, clear_seed, fc_drbg_clear_seed);
 
-FC_DISPATCH(rand, newctx, fc_seed_newctx);
-FC_DISPATCH(rand, freectx, fc_seed_freectx);
-FC_DISPATCH(rand, instantiate, fc_seed_instantiate);
-FC_DISPATCH(rand, uninstantiate, fc_seed_uninstantiate);
-FC_DISPATCH(rand, generate, fc_seed_generate);
-FC_DISPATCH(rand, reseed, fc_seed_reseed);
-FC_DISPATCH(rand, enable_locking, fc_seed_enable_locking);
-FC_DISPATCH(rand, lock, fc_seed_lock);
-FC_DISPATCH(rand, unlock, fc_seed_unlock);
-FC_DISPATCH(rand, gettable_ctx_params, fc_seed_gettable_ctx_params);
-FC_DISPATCH(rand, get_ctx_params, fc_seed_get_ctx_params);
-FC_DISPATCH(rand, verify_zeroization, fc_seed_verify_zeroization);
-FC_DISPATCH(rand, get_seed, fc_seed_get_seed);
-FC_DISPATCH(rand, clear_seed, fc_seed_clear_seed);
-
 /* ------------------------------------------------------------------------ */
 /* Locking */
-
-static int fc_drbg_lock_self(fc_drbg_ctx *c)
-{
-    return !c->locking || pthread_mutex_lock(&c->lock) == 0;
-}
-
-static void fc_drbg_unlock_self(fc_drbg_ctx *c)
-{
-    if (c->locking)
-        pthread_mutex_unlock(&c->lock);
-}
 
 static int fc_drbg_lock_parent(fc_drbg_ctx *c)
 {
@@ -240,42 +166,6 @@ static int fc_drbg_lock(void *vctx)
 static void fc_drbg_unlock(void *vctx)
 {
     fc_drbg_unlock_self(vctx);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Configuration */
-
-/* Bounds that follow from the key size and the df choice (SP 800-90A
- * Table 3; with df the inputs are capped by the 32-bit df length field). */
-static void fc_drbg_set_lengths(fc_drbg_ctx *c)
-{
-    const fc_ctr_drbg *d = &c->core;
-
-    c->strength = (unsigned int)(8 * d->keylen);
-    c->max_request = FC_CTR_DRBG_MAX_REQUEST;
-    if (d->use_df) {
-        c->min_entropylen = d->keylen;
-        c->max_entropylen = FC_CTR_DRBG_MAX_LENGTH;
-        c->min_noncelen = d->keylen / 2;
-        c->max_noncelen = FC_CTR_DRBG_MAX_LENGTH;
-        c->max_perslen = FC_CTR_DRBG_MAX_LENGTH;
-        c->max_adinlen = FC_CTR_DRBG_MAX_LENGTH;
-    } else {
-        c->min_entropylen = d->seedlen;
-        c->max_entropylen = d->seedlen;
-        c->min_noncelen = 0;
-        c->max_noncelen = 0;
-        c->max_perslen = d->seedlen;
-        c->max_adinlen = d->seedlen;
-    }
-}
-
-static int fc_drbg_configure(fc_drbg_ctx *c, size_t keylen, int use_df)
-{
-    if (!fc_ctr_drbg_init(&c->core, c->prov->aes, keylen, use_df))
-        return 0;
-    fc_drbg_set_lengths(c);
-    return 1;
 }
 
 static void *fc_drbg_newctx(void *provctx, void *parent,
@@ -698,9 +588,6 @@ static int fc_drbg_generate_locked(fc_drbg_ctx *c, uint8_t *out, size_t out_len,
 /* ------------------------------------------------------------------------ */
 /* Entry points */
 
-static int fc_drbg_set_ctx_params_locked(fc_drbg_ctx *c,
-                                         const OSSL_PARAM params[]);
-
 static int fc_drbg_instantiate(void *vctx, unsigned int strength, int pr,
                                const unsigned char *pstr, size_t pstr_len,
                                const OSSL_PARAM params[])
@@ -811,409 +698,23 @@ static int fc_drbg_verify_zeroization(void *vctx)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Parameters */
-
-static const char *fc_drbg_cipher_name(size_t keylen)
-{
-    return keylen == 16   ? "AES-128-CTR"
-           : keylen == 24 ? "AES-192-CTR"
-                          : "AES-256-CTR";
-}
-
-static const OSSL_PARAM *fc_drbg_gettable_ctx_params(void *vctx, void *provctx)
-{
-    static const OSSL_PARAM params[] = {
-        OSSL_PARAM_int(OSSL_RAND_PARAM_STATE, NULL),
-        OSSL_PARAM_uint(OSSL_RAND_PARAM_STRENGTH, NULL),
-        OSSL_PARAM_size_t(OSSL_RAND_PARAM_MAX_REQUEST, NULL),
-        OSSL_PARAM_size_t(OSSL_DRBG_PARAM_MIN_ENTROPYLEN, NULL),
-        OSSL_PARAM_size_t(OSSL_DRBG_PARAM_MAX_ENTROPYLEN, NULL),
-        OSSL_PARAM_size_t(OSSL_DRBG_PARAM_MIN_NONCELEN, NULL),
-        OSSL_PARAM_size_t(OSSL_DRBG_PARAM_MAX_NONCELEN, NULL),
-        OSSL_PARAM_size_t(OSSL_DRBG_PARAM_MAX_PERSLEN, NULL),
-        OSSL_PARAM_size_t(OSSL_DRBG_PARAM_MAX_ADINLEN, NULL),
-        OSSL_PARAM_uint(OSSL_DRBG_PARAM_RESEED_COUNTER, NULL),
-        OSSL_PARAM_time_t(OSSL_DRBG_PARAM_RESEED_TIME, NULL),
-        OSSL_PARAM_uint(OSSL_DRBG_PARAM_RESEED_REQUESTS, NULL),
-        OSSL_PARAM_time_t(OSSL_DRBG_PARAM_RESEED_TIME_INTERVAL, NULL),
-        OSSL_PARAM_utf8_string(OSSL_DRBG_PARAM_CIPHER, NULL, 0),
-        OSSL_PARAM_int(OSSL_DRBG_PARAM_USE_DF, NULL),
-        OSSL_PARAM_END,
-    };
-    return params;
-}
-
-static int fc_drbg_get_ctx_params(void *vctx, OSSL_PARAM params[])
-{
-    fc_drbg_ctx *c = vctx;
-    OSSL_PARAM *p;
-    int ok = 0;
-
-    if (params == NULL)
-        return 1;
-    /* The EVP layer asks for "max_request" before every generate: a
-     * constant, answered without the lock. */
-    if (params[0].key != NULL && params[1].key == NULL &&
-        strcmp(params[0].key, OSSL_RAND_PARAM_MAX_REQUEST) == 0)
-        return OSSL_PARAM_set_size_t(&params[0], c->max_request);
-
-    if (!fc_drbg_lock_self(c))
-        return 0;
-    p = OSSL_PARAM_locate(params, OSSL_RAND_PARAM_STATE);
-    if (p != NULL && !OSSL_PARAM_set_int(p, c->state))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_RAND_PARAM_STRENGTH);
-    if (p != NULL && !OSSL_PARAM_set_uint(p, c->strength))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_RAND_PARAM_MAX_REQUEST);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->max_request))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_MIN_ENTROPYLEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->min_entropylen))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_MAX_ENTROPYLEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->max_entropylen))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_MIN_NONCELEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->min_noncelen))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_MAX_NONCELEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->max_noncelen))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_MAX_PERSLEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->max_perslen))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_MAX_ADINLEN);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, c->max_adinlen))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_RESEED_COUNTER);
-    if (p != NULL && !OSSL_PARAM_set_uint(p, __atomic_load_n(&c->reseed_counter,
-                                                             __ATOMIC_ACQUIRE)))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_RESEED_TIME);
-    if (p != NULL && !OSSL_PARAM_set_time_t(p, c->reseed_time))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_RESEED_REQUESTS);
-    if (p != NULL && !OSSL_PARAM_set_uint(p, c->reseed_requests))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_RESEED_TIME_INTERVAL);
-    if (p != NULL && !OSSL_PARAM_set_time_t(p, c->reseed_time_interval))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_CIPHER);
-    if (p != NULL &&
-        !OSSL_PARAM_set_utf8_string(p, fc_drbg_cipher_name(c->core.keylen)))
-        goto end;
-    p = OSSL_PARAM_locate(params, OSSL_DRBG_PARAM_USE_DF);
-    if (p != NULL && !OSSL_PARAM_set_int(p, c->core.use_df))
-        goto end;
-    ok = 1;
-end:
-    fc_drbg_unlock_self(c);
-    return ok;
-}
-
-static const OSSL_PARAM *fc_drbg_settable_ctx_params(void *vctx, void *provctx)
-{
-    static const OSSL_PARAM params[] = {
-        OSSL_PARAM_utf8_string(OSSL_DRBG_PARAM_PROPERTIES, NULL, 0),
-        OSSL_PARAM_utf8_string(OSSL_DRBG_PARAM_CIPHER, NULL, 0),
-        OSSL_PARAM_int(OSSL_DRBG_PARAM_USE_DF, NULL),
-        OSSL_PARAM_uint(OSSL_DRBG_PARAM_RESEED_REQUESTS, NULL),
-        OSSL_PARAM_time_t(OSSL_DRBG_PARAM_RESEED_TIME_INTERVAL, NULL),
-        OSSL_PARAM_END,
-    };
-    return params;
-}
-
-/* "cipher": only AES-CTR, and only our own AES (the name picks the key
- * size). Returns the key length in bytes, or 0. */
-static size_t fc_drbg_parse_cipher(const OSSL_PARAM *p)
-{
-    static const struct {
-        const char *name;
-        size_t keylen;
-    } names[] = {
-        {"AES-128-CTR", 16},
-        {"AES-192-CTR", 24},
-        {"AES-256-CTR", 32},
-    };
-    const char *s = NULL;
-
-    if (!OSSL_PARAM_get_utf8_string_ptr(p, &s) || s == NULL)
-        return 0;
-    for (size_t i = 0; i < FC_ARRAY_LEN(names); i++) {
-        if (strcasecmp(s, names[i].name) == 0)
-            return names[i].keylen;
-    }
-    return 0;
-}
-
-static int fc_drbg_set_ctx_params_locked(fc_drbg_ctx *c,
-                                         const OSSL_PARAM params[])
-{
-    const OSSL_PARAM *p;
-    size_t keylen = c->core.keylen;
-    int use_df = c->core.use_df;
-    const char *props = NULL;
-
-    if (params == NULL)
-        return 1;
-    p = OSSL_PARAM_locate_const(params, OSSL_DRBG_PARAM_CIPHER);
-    if (p != NULL && (keylen = fc_drbg_parse_cipher(p)) == 0) {
-        FC_RAISE_DATA(c->prov, FC_R_INVALID_PARAMETER,
-                      "cipher must be AES-128-CTR, AES-192-CTR or "
-                      "AES-256-CTR");
-        return 0;
-    }
-    p = OSSL_PARAM_locate_const(params, OSSL_DRBG_PARAM_USE_DF);
-    if (p != NULL) {
-        int v;
-        if (!OSSL_PARAM_get_int(p, &v))
-            return 0;
-        use_df = v != 0;
-    }
-    /* Accepted for compatibility: our AES is always the provider's own. */
-    p = OSSL_PARAM_locate_const(params, OSSL_DRBG_PARAM_PROPERTIES);
-    if (p != NULL && !OSSL_PARAM_get_utf8_string_ptr(p, &props))
-        return 0;
-    if (keylen != c->core.keylen || use_df != c->core.use_df) {
-        /* K and V belong to one key size and one df choice. */
-        if (c->state != EVP_RAND_STATE_UNINITIALISED) {
-            FC_RAISE_DATA(c->prov, FC_R_INVALID_PARAMETER,
-                          "cannot change cipher or df while instantiated");
-            return 0;
-        }
-        if (!fc_drbg_configure(c, keylen, use_df))
-            return 0;
-    }
-    p = OSSL_PARAM_locate_const(params, OSSL_DRBG_PARAM_RESEED_REQUESTS);
-    if (p != NULL && !OSSL_PARAM_get_uint(p, &c->reseed_requests))
-        return 0;
-    p = OSSL_PARAM_locate_const(params, OSSL_DRBG_PARAM_RESEED_TIME_INTERVAL);
-    if (p != NULL && !OSSL_PARAM_get_time_t(p, &c->reseed_time_interval))
-        return 0;
-    return 1;
-}
-
-static int fc_drbg_set_ctx_params(void *vctx, const OSSL_PARAM params[])
-{
-    fc_drbg_ctx *c = vctx;
-    int ok;
-
-    if (!fc_drbg_lock_self(c))
-        return 0;
-    ok = fc_drbg_set_ctx_params_locked(c, params);
-    fc_drbg_unlock_self(c);
-    return ok;
-}
-
-/* ------------------------------------------------------------------------ */
-/* SEED-SRC: getrandom(2) as an EVP_RAND, the root of the chain. It keeps
- * no secret state: locking is a no-op and zeroization always holds. */
-
-static void *fc_seed_newctx(void *provctx, void *parent,
-                            const OSSL_DISPATCH *pd)
-{
-    fc_prov_ctx *prov = provctx;
-    fc_seed_ctx *s;
-
-    if (parent != NULL) {
-        FC_RAISE_DATA(prov, FC_R_INVALID_PARAMETER,
-                      "a seed source has no parent");
-        return NULL;
-    }
-    s = OPENSSL_zalloc(sizeof(*s));
-    if (s == NULL) {
-        FC_RAISE(prov, FC_R_MALLOC_FAILURE);
-        return NULL;
-    }
-    s->prov = prov;
-    s->state = EVP_RAND_STATE_UNINITIALISED;
-    return s;
-}
-
-static void fc_seed_freectx(void *vctx)
-{
-    OPENSSL_free(vctx);
-}
-
-static int fc_seed_instantiate(void *vctx, unsigned int strength, int pr,
-                               const unsigned char *pstr, size_t pstr_len,
-                               const OSSL_PARAM params[])
-{
-    fc_seed_ctx *s = vctx;
-
-    s->state = EVP_RAND_STATE_READY;
-    return 1;
-}
-
-static int fc_seed_uninstantiate(void *vctx)
-{
-    fc_seed_ctx *s = vctx;
-
-    s->state = EVP_RAND_STATE_UNINITIALISED;
-    return 1;
-}
-
-static int fc_seed_ready(fc_seed_ctx *s)
-{
-    if (s->state == EVP_RAND_STATE_READY)
-        return 1;
-    FC_RAISE_DATA(s->prov, FC_R_OPERATION_NOT_INITIALIZED,
-                  "seed source not instantiated");
-    return 0;
-}
-
-static int fc_seed_generate(void *vctx, unsigned char *out, size_t outlen,
-                            unsigned int strength, int pr,
-                            const unsigned char *adin, size_t adin_len)
-{
-    fc_seed_ctx *s = vctx;
-
-    if (!fc_seed_ready(s))
-        return 0;
-    if (!fc_os_entropy(out, outlen)) {
-        FC_RAISE_DATA(s->prov, FC_R_RANDOM_FAILURE, "getrandom: %s",
-                      strerror(errno));
-        return 0;
-    }
-    return 1;
-}
-
-static int fc_seed_reseed(void *vctx, int pr, const unsigned char *ent,
-                          size_t ent_len, const unsigned char *adin,
-                          size_t adin_len)
-{
-    return fc_seed_ready(vctx);
-}
-
-static const OSSL_PARAM *fc_seed_gettable_ctx_params(void *vctx, void *provctx)
-{
-    static const OSSL_PARAM params[] = {
-        OSSL_PARAM_int(OSSL_RAND_PARAM_STATE, NULL),
-        OSSL_PARAM_uint(OSSL_RAND_PARAM_STRENGTH, NULL),
-        OSSL_PARAM_size_t(OSSL_RAND_PARAM_MAX_REQUEST, NULL),
-        OSSL_PARAM_END,
-    };
-    return params;
-}
-
-static int fc_seed_get_ctx_params(void *vctx, OSSL_PARAM params[])
-{
-    fc_seed_ctx *s = vctx;
-    OSSL_PARAM *p;
-
-    p = OSSL_PARAM_locate(params, OSSL_RAND_PARAM_STATE);
-    if (p != NULL && !OSSL_PARAM_set_int(p, s->state))
-        return 0;
-    p = OSSL_PARAM_locate(params, OSSL_RAND_PARAM_STRENGTH);
-    if (p != NULL && !OSSL_PARAM_set_uint(p, FC_SEED_STRENGTH))
-        return 0;
-    p = OSSL_PARAM_locate(params, OSSL_RAND_PARAM_MAX_REQUEST);
-    if (p != NULL && !OSSL_PARAM_set_size_t(p, FC_SEED_MAX_REQUEST))
-        return 0;
-    return 1;
-}
-
-static int fc_seed_verify_zeroization(void *vctx)
-{
-    return 1;
-}
-
-/* A full-entropy source: |entropy| bits take (entropy + 7) / 8 bytes. */
-static size_t fc_seed_get_seed(void *vctx, unsigned char **pout, int entropy,
-                               size_t min_len, size_t max_len, int pr,
-                               const unsigned char *adin, size_t adin_len)
-{
-    fc_seed_ctx *s = vctx;
-    size_t n = entropy > 0 ? ((size_t)entropy + 7) / 8 : 0;
-    uint8_t *buf;
-
-    if (!fc_seed_ready(s))
-        return 0;
-    if (n < min_len)
-        n = min_len;
-    if (n > max_len || n == 0) {
-        FC_RAISE_DATA(s->prov, FC_R_INVALID_PARAMETER,
-                      "seed of %zu bytes outside [%zu, %zu]", n, min_len,
-                      max_len);
-        return 0;
-    }
-    buf = OPENSSL_secure_malloc(n);
-    if (buf == NULL) {
-        FC_RAISE(s->prov, FC_R_MALLOC_FAILURE);
-        return 0;
-    }
-    if (!fc_os_entropy(buf, n)) {
-        FC_RAISE_DATA(s->prov, FC_R_RANDOM_FAILURE, "getrandom: %s",
-                      strerror(errno));
-        OPENSSL_secure_clear_free(buf, n);
-        return 0;
-    }
-    *pout = buf;
-    return n;
-}
-
-static void fc_seed_clear_seed(void *vctx, unsigned char *buf, size_t len)
-{
-    OPENSSL_secure_clear_free(buf, len);
-}
-
-static int fc_seed_enable_locking(void *vctx)
-{
-    return 1;
-}
-
-static int fc_seed_lock(void *vctx)
-{
-    return 1;
-}
-
-static void fc_seed_unlock(void *vctx)
-{
-}
-
-/* ------------------------------------------------------------------------ */
 
 const OSSL_DISPATCH fc_ctr_drbg_functions[] = {
-    {OSSL_FUNC_RAND_NEWCTX, (void (*)(void))fc_drbg_newctx},
-    {OSSL_FUNC_RAND_FREECTX, (void (*)(void))fc_drbg_freectx},
-    {OSSL_FUNC_RAND_INSTANTIATE, (void (*)(void))fc_drbg_instantiate},
-    {OSSL_FUNC_RAND_UNINSTANTIATE, (void (*)(void))fc_drbg_uninstantiate},
-    {OSSL_FUNC_RAND_GENERATE, (void (*)(void))fc_drbg_generate},
-    {OSSL_FUNC_RAND_RESEED, (void (*)(void))fc_drbg_reseed},
-    {OSSL_FUNC_RAND_ENABLE_LOCKING, (void (*)(void))fc_drbg_enable_locking},
-    {OSSL_FUNC_RAND_LOCK, (void (*)(void))fc_drbg_lock},
-    {OSSL_FUNC_RAND_UNLOCK, (void (*)(void))fc_drbg_unlock},
-    {OSSL_FUNC_RAND_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_drbg_gettable_ctx_params},
-    {OSSL_FUNC_RAND_SETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_drbg_settable_ctx_params},
-    {OSSL_FUNC_RAND_GET_CTX_PARAMS, (void (*)(void))fc_drbg_get_ctx_params},
-    {OSSL_FUNC_RAND_SET_CTX_PARAMS, (void (*)(void))fc_drbg_set_ctx_params},
-    {OSSL_FUNC_RAND_VERIFY_ZEROIZATION,
-     (void (*)(void))fc_drbg_verify_zeroization},
-    {OSSL_FUNC_RAND_GET_SEED, (void (*)(void))fc_drbg_get_seed},
-    {OSSL_FUNC_RAND_CLEAR_SEED, (void (*)(void))fc_drbg_clear_seed},
-    OSSL_DISPATCH_END,
-};
-
-const OSSL_DISPATCH fc_seed_src_functions[] = {
-    {OSSL_FUNC_RAND_NEWCTX, (void (*)(void))fc_seed_newctx},
-    {OSSL_FUNC_RAND_FREECTX, (void (*)(void))fc_seed_freectx},
-    {OSSL_FUNC_RAND_INSTANTIATE, (void (*)(void))fc_seed_instantiate},
-    {OSSL_FUNC_RAND_UNINSTANTIATE, (void (*)(void))fc_seed_uninstantiate},
-    {OSSL_FUNC_RAND_GENERATE, (void (*)(void))fc_seed_generate},
-    {OSSL_FUNC_RAND_RESEED, (void (*)(void))fc_seed_reseed},
-    {OSSL_FUNC_RAND_ENABLE_LOCKING, (void (*)(void))fc_seed_enable_locking},
-    {OSSL_FUNC_RAND_LOCK, (void (*)(void))fc_seed_lock},
-    {OSSL_FUNC_RAND_UNLOCK, (void (*)(void))fc_seed_unlock},
-    {OSSL_FUNC_RAND_GETTABLE_CTX_PARAMS,
-     (void (*)(void))fc_seed_gettable_ctx_params},
-    {OSSL_FUNC_RAND_GET_CTX_PARAMS, (void (*)(void))fc_seed_get_ctx_params},
-    {OSSL_FUNC_RAND_VERIFY_ZEROIZATION,
-     (void (*)(void))fc_seed_verify_zeroization},
-    {OSSL_FUNC_RAND_GET_SEED, (void (*)(void))fc_seed_get_seed},
-    {OSSL_FUNC_RAND_CLEAR_SEED, (void (*)(void))fc_seed_clear_seed},
+    FC_FN(RAND_NEWCTX, fc_drbg_newctx),
+    FC_FN(RAND_FREECTX, fc_drbg_freectx),
+    FC_FN(RAND_INSTANTIATE, fc_drbg_instantiate),
+    FC_FN(RAND_UNINSTANTIATE, fc_drbg_uninstantiate),
+    FC_FN(RAND_GENERATE, fc_drbg_generate),
+    FC_FN(RAND_RESEED, fc_drbg_reseed),
+    FC_FN(RAND_ENABLE_LOCKING, fc_drbg_enable_locking),
+    FC_FN(RAND_LOCK, fc_drbg_lock),
+    FC_FN(RAND_UNLOCK, fc_drbg_unlock),
+    FC_FN(RAND_GETTABLE_CTX_PARAMS, fc_drbg_gettable_ctx_params),
+    FC_FN(RAND_SETTABLE_CTX_PARAMS, fc_drbg_settable_ctx_params),
+    FC_FN(RAND_GET_CTX_PARAMS, fc_drbg_get_ctx_params),
+    FC_FN(RAND_SET_CTX_PARAMS, fc_drbg_set_ctx_params),
+    FC_FN(RAND_VERIFY_ZEROIZATION, fc_drbg_verify_zeroization),
+    FC_FN(RAND_GET_SEED, fc_drbg_get_seed),
+    FC_FN(RAND_CLEAR_SEED, fc_drbg_clear_seed),
     OSSL_DISPATCH_END,
 };

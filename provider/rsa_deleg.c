@@ -10,7 +10,7 @@
  * of up to 16384 bits (default's operation limit) or larger (which default
  * holds but refuses to use, "modulus too large"). With fastcrypto preferred
  * they reach our import; refusing them made EVP_PKEY_fromdata fail where
- * default succeeds. Import keeps such a key as default's (keymgmt_rsa.c);
+ * default succeeds. Import keeps such a key as default's (rsa_key.c);
  * every query and every operation on it then goes to default, with
  * default's results and reasons, and none is counted as fastcrypto's work.
  * libcrypto moving a key decoded by default into fastcrypto for an
@@ -33,7 +33,9 @@
 #include <openssl/rsa.h>
 
 #include "fc_prov.h"
+#include "fc_rsa.h"
 #include "rsa_deleg.h"
+#include "rsa_op.h"
 
 #define FC_DELEG_PROPQ "provider=default"
 
@@ -216,17 +218,29 @@ done:
     return why;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_export(EVP_PKEY *pkey, int selection, OSSL_CALLBACK *cb,
-                        void *cbarg)
+/*
+ * The delegated key implementation (fc_rsa_key_delegated, fc_rsa.h): the
+ * key management's queries on obj->deleg, answered by default.
+ */
+
+/* No domain parameters or "other" parameters: those are trivially
+ * present. */
+static int fc_deleg_has(const fc_rsa_obj *obj, int selection)
 {
-    return EVP_PKEY_export(pkey, selection, cb, cbarg) > 0;
+    return (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) == 0 ||
+           obj->deleg_priv;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_get_params(EVP_PKEY *pkey, OSSL_PARAM params[])
+/* The parts of the key in |selection|, as default exports them. */
+static int fc_deleg_export(fc_rsa_obj *obj, int selection, OSSL_CALLBACK *cb,
+                           void *cbarg)
 {
-    return EVP_PKEY_get_params(pkey, params) > 0;
+    return EVP_PKEY_export(obj->deleg, selection, cb, cbarg) > 0;
+}
+
+static int fc_deleg_get_params(fc_rsa_obj *obj, OSSL_PARAM params[])
+{
+    return EVP_PKEY_get_params(obj->deleg, params) > 0;
 }
 
 /* 1 if parameter |name| of |a| and |b| is equal, or absent from both. The
@@ -263,27 +277,29 @@ done:
     return same;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_match(EVP_PKEY *a, EVP_PKEY *b, int selection)
+/* n and e, or d for the private key alone, as default matches. A
+ * delegated key has a shape ours cannot have: it equals another delegated
+ * one only (the keymgmt's match compares the implementations first). */
+static int fc_deleg_match(const fc_rsa_obj *oa, const fc_rsa_obj *ob,
+                          int selection)
 {
-    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
-        return 1;
+    EVP_PKEY *a = oa->deleg, *b = ob->deleg;
+
     if ((selection & OSSL_KEYMGMT_SELECT_PUBLIC_KEY) != 0)
         return fc_rsa_deleg_same_bn(a, b, OSSL_PKEY_PARAM_RSA_N) &&
                fc_rsa_deleg_same_bn(a, b, OSSL_PKEY_PARAM_RSA_E);
     return fc_rsa_deleg_same_bn(a, b, OSSL_PKEY_PARAM_RSA_D);
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_validate(fc_prov_ctx *prov, EVP_PKEY *pkey, int selection,
-                          int checktype)
+/* default's check: pairwise for a key pair, else of the private or the
+ * public key. */
+static int fc_deleg_validate(fc_rsa_obj *obj, int selection, int checktype)
 {
     EVP_PKEY_CTX *ctx;
     int ok;
 
-    if ((selection & OSSL_KEYMGMT_SELECT_KEYPAIR) == 0)
-        return 1;
-    ctx = EVP_PKEY_CTX_new_from_pkey(prov->libctx, pkey, FC_DELEG_PROPQ);
+    ctx = EVP_PKEY_CTX_new_from_pkey(obj->prov->libctx, obj->deleg,
+                                     FC_DELEG_PROPQ);
     if (ctx == NULL)
         return 0;
     /* default's rsa_validate: the pair, else the private, else the public
@@ -301,9 +317,9 @@ int fc_rsa_deleg_validate(fc_prov_ctx *prov, EVP_PKEY *pkey, int selection,
     return ok > 0;
 }
 
-/* see rsa_deleg.h */
-EVP_PKEY *fc_rsa_deleg_dup(fc_prov_ctx *prov, EVP_PKEY *pkey, int pss,
-                           int selection)
+/* A copy of the key: all of it if |selection| has the private key, else
+ * its public key (and RSA-PSS restrictions). */
+static EVP_PKEY *fc_deleg_copy(const fc_rsa_obj *from, int selection)
 {
     const int pub =
         OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS;
@@ -311,13 +327,33 @@ EVP_PKEY *fc_rsa_deleg_dup(fc_prov_ctx *prov, EVP_PKEY *pkey, int pss,
     EVP_PKEY *copy;
 
     if ((selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0)
-        return EVP_PKEY_dup(pkey);
-    if (EVP_PKEY_todata(pkey, pub, &params) <= 0)
+        return EVP_PKEY_dup(from->deleg);
+    if (EVP_PKEY_todata(from->deleg, pub, &params) <= 0)
         return NULL;
-    copy = fc_rsa_deleg_import(prov, pss, pub, params);
+    copy = fc_rsa_deleg_import(from->prov, from->pss, pub, params);
     OSSL_PARAM_free(params);
     return copy;
 }
+
+static int fc_deleg_dup(fc_rsa_obj *to, const fc_rsa_obj *from, int selection)
+{
+    int priv = (selection & OSSL_KEYMGMT_SELECT_PRIVATE_KEY) != 0;
+
+    to->deleg = fc_deleg_copy(from, selection);
+    to->deleg_priv = priv && from->deleg_priv;
+    return to->deleg != NULL;
+}
+
+/* see fc_rsa.h */
+const fc_rsa_key_impl fc_rsa_key_delegated = {
+    .op = &fc_rsa_op_delegated,
+    .has = fc_deleg_has,
+    .match = fc_deleg_match,
+    .validate = fc_deleg_validate,
+    .export = fc_deleg_export,
+    .get_params = fc_deleg_get_params,
+    .dup = fc_deleg_dup,
+};
 
 /* ------------------------------------------------------------------------ */
 /* Operations                                                               */
@@ -334,7 +370,6 @@ void fc_rsa_deleg_clear(fc_rsa_deleg_op *op)
 int fc_rsa_deleg_dupctx(fc_rsa_deleg_op *dst, const fc_rsa_deleg_op *src)
 {
     memset(dst, 0, sizeof(*dst));
-    dst->operation = src->operation;
     if (src->pctx != NULL && (dst->pctx = EVP_PKEY_CTX_dup(src->pctx)) == NULL)
         goto err;
     if (src->mctx != NULL) {
@@ -348,89 +383,93 @@ err:
     return 0;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_init(fc_prov_ctx *prov, fc_rsa_deleg_op *op, EVP_PKEY *pkey,
-                      int operation, const OSSL_PARAM params[])
+/*
+ * The delegated implementation (fc_rsa_op_delegated, rsa_op.h): every call
+ * goes to default's operation on the key (op->rsa->deleg), with default's
+ * results and reasons; nothing is counted. fc_rsa_op_begin has cleared
+ * op->deleg and set op->operation.
+ */
+
+static int fc_deleg_init(fc_rsa_op *op, const OSSL_PARAM params[])
 {
+    fc_rsa_deleg_op *d = &op->deleg;
     int ok = 0;
 
-    fc_rsa_deleg_clear(op);
-    op->pctx = EVP_PKEY_CTX_new_from_pkey(prov->libctx, pkey, FC_DELEG_PROPQ);
-    if (op->pctx == NULL)
+    d->pctx = EVP_PKEY_CTX_new_from_pkey(op->prov->libctx, op->rsa->deleg,
+                                         FC_DELEG_PROPQ);
+    if (d->pctx == NULL)
         goto err;
-    switch (operation) {
+    switch (op->operation) {
     case EVP_PKEY_OP_SIGN:
-        ok = EVP_PKEY_sign_init_ex(op->pctx, params);
+        ok = EVP_PKEY_sign_init_ex(d->pctx, params);
         break;
     case EVP_PKEY_OP_VERIFY:
-        ok = EVP_PKEY_verify_init_ex(op->pctx, params);
+        ok = EVP_PKEY_verify_init_ex(d->pctx, params);
         break;
     case EVP_PKEY_OP_VERIFYRECOVER:
-        ok = EVP_PKEY_verify_recover_init_ex(op->pctx, params);
+        ok = EVP_PKEY_verify_recover_init_ex(d->pctx, params);
         break;
     case EVP_PKEY_OP_ENCRYPT:
-        ok = EVP_PKEY_encrypt_init_ex(op->pctx, params);
+        ok = EVP_PKEY_encrypt_init_ex(d->pctx, params);
         break;
     case EVP_PKEY_OP_DECRYPT:
-        ok = EVP_PKEY_decrypt_init_ex(op->pctx, params);
+        ok = EVP_PKEY_decrypt_init_ex(d->pctx, params);
         break;
     }
-    if (ok <= 0)
-        goto err;
-    op->operation = operation;
-    return 1;
+    if (ok > 0)
+        return 1;
 err:
-    fc_rsa_deleg_clear(op);
+    fc_rsa_deleg_clear(d);
     return 0;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_digest_init(fc_prov_ctx *prov, fc_rsa_deleg_op *op,
-                             EVP_PKEY *pkey, int operation, const char *mdname,
-                             const OSSL_PARAM params[])
+/* A digest-sign (EVP_PKEY_OP_SIGN) or digest-verify with |mdname| (NULL or
+ * empty: the key's default). */
+static int fc_deleg_digest_init(fc_rsa_op *op, const char *mdname,
+                                const OSSL_PARAM params[])
 {
+    fc_rsa_deleg_op *d = &op->deleg;
     int ok;
 
-    fc_rsa_deleg_clear(op);
-    if ((op->mctx = EVP_MD_CTX_new()) == NULL)
+    if ((d->mctx = EVP_MD_CTX_new()) == NULL)
         return 0;
     if (mdname != NULL && mdname[0] == '\0')
         mdname = NULL;
-    if (operation == EVP_PKEY_OP_SIGN)
-        ok = EVP_DigestSignInit_ex(op->mctx, NULL, mdname, prov->libctx,
-                                   FC_DELEG_PROPQ, pkey, params);
+    if (op->operation == EVP_PKEY_OP_SIGN)
+        ok = EVP_DigestSignInit_ex(d->mctx, NULL, mdname, op->prov->libctx,
+                                   FC_DELEG_PROPQ, op->rsa->deleg, params);
     else
-        ok = EVP_DigestVerifyInit_ex(op->mctx, NULL, mdname, prov->libctx,
-                                     FC_DELEG_PROPQ, pkey, params);
+        ok = EVP_DigestVerifyInit_ex(d->mctx, NULL, mdname, op->prov->libctx,
+                                     FC_DELEG_PROPQ, op->rsa->deleg, params);
     if (ok <= 0) {
-        fc_rsa_deleg_clear(op);
+        fc_rsa_deleg_clear(d);
         return 0;
     }
-    op->operation = operation;
     return 1;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_run(fc_rsa_deleg_op *op, unsigned char *out, size_t *outlen,
-                     size_t outsize, const unsigned char *in, size_t inlen)
+/* Sign, verify-recover, encrypt or decrypt, as the operation was begun. */
+static int fc_deleg_run(fc_rsa_op *op, unsigned char *out, size_t *outlen,
+                        size_t outsize, const unsigned char *in, size_t inlen)
 {
+    EVP_PKEY_CTX *pctx = op->deleg.pctx;
     size_t len = outsize;
     int ok = 0;
 
-    if (op->pctx == NULL)
+    if (pctx == NULL)
         return 0;
     switch (op->operation) {
     case EVP_PKEY_OP_SIGN:
-        ok = EVP_PKEY_sign(op->pctx, out, &len, in, inlen);
+        ok = EVP_PKEY_sign(pctx, out, &len, in, inlen);
         break;
     case EVP_PKEY_OP_VERIFYRECOVER:
-        ok = EVP_PKEY_verify_recover(op->pctx, out, &len, in, inlen);
+        ok = EVP_PKEY_verify_recover(pctx, out, &len, in, inlen);
         break;
     case EVP_PKEY_OP_ENCRYPT:
-        ok = EVP_PKEY_encrypt(op->pctx, out, &len, in, inlen);
+        ok = EVP_PKEY_encrypt(pctx, out, &len, in, inlen);
         break;
     case EVP_PKEY_OP_DECRYPT:
-        ok = EVP_PKEY_decrypt(op->pctx, out, &len, in, inlen);
+        ok = EVP_PKEY_decrypt(pctx, out, &len, in, inlen);
         break;
     }
     if (ok <= 0)
@@ -439,89 +478,107 @@ int fc_rsa_deleg_run(fc_rsa_deleg_op *op, unsigned char *out, size_t *outlen,
     return 1;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_verify(fc_rsa_deleg_op *op, const unsigned char *sig,
-                        size_t siglen, const unsigned char *tbs, size_t tbslen)
+static int fc_deleg_verify(fc_rsa_op *op, const unsigned char *sig,
+                           size_t siglen, const unsigned char *tbs,
+                           size_t tbslen)
 {
-    return op->pctx != NULL &&
-           EVP_PKEY_verify(op->pctx, sig, siglen, tbs, tbslen) == 1;
+    return op->deleg.pctx != NULL &&
+           EVP_PKEY_verify(op->deleg.pctx, sig, siglen, tbs, tbslen) == 1;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_digest_update(fc_rsa_deleg_op *op, const unsigned char *data,
-                               size_t len)
+static int fc_deleg_digest_update(fc_rsa_op *op, const unsigned char *data,
+                                  size_t len)
 {
-    if (op->mctx == NULL)
+    EVP_MD_CTX *mctx = op->deleg.mctx;
+
+    if (mctx == NULL)
         return 0;
     if (op->operation == EVP_PKEY_OP_SIGN)
-        return EVP_DigestSignUpdate(op->mctx, data, len) > 0;
-    return EVP_DigestVerifyUpdate(op->mctx, data, len) > 0;
+        return EVP_DigestSignUpdate(mctx, data, len) > 0;
+    return EVP_DigestVerifyUpdate(mctx, data, len) > 0;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_digest_sign_final(fc_rsa_deleg_op *op, unsigned char *sig,
-                                   size_t *siglen, size_t sigsize)
+static int fc_deleg_digest_sign_final(fc_rsa_op *op, unsigned char *sig,
+                                      size_t *siglen, size_t sigsize)
 {
     size_t len = sigsize;
 
-    if (op->mctx == NULL || EVP_DigestSignFinal(op->mctx, sig, &len) <= 0)
+    if (op->deleg.mctx == NULL ||
+        EVP_DigestSignFinal(op->deleg.mctx, sig, &len) <= 0)
         return 0;
     *siglen = len;
     return 1;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_digest_verify_final(fc_rsa_deleg_op *op,
-                                     const unsigned char *sig, size_t siglen)
+static int fc_deleg_digest_verify_final(fc_rsa_op *op, const unsigned char *sig,
+                                        size_t siglen)
 {
-    return op->mctx != NULL &&
-           EVP_DigestVerifyFinal(op->mctx, sig, siglen) == 1;
+    return op->deleg.mctx != NULL &&
+           EVP_DigestVerifyFinal(op->deleg.mctx, sig, siglen) == 1;
 }
 
 /* The operation's own context: the one made at init, or the digest's. */
-static EVP_PKEY_CTX *fc_rsa_deleg_pctx(fc_rsa_deleg_op *op)
+static EVP_PKEY_CTX *fc_deleg_pctx(const fc_rsa_op *op)
 {
-    return op->pctx != NULL
-               ? op->pctx
-               : (op->mctx != NULL ? EVP_MD_CTX_get_pkey_ctx(op->mctx) : NULL);
+    return op->deleg.pctx != NULL   ? op->deleg.pctx
+           : op->deleg.mctx != NULL ? EVP_MD_CTX_get_pkey_ctx(op->deleg.mctx)
+                                    : NULL;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_get_ctx_params(fc_rsa_deleg_op *op, OSSL_PARAM params[])
+static int fc_deleg_get_ctx_params(fc_rsa_op *op, OSSL_PARAM params[])
 {
-    EVP_PKEY_CTX *pctx = fc_rsa_deleg_pctx(op);
+    EVP_PKEY_CTX *pctx = fc_deleg_pctx(op);
 
     return pctx != NULL && EVP_PKEY_CTX_get_params(pctx, params) > 0;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_set_ctx_params(fc_rsa_deleg_op *op, const OSSL_PARAM params[])
+static int fc_deleg_set_ctx_params(fc_rsa_op *op, const OSSL_PARAM params[])
 {
-    EVP_PKEY_CTX *pctx = fc_rsa_deleg_pctx(op);
+    EVP_PKEY_CTX *pctx = fc_deleg_pctx(op);
 
     return pctx != NULL && EVP_PKEY_CTX_set_params(pctx, params) > 0;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_get_md_params(fc_rsa_deleg_op *op, OSSL_PARAM params[])
+static int fc_deleg_get_md_params(fc_rsa_op *op, OSSL_PARAM params[])
 {
-    return op->mctx != NULL && EVP_MD_CTX_get_params(op->mctx, params) > 0;
+    return op->deleg.mctx != NULL &&
+           EVP_MD_CTX_get_params(op->deleg.mctx, params) > 0;
 }
 
-/* see rsa_deleg.h */
-int fc_rsa_deleg_set_md_params(fc_rsa_deleg_op *op, const OSSL_PARAM params[])
+static int fc_deleg_set_md_params(fc_rsa_op *op, const OSSL_PARAM params[])
 {
-    return op->mctx != NULL && EVP_MD_CTX_set_params(op->mctx, params) > 0;
+    return op->deleg.mctx != NULL &&
+           EVP_MD_CTX_set_params(op->deleg.mctx, params) > 0;
 }
 
-/* see rsa_deleg.h */
-const OSSL_PARAM *fc_rsa_deleg_gettable_md_params(const fc_rsa_deleg_op *op)
+static const OSSL_PARAM *fc_deleg_gettable_md_params(fc_rsa_op *op)
 {
-    return op->mctx != NULL ? EVP_MD_CTX_gettable_params(op->mctx) : NULL;
+    return op->deleg.mctx != NULL ? EVP_MD_CTX_gettable_params(op->deleg.mctx)
+                                  : NULL;
 }
 
-/* see rsa_deleg.h */
-const OSSL_PARAM *fc_rsa_deleg_settable_md_params(const fc_rsa_deleg_op *op)
+static const OSSL_PARAM *fc_deleg_settable_md_params(fc_rsa_op *op)
 {
-    return op->mctx != NULL ? EVP_MD_CTX_settable_params(op->mctx) : NULL;
+    return op->deleg.mctx != NULL ? EVP_MD_CTX_settable_params(op->deleg.mctx)
+                                  : NULL;
 }
+
+/* see rsa_op.h */
+const fc_rsa_op_impl fc_rsa_op_delegated = {
+    .init = fc_deleg_init,
+    .digest_init = fc_deleg_digest_init,
+    .sign = fc_deleg_run,
+    .verify = fc_deleg_verify,
+    .verify_recover = fc_deleg_run,
+    .encrypt = fc_deleg_run,
+    .decrypt = fc_deleg_run,
+    .digest_update = fc_deleg_digest_update,
+    .digest_sign_final = fc_deleg_digest_sign_final,
+    .digest_verify_final = fc_deleg_digest_verify_final,
+    .get_ctx_params = fc_deleg_get_ctx_params,
+    .set_ctx_params = fc_deleg_set_ctx_params,
+    .get_md_params = fc_deleg_get_md_params,
+    .set_md_params = fc_deleg_set_md_params,
+    .gettable_md_params = fc_deleg_gettable_md_params,
+    .settable_md_params = fc_deleg_settable_md_params,
+};
