@@ -429,11 +429,13 @@ void *fc_cipher_ctx_dup(fc_prov_ctx *prov, const void *src, size_t size);
  *   - encrypt_init and decrypt_init, two wrappers of the mode's init that
  *     pass the direction;
  *   - at the end of the file, under "Dispatch tables (fc_prov.h)", one
- *     OSSL_DISPATCH table per cipher written out in full, in the order
- *     newctx, freectx, dupctx, encrypt_init, decrypt_init, update, final,
- *     cipher, get_params, gettable_params, get_ctx_params, set_ctx_params,
- *     gettable_ctx_params, settable_ctx_params, and OSSL_DISPATCH_END,
- *     named fc_aes<bits><mode>_functions as fc_prov.h declares it.
+ *     OSSL_DISPATCH table per cipher written out in full, one FC_FN
+ *     (fc_prov.h) row a line as every table of the provider is, in the
+ *     order newctx, freectx, dupctx, encrypt_init, decrypt_init, update,
+ *     final, cipher, get_params, gettable_params, get_ctx_params,
+ *     set_ctx_params, gettable_ctx_params, settable_ctx_params, and
+ *     OSSL_DISPATCH_END, named fc_aes<bits><mode>_functions as fc_prov.h
+ *     declares it.
  */
 
 #endif /* FC_CIPHER_COMMON_H */
