@@ -47,7 +47,7 @@
 #                  loads in any later 3.x): `ctest -L provider` in SYSBUILD
 #        cli new   DIR/bin/openssl lists BUILD's fastcrypto as active, and an
 #                  `openssl enc` round trip through it matches default;
-#                  scripts/smoke.sh is then run with DIR/bin first in PATH
+#                  test/e2e/smoke.sh is then run with DIR/bin first in PATH
 #        cli 3.0   the same with SYSBUILD's module in DIR/bin/openssl
 #      For information only (never fails the run): BUILD's module, made with
 #      the new headers, in the system's 3.0 `openssl`.
@@ -402,7 +402,7 @@ check "3.0/new ctest -L provider" ctest_new "$sysbuild"
 step "cli new: $prefix/bin/openssl with $build/fastcrypto.so"
 check "cli new module" cli_check "$newssl" "$build"
 check "smoke.sh on new openssl" \
-    env PATH="$prefix/bin:$PATH" FASTCRYPTO_OFFER=all scripts/smoke.sh "$build"
+    env PATH="$prefix/bin:$PATH" FASTCRYPTO_OFFER=all test/e2e/smoke.sh "$build"
 
 step "cli 3.0: $prefix/bin/openssl with $sysbuild/fastcrypto.so"
 check "cli 3.0 module" cli_check "$newssl" "$sysbuild"

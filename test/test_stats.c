@@ -1302,7 +1302,7 @@ int main(void)
         cmocka_unit_test(test_fold_lock_held),
     };
 
-    /* FC_TEST_FILTER=test_fork_bound runs one test (scripts/stats_e2e.sh). */
+    /* FC_TEST_FILTER=test_fork_bound runs one test (test/e2e/stats.sh). */
     if (getenv("FC_TEST_FILTER") != NULL)
         cmocka_set_test_filter(getenv("FC_TEST_FILTER"));
     return cmocka_run_group_tests_name("stats files", tests, group_setup,
