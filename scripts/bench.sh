@@ -284,6 +284,7 @@ else
     run_fc_bench=0
 fi
 
+awkdir=$here/bench/awk # the report's awk programs
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fc-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -433,50 +434,7 @@ if [[ -n $calibrate ]]; then
 fi
 echo
 
-# awk functions for the decision column: load_decisions FILE reads
-# $tmp/decide; decision(LABEL, RATIO) is the text beside a row's ratio:
-# the decision for the row's family and its source, "!" and why when the
-# median ratio (as printed, to 2 decimals) disagrees with it; a flagged
-# row also goes to $tmp/disagree ("family decision why ratio row", tabs).
-awk_decide='
-function load_decisions(file,   line, f) {
-    while ((getline line < file) > 0) {
-        split(line, f, " ")
-        dec[f[1], f[2]] = f[3]; src[f[1], f[2]] = f[4]; fig[f[1], f[2]] = f[5]
-    }
-    close(file)
-}
-function family(l) {
-    sub(/\[mask=[a-z0-9,]*\]/, "", l)
-    if (l ~ /cbc-hmac/ || l ~ /^mte-/) return "cbc-hmac"
-    if (l ~ /gcm/) return "gcm"
-    if (l ~ /^aes-[0-9]+-cbc$/ || l ~ /^cbc-/) return "cbc"
-    if (l ~ /^aes-[0-9]+-ctr$/ || l ~ /^ctr-/) return "ctr"
-    if (l ~ /^rsa(2048|3072|4096)$/) return l
-    if (l ~ /^rsa-/) return "rsa2048"
-    if (l ~ /^drbg/) return "drbg"
-    return ""
-}
-function decision(label, q, row,   t, fam, d, txt, why) {
-    t = "-"
-    if (match(label, /\[mask=[a-z0-9,]*\]/))
-        t = substr(label, RSTART + 6, RLENGTH - 7)
-    fam = family(label)
-    if (fam == "" || !((t, fam) in dec)) return ""
-    d = dec[t, fam]; q = sprintf("%.2f", q) + 0
-    txt = d " (" src[t, fam] (fig[t, fam] != "-" ? " " fig[t, fam] : "") ")"
-    why = ""
-    if (d == "offer" && q < 1.0) why = "offered, measured slower"
-    # Not offered: judged on the whole family (one algorithm serves all its
-    # rows), in the summary; a faster row alone is no disagreement.
-    if (d == "no") {
-        printf "%s\t%s\t%s\t%.2f\t%s\n", t, fam, txt, q, row >> noff
-        return txt (q >= 1.05 ? "  (this row faster)" : "")
-    }
-    if (why == "") return txt
-    printf "%s\t%s\t%s\t%.2f\t%s\n", fam, txt, why, q, row >> dis
-    return txt "  ! " why
-}'
+# The decision column: bench/awk/decide.awk (load_decisions, decision).
 : >"$tmp/disagree"
 : >"$tmp/noff"
 
@@ -487,46 +445,8 @@ function decision(label, q, row,   t, fam, d, txt, why) {
 # ratio lo hi" (undivided medians) to OUT.
 median_table() {
     awk -v unit="$2" -v div="$3" -v out="$4" -v decide="$tmp/decide" \
-        -v dis="$tmp/disagree" -v noff="$tmp/noff" "$awk_decide"'
-    function median(list,   a, n, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) {
-            t = a[i] + 0
-            for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]
-            a[j + 1] = t
-        }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
-    {
-        k = $1 " " $2 " " $3
-        if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
-        vals[k, $4] = vals[k, $4] " " $6
-        one[k, $4, $5] = $6
-        if ($5 > nr) nr = $5
-    }
-    END {
-        load_decisions(decide)
-        printf "%-22s %-6s %6s %14s %17s %7s  %-12s  %s\n", "", "op", \
-            "size", "default " unit, "fastcrypto " unit, "ratio", \
-            "(min..max)", "offered by default?"
-        for (i = 1; i <= nk; i++) {
-            k = order[i]; split(k, f, " ")
-            d = median(vals[k, "default"]); c = median(vals[k, "fastcrypto"])
-            lo = hi = ""
-            for (r = 1; r <= nr; r++) {
-                if (one[k, "default", r] + 0 <= 0) continue
-                q = one[k, "fastcrypto", r] / one[k, "default", r]
-                if (lo == "" || q < lo) lo = q
-                if (hi == "" || q > hi) hi = q
-            }
-            q = (d > 0) ? c / d : 0
-            mm = sprintf("(%.2f..%.2f)", lo, hi)
-            printf "%-22s %-6s %6d %14.1f %17.1f %6.2fx  %-12s  %s\n", \
-                f[1], f[2], f[3], d / div, c / div, q, mm, \
-                decision(f[1], q, f[1] " " f[2] " " f[3])
-            print f[1], f[2], f[3], d, c, q, lo, hi > out
-        }
-    }' "$1"
+        -v dis="$tmp/disagree" -v noff="$tmp/noff" -f "$awkdir/decide.awk" \
+        -f "$awkdir/median_table.awk" "$1"
 }
 
 # stat_value FILE NAME: counter NAME from the fastcrypto stats line(s) in FILE
@@ -569,14 +489,7 @@ run_speed() {
         die "failed: ${env[*]} ${cmd[*]}"
     fi
     awk -v c="$label" -v o="$op" -v p="$prov" -v r="$round" -v want="$size" \
-        -F: '
-        $1 == "+H" { nh = NF - 1; for (i = 2; i <= NF; i++) sz[i - 1] = $i }
-        $1 == "+F" {
-            if (nh == 0 || NF - 3 != nh) exit 2
-            for (i = 4; i <= NF; i++)
-                if (sz[i - 3] == want) { print c, o, want, p, r, $i; got = 1 }
-        }
-        END { if (!got) exit 3 }' "$out" >>"$tmp/data" || {
+        -F: -f "$awkdir/speed_row.awk" "$out" >>"$tmp/data" || {
         cat "$out" "$tmp/speed.err" >&2
         die "cannot parse the output of: ${cmd[*]}"
     }
@@ -658,10 +571,7 @@ run_rsa() {
         cat "$out" "$tmp/rsa.err" >&2
         die "failed: OPENSSL_CONF=$cnf ${cmd[*]}"
     fi
-    awk -v p="$prov" -v r="$round" -F: '
-        $1 == "+F2" { print "rsa" $3, "sign", $3, p, r, $4
-                      print "rsa" $3, "verify", $3, p, r, $5; got++ }
-        END { if (got == 0) exit 3 }' "$out" >>"$tmp/rsa" || {
+    awk -v p="$prov" -v r="$round" -F: -f "$awkdir/rsa_rows.awk" "$out" >>"$tmp/rsa" || {
         cat "$out" "$tmp/rsa.err" >&2
         die "cannot parse the output of: OPENSSL_CONF=$cnf ${cmd[*]}"
     }
@@ -703,15 +613,7 @@ if ((do_rsa)); then
     echo "== openssl speed rsa (ops/s; OPENSSL_CONF: fastcrypto.cnf with" \
         "this build's module vs default only)"
     median_table "$tmp/rsa" ops/s 1 "$tmp/rsa.res"
-    awk '
-        $1 == "fastcrypto" { n++; s += $2; v += $3; fs += $4; fv += $5 }
-        $1 == "default" { d++ }
-        END {
-            printf "served-by check (FASTCRYPTO_STATS): fastcrypto counted " \
-                "rsa-sign=%d rsa-verify=%d over its %d run(s) (speed did %d " \
-                "signs, %d verifies); in the %d default-only run(s) it was " \
-                "not loaded.\n", fs, fv, n, s, v, d
-        }' "$tmp/rsa.count"
+    awk -f "$awkdir/rsa_served.awk" "$tmp/rsa.count"
     echo
 fi
 
@@ -727,20 +629,8 @@ if ((run_fc_bench)); then
     }
     # workload,unit,rounds,def_med,def_min,def_max,fc_med,fc_min,fc_max,
     # ratio,ratio_min,ratio_max
-    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" -v noff="$tmp/noff" "$awk_decide"'
-        BEGIN { load_decisions(decide) }
-        /^#/ { sub(/^# /, ""); print; next }
-        $1 == "workload" { next }
-        !hdr++ {
-            printf "%-24s %-7s %13s %16s %7s  %-12s  %s\n", "workload", \
-                "unit", "default", "fastcrypto", "ratio", "(min..max)", \
-                "offered by default?"
-        }
-        {
-            mm = sprintf("(%.2f..%.2f)", $11, $12)
-            printf "%-24s %-7s %13.1f %16.1f %6.2fx  %-12s  %s\n", \
-                $1, $2, $4, $7, $10, mm, decision($1, $10, "fc_bench " $1)
-        }' "$tmp/fc.csv"
+    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" -v noff="$tmp/noff" \
+        -f "$awkdir/decide.awk" -f "$awkdir/fc_table.awk" "$tmp/fc.csv"
     echo
 fi
 
@@ -753,20 +643,7 @@ if [[ -n $mhz ]] && grep -q ' 16384 ' "$tmp/speed.res"; then
         echo "(load $(cut -d' ' -f1 /proc/loadavg) > $(nproc) cores now:" \
             "these are inflated; the ratios hold better)"
     fi
-    awk -v mhz="$mhz" '
-        $3 == 16384 && $4 > 0 && $5 > 0 {
-            rounds = ($1 ~ /128/) ? 10 : ($1 ~ /192/) ? 12 : 14
-            extra = ""
-            # CBC encryption is one serial chain: c/B x 16 / rounds is the
-            # cycles per AES round, the AESENC latency at the limit. With a
-            # stitched MAC (cbc-hmac) too, unless the SHA chain is the
-            # longer one (SHA-256 with AES-128: ~1.1x the AES bound).
-            if ($1 ~ /cbc/ && $2 == "enc")
-                extra = sprintf("  (fastcrypto: %.2f cycles per AES round)", \
-                    mhz * 1e6 / $5 * 16 / rounds)
-            printf "%-22s %-4s default %5.2f c/B   fastcrypto %5.2f c/B%s\n", \
-                $1, $2, mhz * 1e6 / $4, mhz * 1e6 / $5, extra
-        }' "$tmp/speed.res"
+    awk -v mhz="$mhz" -f "$awkdir/cycles.awk" "$tmp/speed.res"
     echo
 fi
 
@@ -819,30 +696,7 @@ targets=(
 printf '%s\n' "${targets[@]}" >"$tmp/targets"
 echo "== targets: worst median ratio of the rows each" \
     "covers"
-awk '
-    NR == FNR { ratio[$1] = $2; lo[$1] = $3; hi[$1] = $4; next }
-    {
-        split($0, f, "|"); n = split(f[3], keys, " ")
-        worst = ""; wk = ""
-        for (i = 1; i <= n; i++) {
-            if (!(keys[i] in ratio)) continue
-            if (worst == "" || ratio[keys[i]] < worst) {
-                worst = ratio[keys[i]]; wk = keys[i]
-            }
-        }
-        if (worst == "") next
-        if (!shown++)
-            printf "%-34s %7s %9s  %-7s %-12s %s\n", "target", "needs", \
-                "measured", "verdict", "(min..max)", "worst row"
-        verdict = (worst >= f[2]) ? "PASS" : "short"
-        # The paired ratios of the worst row straddle the target: noise
-        # could flip the verdict.
-        note = (lo[wk] < f[2] && hi[wk] >= f[2]) ? " ~noise" : ""
-        w = wk; sub(/^fc:/, "fc_bench ", w); gsub(/:/, " ", w)
-        printf "%-34s %6.2fx %8.2fx  %-7s (%.2f..%.2f)  %s%s\n", f[1], \
-            f[2], worst, verdict, lo[wk], hi[wk], w, note
-    }
-    END { if (!shown) print "(no measured row has a target)" }' \
+awk -f "$awkdir/targets.awk" \
     "$tmp/results" "$tmp/targets"
 echo "(AES-GCM 16 KiB: $gcm16k_why.)"
 # Per record: fastcrypto's own cost above libcrypto's floor (fc_bench
@@ -852,28 +706,7 @@ if awk -F, '!/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" { f = 1 } END { exit !f }' \
     echo
     echo "== AES-GCM per record above libcrypto's floor (fc_bench --floor;" \
         "ns per record, medians)"
-    awk -F, '
-        !/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" {
-            printf "%-24s floor %7.1f   default +%8.1f   fastcrypto +%8.1f\n", \
-                $1, $13, $14, $15
-            above[$1] = $15
-        }
-        END {
-            for (k in above) if (k ~ /-16$/)
-                printf "%-40s %6.1f ns  (target <= 60)   %s\n", \
-                    "fastcrypto above the floor, " k, above[k], \
-                    (above[k] <= 60 ? "PASS" : "short")
-            # Both above the floor: the 1350-byte record against 1350
-            # bytes at the rate of the 16 KiB record.
-            for (k in above) if (k ~ /-1350$/) {
-                b = k; sub(/-1350$/, "-16k", b)
-                if (!(b in above) || above[b] <= 0) continue
-                q = above[k] / (1350 * above[b] / 16384)
-                printf "%-40s %6.2fx  (target <= 1.15x bulk rate)   %s\n", \
-                    "fastcrypto " k " above the floor vs its 16 KiB rate", \
-                    q, (q <= 1.15 ? "PASS" : "short")
-            }
-        }' "$tmp/fc.csv"
+    awk -F, -f "$awkdir/floor.awk" "$tmp/fc.csv"
 fi
 
 # --- the offer decisions against the measurements ------------------------------
@@ -897,44 +730,13 @@ awk '$1 == "-" {
     }' "$tmp/decide"
 # A family not offered disagrees when every one of its rows (per mask tag)
 # measured >= 1.05x: offering it would have been faster everywhere.
-awk -F'\t' '
-    { k = $1 "\t" $2 }
-    !(k in n) { keys[++nk] = k; txt[k] = $3 }
-    { n[k]++; q = $4 + 0; if (!(k in lo) || q < lo[k]) { lo[k] = q; far[k] = $5 }
-      if (!(k in hi) || q > hi[k]) hi[k] = q }
-    END {
-        for (i = 1; i <= nk; i++) {
-            k = keys[i]
-            if (lo[k] < 1.05) continue
-            split(k, f, "\t")
-            printf "%s\t%s\t%s\t%.2f\t%s\n", f[2], txt[k], \
-                "not offered, every row measured >= 1.05x", lo[k], far[k]
-        }
-    }' "$tmp/noff" >>"$tmp/disagree"
+awk -F'\t' -f "$awkdir/not_offered.awk" "$tmp/noff" >>"$tmp/disagree"
 ndis=$(wc -l <"$tmp/disagree")
 echo "disagreements: $ndis (rows offered but < 1.00x, flagged \"!\" above;" \
     "families not offered whose every row measured >= 1.05x)"
 # By family and decision (a [mask=...] row may have its own): how many
 # rows, their range of ratios, the one farthest from the decision.
-awk -F'\t' '
-    { k = $1 "\t" $2 }
-    !(k in n) { keys[++nk] = k; fam[k] = $1; txt[k] = $2; why[k] = $3 }
-    {
-        n[k]++; q = $4 + 0
-        if (!(k in lo) || q < lo[k]) lo[k] = q
-        if (!(k in hi) || q > hi[k]) hi[k] = q
-        # The slowest offered row, the fastest row not offered.
-        if (!(k in far) || ($3 ~ /^offered/ ? q < fq[k] : q > fq[k])) {
-            far[k] = $5; fq[k] = q
-        }
-    }
-    END {
-        for (i = 1; i <= nk; i++) {
-            k = keys[i]
-            printf "  ! %-9s %s: %s, %d row(s), %.2fx..%.2fx (farthest: %s)\n", \
-                fam[k], txt[k], why[k], n[k], lo[k], hi[k], far[k]
-        }
-    }' "$tmp/disagree"
+awk -F'\t' -f "$awkdir/disagree.awk" "$tmp/disagree"
 echo
 echo "not measured here: the nginx TLS 1.3 targets (handshakes/s, 1 MiB" \
     "transfers) - scripts/bench_tls.sh."
@@ -946,14 +748,7 @@ echo "The machine is shared and noisy: trust a ratio only when its" \
 # AES-256-GCM encryption and AES-256-CBC decryption.
 if ((chart)); then
     # One panel per series, in this order.
-    awk '
-        BEGIN { rank["aes-128-gcm enc"] = 1; rank["aes-256-gcm enc"] = 2
-                rank["aes-256-cbc dec"] = 3 }
-        ($1 " " $2) in rank {
-            print rank[$1 " " $2], \
-                toupper($1) "_" ($2 == "enc" ? "encrypt" : "decrypt"), \
-                $3, $4 / 1e6, $5 / 1e6
-        }' "$tmp/speed.res" | sort -s -n -k1,1 | cut -d' ' -f2- \
+    awk -f "$awkdir/chart_data.awk" "$tmp/speed.res" | sort -s -n -k1,1 | cut -d' ' -f2- \
         >"$tmp/chart.dat"
     if [[ -s $tmp/chart.dat ]]; then
         mkdir -p "$build_dir/bench"
