@@ -60,7 +60,6 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$bdir"
 bdir=$(cd "$bdir" && pwd)
-triple=aarch64-linux-gnu
 jobs=$(nproc)
 qemu=()
 # qemu_setup: the emulator command, as cmake/aarch64-linux-gnu.cmake builds
@@ -169,41 +168,10 @@ openssl_list() {
     grep -A4 "fastcrypto" "$bdir/providers.txt" | grep -q "status: active"
 }
 
-# A small arm64 program: load the module into a fresh library context under
-# each mask and print its name, version, buildinfo and features.
+# test/fc_prov_info (test/support/prov_info.c), an arm64 program: the
+# module in a fresh library context under each mask, its buildinfo.
 prov_info() {
-    local src=$bdir/fc_prov_info.c exe=$bdir/fc_prov_info m
-    cat >"$src" <<'EOF'
-#include <stdio.h>
-#include <openssl/core_names.h>
-#include <openssl/err.h>
-#include <openssl/params.h>
-#include <openssl/provider.h>
-int main(int argc, char **argv)
-{
-    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
-    OSSL_PROVIDER *p;
-    const char *name = "?", *ver = "?", *info = "?";
-    OSSL_PARAM q[] = {
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, (char **)&name, 0),
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, (char **)&ver, 0),
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, (char **)&info, 0),
-        OSSL_PARAM_END};
-    if (argc != 2 || lib == NULL ||
-        !OSSL_PROVIDER_set_default_search_path(lib, argv[1]) ||
-        (p = OSSL_PROVIDER_load(lib, "fastcrypto")) == NULL ||
-        !OSSL_PROVIDER_get_params(p, q)) {
-        ERR_print_errors_fp(stderr);
-        return 1;
-    }
-    printf("%s %s: %s\n", name, ver, info);
-    OSSL_PROVIDER_unload(p);
-    OSSL_LIB_CTX_free(lib);
-    return 0;
-}
-EOF
-    $triple-gcc -O1 -I"$sysroot/usr/include/$triple" -I"$sysroot/usr/include" \
-        -o "$exe" "$src" -L"$sysroot/usr/lib/$triple" -lcrypto || return 1
+    local exe=$bdir/test/fc_prov_info m
     for m in "${masks[@]}"; do
         info[m$m]=$(FASTCRYPTO_CPU_MASK="$m" "${qemu[@]}" "$exe" "$bdir") ||
             return 1

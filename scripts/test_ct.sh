@@ -59,21 +59,10 @@ grep -q '^FASTCRYPTO_CT_VALGRIND:BOOL=ON$' "$bdir/CMakeCache.txt" ||
 cmake --build "$bdir" -j "$jobs"
 record build 0 $((SECONDS - t0))
 
-canary() {
-    local src=$bdir/ct_canary.c exe=$bdir/ct_canary rc=0
-    cat >"$src" <<'EOF'
-#include <stdio.h>
-#include "fc/ct.h"
-int main(void)
-{
-    volatile unsigned char secret = 1;
-    FC_CT_SECRET((void *)&secret, 1);
-    if (secret & 1) /* the secret-dependent branch valgrind must see */
-        puts("canary: branched on a secret");
-    return 0;
-}
-EOF
-    cc -O1 -g -DFC_CT_VALGRIND=1 -I"$here/include" -o "$exe" "$src" || return 1
+canary() { # test/support/ct_canary.c: one branch on a marked secret
+    local exe=$bdir/ct_canary rc=0
+    cc -O1 -g -DFC_CT_VALGRIND=1 -I"$here/include" -o "$exe" \
+        "$here/test/support/ct_canary.c" || return 1
     "${vg[@]}" "$exe" >/dev/null 2>"$bdir/ct_canary.log" || rc=$?
     if [ "$rc" -ne 99 ]; then
         echo "valgrind did not flag a branch on a marked secret (exit $rc)" >&2
