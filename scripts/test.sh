@@ -71,8 +71,7 @@ run() { # run NAME CMD...: record failures, keep going
 
 build() { # build DIR CMAKE_ARGS...: warnings are errors (FASTCRYPTO_WERROR)
     local dir=$1; shift
-    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DFASTCRYPTO_WERROR=ON "$@" >/dev/null
+    fc_configure "$dir" "$@"
     cmake --build "$dir" -j "$jobs"
 }
 

@@ -104,10 +104,8 @@ arm64_sysroot() {
 }
 
 build() {
-    cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DFASTCRYPTO_WERROR=ON \
-        -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake" \
-        -DFC_AARCH64_SYSROOT="$sysroot" >/dev/null
+    fc_configure "$bdir" -DFC_AARCH64_SYSROOT="$sysroot" \
+        -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake"
     # The build must use the sysroot's OpenSSL, not the host's headers.
     local inc
     inc=$(sed -n 's/^OPENSSL_INCLUDE_DIR:[A-Z]*=//p' "$bdir/CMakeCache.txt")

@@ -52,8 +52,7 @@ vg=(valgrind -q --error-exitcode=99 --leak-check=full
 
 echo "==== constant-time build ($bdir, FASTCRYPTO_CT_VALGRIND=ON)"
 t0=$SECONDS
-cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DFASTCRYPTO_CT_VALGRIND=ON -DFASTCRYPTO_WERROR=ON >/dev/null
+fc_configure "$bdir" -DFASTCRYPTO_CT_VALGRIND=ON
 grep -q '^FASTCRYPTO_CT_VALGRIND:BOOL=ON$' "$bdir/CMakeCache.txt" ||
     { echo "$bdir is not a FASTCRYPTO_CT_VALGRIND build" >&2; exit 1; }
 cmake --build "$bdir" -j "$jobs"
