@@ -7,43 +7,10 @@
 # Usage: arm64_model.sh [--offline] [--cores "neoverse-n1 ..."] [--keep DIR]
 # (--keep: copy the traces, bodies and llvm-mca reports to DIR)
 #
-# 1. Installs (scripts/deps.sh) llvm-19 (llvm-mca-19, llvm-objdump-19), the
-#    aarch64 cross compiler and qemu-user if missing.
-# 2. OpenSSL's sources: the newest 3.0.x (bookworm, bookworm-security) and
-#    3.5.x (trixie) orig tarballs that the mirror serves, fetched with
-#    `apt-get source --download-only` through a private apt configuration
-#    (deb-src only; the system's apt is not read or changed). Their perlasm
-#    (aesv8-armx, aes-gcm-armv8_64, aes-gcm-armv8-unroll8_64, armv8-mont)
-#    runs with their own arm-xlate.pl (`perl X.pl linux64 X.S`) into the
-#    cache; nothing goes into this tree.
-# 3. Three static arm64 harnesses (ours, 3.0, 3.5) call one kernel per run
-#    under `qemu-aarch64 -singlestep -d exec,nochain`, logging the PC of
-#    every instruction the kernel executes (-dfilter: its symbol's range).
-#    Data never changes these kernels' paths (they are constant-time), so
-#    the trace is the kernel's real instruction stream for one key size,
-#    inner round loops and run-time branches included.
-# 4. Loop body: each kernel runs twice, on 3840 and 7680 bytes (multiples
-#    of 3, 4, 5, 8 and 12 blocks). In the middle third of the long run the
-#    PC stream is periodic; its smallest period P is one main-loop
-#    iteration, and B = 3840 * P / (length difference of the two traces) its
-#    bytes. The P instructions (llvm-objdump's text of each PC, branch
-#    targets replaced by ".") are wrapped in the region markers
-#    "# LLVM-MCA-BEGIN <kernel>" / "# LLVM-MCA-END" -- the same way on both
-#    sides -- and llvm-mca runs 200 iterations: c/B = total cycles /
-#    iterations / B. Montgomery (n = 16 limbs, 1024 bits): the whole call is
-#    the region, cycles per call.
-# Kernels per core, as each library dispatches there: ours picks the EOR3
-# (_sha3) GCM where FEAT_SHA3 exists (not N1); OpenSSL 3.5 picks the
-# unroll8_eor3 GCM on V1/N2/V2/Ampere and the unroll12_eor3 CTR on
-# V1/V2/Ampere (crypto/armcap.c), the 4-way GCM and 5x CTR elsewhere, as 3.0
-# does everywhere.
-# What the model cannot time: AESE+AESMC (AESD+AESIMC) fusion -- llvm-mca
-# schedules the pair as two dependent uops, so every AES kernel (both sides
-# alike) is modelled slower than a fusing core runs it; caches, store-to-load
-# forwarding and memory ordering (every load hits L1 at the model's latency;
-# llvm-mca assumes no aliasing); branch prediction (perfect); front-end
-# fetch/decode limits beyond dispatch width.
-# Cache: $FC_CACHE_DIR/arm64-model (default /var/cache/fastcrypto).
+# OpenSSL's arm64 perlasm (fetched as Debian source packages into the cache
+# $FC_CACHE_DIR/arm64-model) and our kernels run under qemu -singlestep;
+# one main-loop iteration of each trace goes through llvm-mca per core
+# model. How, and what the model cannot time: docs/scripts.md.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -3,66 +3,13 @@
 #
 # bench.sh - fastcrypto against OpenSSL's default provider, side by side.
 #
-# 1. Ciphers: `openssl speed -evp` for each cipher, encrypt and decrypt, each
-#    size, with the two providers loaded together and selected by -propquery,
-#    run back to back per size (their order flips every round), R rounds;
-#    prints the median MB/s per size and the ratio fastcrypto/default. The
-#    gcm family adds a 16 KiB run with FASTCRYPTO_CPU_MASK=vaes: fastcrypto's
-#    AES-NI-only kernels ([mask=vaes] rows; default is unaffected by the mask).
-#    The cbc-hmac family runs the four AES-*-CBC-HMAC-SHA* ciphers, encrypt
-#    at 1 KiB and 16 KiB: speed's plain update loop, which on both providers
-#    is the stitched CBC encryption plus the SHA of the plaintext.
-# 2. RSA: `openssl speed rsa2048 rsa3072 rsa4096` under OPENSSL_CONF pointing
-#    at a config that prefers fastcrypto (fastcrypto.cnf with this build's
-#    module), then at one that loads only default (speed ignores -propquery
-#    for RSA), interleaved rounds; sign/s and verify/s medians and ratios.
-# 3. bench/fc_bench: the workloads speed cannot express (fresh key per
-#    message, TLS 1.3 record loop, PSS sign, OAEP decrypt, key import), run in
-#    one process with both providers.
-# 4. One table of the performance targets this measures (the list under
-#    "targets" below), cycles per byte at 16 KiB (an estimate), and a PNG
-#    chart of throughput against record size (scripts/bench_chart.sh,
-#    gnuplot).
-# 5. Beside each measured ratio, fastcrypto's offer decision for the row's
-#    family and its source, as its unforced build info reports them (the
-#    wisdom file's record: "offer (wisdom 1.92)", else the per-CPU table:
-#    "no (table)"; under --hide or a mask the wisdom's key differs, so the
-#    table decides); "!" flags a row offered but measured < 1.00x, and the
-#    summary a family not offered whose every row measured >= 1.05x (one
-#    provider algorithm serves all of a family's rows: a family faster on
-#    some rows and slower on others is rightly not offered).
-#    --calibrate [S] first runs fastcrypto-calibrate (budget S seconds,
-#    default 30) under the same OpenSSL and --hide mask into a scratch
-#    wisdom file and decides from it: the calibration's table beside the
-#    ratios that bench.sh measures, for this machine or a stand-in class.
-#
-# Every openssl run has FASTCRYPTO_STATS=1: fastcrypto prints its operation
-# counters when it unloads, and the script checks them - a fastcrypto run
-# must have counted its operations in fastcrypto, a default run none.
-#
-# The ratio is fastcrypto/default throughput: > 1 means fastcrypto is faster.
-# "(min..max)" is the range of the per-round paired ratios: a wide one means
-# the machine was busy; rerun before believing the row.
-#
-# Default: 3 rounds, 1 s per cipher run, 2 s per RSA run; cbc sizes 16, 64,
-# 256, 1024, 16384; gcm sizes 16, 64, 1024, 1350, 16384; about 7 minutes.
-# The ctr family (--only ctr, not in the default set) runs AES-128/256-CTR
-# at the cbc sizes; --ciphers aes-128-ctr one of them. The drbg family
-# (--only drbg, not in the default set either) is fc_bench's CTR-DRBG rows.
-# --quick: 1 round, 1 s runs, sizes 16, 1350 (gcm) / 1024 (cbc), 16384, a
-# short fc_bench: about 1.5 minutes. The cipher runs are 1 s (the targets
-# were set from 2 s runs) to keep three rounds of everything within the
-# time; use --seconds 2 for that method on fewer rows.
-#
-# --openssl DIR|newest: run everything on another OpenSSL 3.x: DIR/bin/openssl
-# with DIR/lib first in LD_LIBRARY_PATH (fc_bench too), "newest" the newest
-# finished build that scripts/newer_openssl.sh cached in /var/cache/fastcrypto.
-# The same fastcrypto.so (a module built on 3.0 loads in any later 3.x) is
-# then compared with that version's own default provider.
-# --hide FEATURES: hide CPU features from BOTH sides, to stand in for a CPU
-# class this machine is not: FASTCRYPTO_CPU_MASK=FEATURES for fastcrypto and
-# the matching OPENSSL_ia32cap bits for OpenSSL (ifma, avx512, vaes, vpclmul,
-# adx, bmi2, avx2, avx; e.g. --hide ifma: RSA on MULX-class code on both sides).
+# `openssl speed` for the ciphers (encrypt and decrypt, each size) and RSA,
+# then bench/fc_bench for what speed cannot express; interleaved rounds,
+# medians, ratios fastcrypto/default with the range of the per-round
+# ratios, the performance targets, cycles per byte, the offer decisions
+# beside the ratios, a chart. Every run's counters (FASTCRYPTO_STATS=1)
+# must show that the provider it names served it. Each part, the defaults,
+# --openssl, --hide and --calibrate in detail: docs/scripts.md.
 #
 # Usage: scripts/bench.sh [--build-dir DIR] [--quick] [--rounds N]
 #                         [--seconds S] [--rsa-seconds S]

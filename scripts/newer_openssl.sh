@@ -16,61 +16,12 @@
 #   --offline          no apt index refresh: use the newest finished build
 #                      already in the cache
 #
-# What it does
-#   1. Picks the OpenSSL version. A private apt configuration (its own
-#      sources, lists and caches under $FC_CACHE_DIR/apt; the system's apt
-#      setup is neither read for sources nor changed, so nothing on the
-#      machine can be upgraded from the newer suites) indexes the deb-src of
-#      bookworm-backports, trixie, trixie-backports and sid. Every "3.x"
-#      version of the openssl source package found there (pre-releases such
-#      as 3.7.0~beta1 left out) is tried, newest first: a finished build in
-#      the cache is used as it is; otherwise `apt-get source --download-only`
-#      fetches it (apt checks the files against the signed index). A version
-#      the mirror no longer serves is skipped for the next one.
-#   2. Builds that OpenSSL from the upstream tarball of the Debian source
-#      package (the .orig.tar.gz, without Debian's patches), shared, without
-#      tests, docs, the legacy provider module and QUIC (nothing a 3.0
-#      program links to), with an RPATH to its own lib/, then
-#      `make build_sw` and `make install_sw` into the prefix. Fetch and build
-#      together are bounded by `timeout` (FC_NEWSSL_TIMEOUT seconds, default
-#      900): past that the script fails loudly and leaves no half-built
-#      prefix behind. A file .fc-openssl-stamp, written last, marks a
-#      finished build (Debian version and configure options); a prefix
-#      without a matching stamp is rebuilt.
-#   3. Builds fastcrypto against it (cmake -DOPENSSL_ROOT_DIR=DIR, separate
-#      BUILD directory) and checks every combination below; a combination
-#      that fails is reported and makes the script exit non-zero.
-#        new/new   module and tests built with the new headers, run on the new
-#                  libcrypto: `ctest -L provider` in BUILD
-#        3.0/new   module and tests built with the system 3.0 headers, run on
-#                  the new libcrypto (the ABI promise: a module built on 3.0
-#                  loads in any later 3.x): `ctest -L provider` in SYSBUILD
-#        cli new   test/e2e/smoke.sh with DIR/bin first in PATH on BUILD:
-#                  DIR/bin/openssl lists fastcrypto active, and its ciphers
-#                  (CBC, CTR, every key size and length) match default
-#        cli 3.0   the same with SYSBUILD's module in DIR/bin/openssl
-#      For information only (never fails the run): BUILD's module, made with
-#      the new headers, in the system's 3.0 `openssl`.
-#      LD_LIBRARY_PATH=DIR/lib is set for the tests, and `ldd` confirms each
-#      test binary resolves libcrypto from DIR/lib before it runs.
-#
-# Cache: FC_CACHE_DIR, default /var/cache/fastcrypto. The prefix defaults to
-#   $FC_CACHE_DIR/openssl-<debian version> (a "~" in it becomes "_"), the apt
-#   state lives in $FC_CACHE_DIR/apt. It survives between CI runs on the same
-#   machine; a new machine starts empty and pays one uncached build. Delete
-#   the directory to force a rebuild. Runs on one machine serialise on
-#   $FC_CACHE_DIR/.lock. Writing there needs root (CI runs as root); otherwise
-#   set FC_CACHE_DIR or --prefix to a writable place.
-#
-# Time, measured on the 2-core machine (shared with other jobs, load 2-9):
-#   uncached, OpenSSL 3.6.3: fetch 1 s, configure + build_sw + install_sw
-#   200-330 s (about 4.5 CPU-minutes, so under 3 minutes on idle cores),
-#   whole script 3.7-6 min; cached: about 30 s, the fastcrypto build and
-#   the tests. FC_NEWSSL_TIMEOUT's 900 s leaves room for a loaded machine.
-#   Disk: the prefix is about 25 MB; the source tree is deleted after install.
-#
-# Environment: FC_CACHE_DIR, FC_NEWSSL_VERSION, FC_NEWSSL_TIMEOUT (seconds,
-#   fetch and build of OpenSSL), FC_NEWSSL_JOBS (make -j, default nproc).
+# It picks the newest 3.x source package of Debian's suites (a private apt
+# configuration), builds it once into a cached prefix (FC_CACHE_DIR,
+# default /var/cache/fastcrypto; FC_NEWSSL_TIMEOUT bounds fetch and build),
+# builds fastcrypto against it, and runs `ctest -L provider` and
+# test/e2e/smoke.sh on the new libcrypto with modules built on either
+# version's headers. Each step, the cache, the time: docs/scripts.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,7 +46,7 @@ offline=0
 FC_OSSL_NO=(tests docs legacy quic)
 
 usage() {
-    sed -n '4,5p' "$0" | sed 's/^# //' >&2
+    sed -n '/^# Usage:/,/^#$/p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 

@@ -2,28 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # test_ct.sh [BUILD_DIR] - valgrind memcheck over every test binary of the
 # constant-time build, so that a memory error, a leak, or a branch or memory
-# index that depends on a secret fails:
-#   1. configures BUILD_DIR (default build-ct) with
-#      -DFASTCRYPTO_CT_VALGRIND=ON (and FASTCRYPTO_WERROR=ON: warnings are
-#      errors) and builds it: FC_CT_SECRET/FC_CT_PUBLIC
-#      (include/fc/ct.h) become memcheck client requests that mark memory
-#      undefined (secret) or defined (public);
-#   2. a canary: a small program that marks one byte secret and branches on
-#      it must make valgrind fail, or the check below proves nothing (client
-#      requests compiled out, valgrind not reporting, exit code lost);
-#   3. every test binary under valgrind --error-exitcode with FC_TEST_QUICK=1,
-#      as many at once as there are cores (wall times are per binary).
-#      The *_ct_marked tests (test_aes, test_aes_gcm, test_ghash,
-#      test_sha, test_cbc_hmac, test_bn_mont, test_bn_exp2, test_rsa) mark
-#      keys, data, decrypted padding and TLS records (test_cbc_hmac: whole
-#      MAC-then-encrypt records opened, good and bad), exponents, RSA
-#      private components (p and q
-#      included) and blinding values secret where they enter and
-#      declassify only results that are public; the other tests mark nothing
-#      and are checked for memory errors and leaks alike.
-# Valgrind hides AVX-512, VAES, SHA-NI and (3.19) ADX from the program, so
-# the tests run the kernels it can see: portable C, AES-NI/AVX, PCLMULQDQ.
-# Prints a summary with timings; exits non-zero if anything failed.
+# index that depends on a secret fails: the FASTCRYPTO_CT_VALGRIND=ON
+# build (FC_CT_SECRET/FC_CT_PUBLIC become memcheck client requests), a
+# canary that must be flagged, then every test binary under valgrind with
+# FC_TEST_QUICK=1, as many at once as there are cores. In detail:
+# docs/scripts.md. Prints a summary with timings; exits non-zero if
+# anything failed.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
