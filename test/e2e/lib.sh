@@ -207,6 +207,7 @@ stats_sum() {
 # raw: every live stats file in $stats (stats_dir), one line each, every
 # counter. sum NAME FILTER: counter NAME summed over the raw lines matching
 # FILTER (grep -E).
+# shellcheck disable=SC2154 # $stats is set by the test
 raw() { "$tool" -d "$stats" -a -z -r; }
 sum() {
     raw | grep -E -- "$2" | awk -v k="$1" '
