@@ -7,43 +7,10 @@
 # Usage: arm64_model.sh [--offline] [--cores "neoverse-n1 ..."] [--keep DIR]
 # (--keep: copy the traces, bodies and llvm-mca reports to DIR)
 #
-# 1. Installs (scripts/deps.sh) llvm-19 (llvm-mca-19, llvm-objdump-19), the
-#    aarch64 cross compiler and qemu-user if missing.
-# 2. OpenSSL's sources: the newest 3.0.x (bookworm, bookworm-security) and
-#    3.5.x (trixie) orig tarballs that the mirror serves, fetched with
-#    `apt-get source --download-only` through a private apt configuration
-#    (deb-src only; the system's apt is not read or changed). Their perlasm
-#    (aesv8-armx, aes-gcm-armv8_64, aes-gcm-armv8-unroll8_64, armv8-mont)
-#    runs with their own arm-xlate.pl (`perl X.pl linux64 X.S`) into the
-#    cache; nothing goes into this tree.
-# 3. Three static arm64 harnesses (ours, 3.0, 3.5) call one kernel per run
-#    under `qemu-aarch64 -singlestep -d exec,nochain`, logging the PC of
-#    every instruction the kernel executes (-dfilter: its symbol's range).
-#    Data never changes these kernels' paths (they are constant-time), so
-#    the trace is the kernel's real instruction stream for one key size,
-#    inner round loops and run-time branches included.
-# 4. Loop body: each kernel runs twice, on 3840 and 7680 bytes (multiples
-#    of 3, 4, 5, 8 and 12 blocks). In the middle third of the long run the
-#    PC stream is periodic; its smallest period P is one main-loop
-#    iteration, and B = 3840 * P / (length difference of the two traces) its
-#    bytes. The P instructions (llvm-objdump's text of each PC, branch
-#    targets replaced by ".") are wrapped in the region markers
-#    "# LLVM-MCA-BEGIN <kernel>" / "# LLVM-MCA-END" -- the same way on both
-#    sides -- and llvm-mca runs 200 iterations: c/B = total cycles /
-#    iterations / B. Montgomery (n = 16 limbs, 1024 bits): the whole call is
-#    the region, cycles per call.
-# Kernels per core, as each library dispatches there: ours picks the EOR3
-# (_sha3) GCM where FEAT_SHA3 exists (not N1); OpenSSL 3.5 picks the
-# unroll8_eor3 GCM on V1/N2/V2/Ampere and the unroll12_eor3 CTR on
-# V1/V2/Ampere (crypto/armcap.c), the 4-way GCM and 5x CTR elsewhere, as 3.0
-# does everywhere.
-# What the model cannot time: AESE+AESMC (AESD+AESIMC) fusion -- llvm-mca
-# schedules the pair as two dependent uops, so every AES kernel (both sides
-# alike) is modelled slower than a fusing core runs it; caches, store-to-load
-# forwarding and memory ordering (every load hits L1 at the model's latency;
-# llvm-mca assumes no aliasing); branch prediction (perfect); front-end
-# fetch/decode limits beyond dispatch width.
-# Cache: $FC_CACHE_DIR/arm64-model (default /var/cache/fastcrypto).
+# OpenSSL's arm64 perlasm (fetched as Debian source packages into the cache
+# $FC_CACHE_DIR/arm64-model) and our kernels run under qemu -singlestep;
+# one main-loop iteration of each trace goes through llvm-mca per core
+# model. How, and what the model cannot time: docs/scripts.md.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -116,78 +83,19 @@ v30=${o30##*gen-} v35=${o35##*gen-}
 # --- 3. harnesses -----------------------------------------------------------
 w=$(mktemp -d "$cache/run.XXXXXX")
 trap 'rm -rf "$w"' EXIT
-cat >"$w/h.c" <<'EOF'
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#define F(name, ...) void name(__VA_ARGS__)
-typedef const uint8_t *P;
-F(fc_gcm_enc_ce, void *, P, uint8_t *, size_t, P, uint8_t *);
-F(fc_gcm_dec_ce, void *, P, uint8_t *, size_t, P, uint8_t *);
-F(fc_gcm_enc_ce_sha3, void *, P, uint8_t *, size_t, P, uint8_t *);
-F(fc_gcm_dec_ce_sha3, void *, P, uint8_t *, size_t, P, uint8_t *);
-F(fc_aes_ctr32_ce, void *, P, uint8_t *, size_t, P);
-F(fc_aes_cbc_dec_ce, void *, P, uint8_t *, size_t, uint8_t *);
-F(fc_bn_mul_mont_arm64, uint64_t *, const uint64_t *, const uint64_t *,
-  const uint64_t *, uint64_t, size_t);
-F(fc_bn_sqr_mont_arm64, uint64_t *, const uint64_t *, const uint64_t *,
-  uint64_t, size_t);
-typedef void gcmk(P, uint64_t, uint8_t *, uint64_t *, uint8_t *, void *);
-typedef void ctrk(P, uint8_t *, size_t, void *, P);
-F(aes_v8_cbc_encrypt, P, uint8_t *, size_t, void *, uint8_t *, int);
-int bn_mul_mont(uint64_t *, const uint64_t *, const uint64_t *,
-                const uint64_t *, const uint64_t *, int);
-unsigned int OPENSSL_armv8_rsa_neonized, OPENSSL_armcap_P;
-#ifndef OURS
-#include "tab.h"
-#endif
-static uint8_t in[8192], out[8192], iv[16];
-static uint8_t key[4096] __attribute__((aligned(64)));
-static uint64_t xi[128], r[32], x[32], y[32], m[32], n0[1] = {1};
-int main(int argc, char **argv)
-{
-    const char *k = argv[1];
-    int nr = atoi(argv[2]);
-    size_t len = strtoul(argv[3], NULL, 0), nb = len / 16;
-    memset(in, 0x5a, sizeof in);
-    memset(key, 0x3c, sizeof key);
-    memcpy(key + 240, &nr, 4);
-    for (int i = 0; i < 32; i++)
-        x[i] = y[i] = 0x0123456789abcdefULL * (i + 1), m[i] = ~0ULL;
-#ifdef OURS
-    if (!strcmp(k, "gcm_enc")) fc_gcm_enc_ce(key, in, out, nb, iv, (uint8_t *)xi);
-    if (!strcmp(k, "gcm_dec")) fc_gcm_dec_ce(key, in, out, nb, iv, (uint8_t *)xi);
-    if (!strcmp(k, "gcm_enc_sha3")) fc_gcm_enc_ce_sha3(key, in, out, nb, iv, (uint8_t *)xi);
-    if (!strcmp(k, "gcm_dec_sha3")) fc_gcm_dec_ce_sha3(key, in, out, nb, iv, (uint8_t *)xi);
-    if (!strcmp(k, "ctr")) fc_aes_ctr32_ce(key, in, out, nb, iv);
-    if (!strcmp(k, "cbc_dec")) fc_aes_cbc_dec_ce(key, in, out, nb, iv);
-    if (!strcmp(k, "mont_mul")) fc_bn_mul_mont_arm64(r, x, y, m, 1, 16);
-    if (!strcmp(k, "mont_sqr")) fc_bn_sqr_mont_arm64(r, x, m, 1, 16);
-#else
-    void *f = NULL;
-    for (int i = 0; tab[i].n; i++)
-        if (argc > 4 && !strcmp(tab[i].n, argv[4])) f = tab[i].f;
-    if (!strcmp(k, "gcm")) ((gcmk *)f)(in, len * 8, out, xi, iv, key);
-    if (!strcmp(k, "ctr")) ((ctrk *)f)(in, out, nb, key, iv);
-    if (!strcmp(k, "cbc_dec")) aes_v8_cbc_encrypt(in, out, len, key, iv, 0);
-    if (!strcmp(k, "mont_mul")) bn_mul_mont(r, x, y, m, n0, 16);
-    if (!strcmp(k, "mont_sqr")) bn_mul_mont(r, x, x, m, n0, 16);
-#endif
-    return out[0] == 0x42 && r[0] == 42;
-}
-EOF
+h=bench/arm64_model/harness.c
 cc=(aarch64-linux-gnu-gcc -O1 -static -Wa,-L -march=armv8-a+crypto+sha3)
 for f in aes_ce aes_gcm_ce bn_mont; do
     "${cc[@]}" -c -Iinclude -Iasm "asm/aarch64/$f.S" -o "$w/$f.o"
 done
-"${cc[@]}" -DOURS "$w/h.c" "$w"/aes_ce.o "$w"/aes_gcm_ce.o "$w"/bn_mont.o -o "$w/h-ours"
+"${cc[@]}" -DOURS "$h" "$w"/aes_ce.o "$w"/aes_gcm_ce.o "$w"/bn_mont.o -o "$w/h-ours"
 for d in "$o30" "$o35"; do
     b=$w/h-${d##*gen-}
     nm -g --defined-only "$d"/*.o | awk '$2 == "T" && $3 ~ /gcm_.*_kernel|ctr32/ {
         d = d "extern char " $3 "[];\n"; t = t "{\"" $3 "\", " $3 "},\n" }
         END { printf "%sstatic const struct { const char *n; void *f; } tab[] = {\n%s{0, 0}};\n", d, t }' \
         >"$w/tab.h"
-    "${cc[@]}" -I"$w" "$w/h.c" "$d"/*.o -o "$b"
+    "${cc[@]}" -I"$w" "$h" "$d"/*.o -o "$b"
 done
 
 # --- 4. traces, loop bodies, llvm-mca ------------------------------------------
@@ -213,33 +121,8 @@ body() {
     [ -f "$w/$(basename "$bin").dis" ] ||
         llvm-objdump-19 -d --no-show-raw-insn --mattr=+aes,+sha3 "$bin" \
             >"$w/$(basename "$bin").dis"
-    python3 - "$w/$name" "$w/$(basename "$bin").dis" "$1" <<'PY'
-import re, sys
-base, dis, kern = sys.argv[1:4]
-t1 = open(base + ".3840.pc").read().split()
-t2 = open(base + ".7680.pc").read().split()
-if kern.startswith("mont"):
-    body, nbytes = t1, 0
-else:
-    a, win = len(t2) // 3, len(t2) // 3
-    p = next(p for p in range(4, win // 2) if t2[a:a + win - p] == t2[a + p:a + win])
-    body = t2[a:a + p]
-    nbytes = round(3840 * p / (len(t2) - len(t1)) / 16) * 16
-text = {}
-for line in open(dis):
-    m = re.match(r"\s*([0-9a-f]+):\s+(\S.*)", line)
-    if m:
-        ins = re.sub(r"\s*(//|<|;).*", "", m.group(2)).strip()
-        if re.match(r"(b|bl|b\.\w+|cbn?z|tbn?z|adrp?)\s", ins):
-            ins = re.sub(r"0x[0-9a-f]+$", ".", ins)
-        text[int(m.group(1), 16)] = ins
-with open(base + ".s", "w") as f:
-    f.write("# LLVM-MCA-BEGIN %s\n" % base.rsplit("/", 1)[1])
-    for pc in body:
-        f.write("\t%s\n" % text[int(pc, 16)])
-    f.write("# LLVM-MCA-END\n")
-open(base + ".bytes", "w").write("%d %d\n" % (nbytes, len(body)))
-PY
+    python3 bench/arm64_model/loop_body.py "$w/$name" \
+        "$w/$(basename "$bin").dis" "$1"
 }
 # mca NAME CORE: cycles per byte (per call for Montgomery) of NAME on CORE.
 mca() {

@@ -5,30 +5,11 @@
 #
 # Usage: arm64_sysroot.sh [--offline]
 #
-# The arm64 OpenSSL (libssl3, libssl-dev, openssl), CMocka (libcmocka0,
-# libcmocka-dev) and the C library they run on (libc6 and what it needs) are
-# fetched with `apt-get download` through a private apt configuration: its
-# own sources list (the Debian suites of this release, Architectures arm64
-# only), its own lists, cache and an empty dpkg status, under
-# $FC_CACHE_DIR/apt-arm64. The system's apt state, its dpkg architecture
-# list and its installed packages are neither read nor changed: the host's
-# OpenSSL stays as it is, and no package is installed. The .debs are
-# unpacked with `dpkg -x` into $FC_CACHE_DIR/arm64-sysroot-<openssl version>,
-# reused when its stamp (the package versions it holds) matches.
-#
-# Versions: the OpenSSL packages at the host's libssl3 version when the
-# mirror still serves it for arm64, else at the newest version of this
-# release that it serves (Multi-Arch: same packages must match each other,
-# so the three are asked for at one version); everything else at its
-# newest. Loader, libc and libcrypto under qemu -L <sysroot> then all come
-# from this one set of packages (cmake/aarch64-linux-gnu.cmake explains why
-# the loader and libc must be one glibc build).
-#
-# --offline (or an apt index that cannot be fetched): the newest complete
-# sysroot already in the cache.
-#
-# Cache: FC_CACHE_DIR, default /var/cache/fastcrypto (needs root; otherwise
-# set FC_CACHE_DIR). About 15 MB; the download takes a few seconds.
+# OpenSSL, CMocka and libc arm64 .debs through a private apt configuration
+# ($FC_CACHE_DIR/apt-arm64), unpacked with dpkg -x into
+# $FC_CACHE_DIR/arm64-sysroot-<openssl version>; nothing is installed, the
+# host's apt and dpkg state is not changed. Versions, --offline, the cache:
+# docs/scripts.md.
 set -euo pipefail
 
 cache=${FC_CACHE_DIR:-/var/cache/fastcrypto}

@@ -3,66 +3,13 @@
 #
 # bench.sh - fastcrypto against OpenSSL's default provider, side by side.
 #
-# 1. Ciphers: `openssl speed -evp` for each cipher, encrypt and decrypt, each
-#    size, with the two providers loaded together and selected by -propquery,
-#    run back to back per size (their order flips every round), R rounds;
-#    prints the median MB/s per size and the ratio fastcrypto/default. The
-#    gcm family adds a 16 KiB run with FASTCRYPTO_CPU_MASK=vaes: fastcrypto's
-#    AES-NI-only kernels ([mask=vaes] rows; default is unaffected by the mask).
-#    The cbc-hmac family runs the four AES-*-CBC-HMAC-SHA* ciphers, encrypt
-#    at 1 KiB and 16 KiB: speed's plain update loop, which on both providers
-#    is the stitched CBC encryption plus the SHA of the plaintext.
-# 2. RSA: `openssl speed rsa2048 rsa3072 rsa4096` under OPENSSL_CONF pointing
-#    at a config that prefers fastcrypto (fastcrypto.cnf with this build's
-#    module), then at one that loads only default (speed ignores -propquery
-#    for RSA), interleaved rounds; sign/s and verify/s medians and ratios.
-# 3. bench/fc_bench: the workloads speed cannot express (fresh key per
-#    message, TLS 1.3 record loop, PSS sign, OAEP decrypt, key import), run in
-#    one process with both providers.
-# 4. One table of the performance targets this measures (the list under
-#    "targets" below), cycles per byte at 16 KiB (an estimate), and a PNG
-#    chart of throughput against record size (scripts/bench_chart.sh,
-#    gnuplot).
-# 5. Beside each measured ratio, fastcrypto's offer decision for the row's
-#    family and its source, as its unforced build info reports them (the
-#    wisdom file's record: "offer (wisdom 1.92)", else the per-CPU table:
-#    "no (table)"; under --hide or a mask the wisdom's key differs, so the
-#    table decides); "!" flags a row offered but measured < 1.00x, and the
-#    summary a family not offered whose every row measured >= 1.05x (one
-#    provider algorithm serves all of a family's rows: a family faster on
-#    some rows and slower on others is rightly not offered).
-#    --calibrate [S] first runs fastcrypto-calibrate (budget S seconds,
-#    default 30) under the same OpenSSL and --hide mask into a scratch
-#    wisdom file and decides from it: the calibration's table beside the
-#    ratios that bench.sh measures, for this machine or a stand-in class.
-#
-# Every openssl run has FASTCRYPTO_STATS=1: fastcrypto prints its operation
-# counters when it unloads, and the script checks them - a fastcrypto run
-# must have counted its operations in fastcrypto, a default run none.
-#
-# The ratio is fastcrypto/default throughput: > 1 means fastcrypto is faster.
-# "(min..max)" is the range of the per-round paired ratios: a wide one means
-# the machine was busy; rerun before believing the row.
-#
-# Default: 3 rounds, 1 s per cipher run, 2 s per RSA run; cbc sizes 16, 64,
-# 256, 1024, 16384; gcm sizes 16, 64, 1024, 1350, 16384; about 7 minutes.
-# The ctr family (--only ctr, not in the default set) runs AES-128/256-CTR
-# at the cbc sizes; --ciphers aes-128-ctr one of them. The drbg family
-# (--only drbg, not in the default set either) is fc_bench's CTR-DRBG rows.
-# --quick: 1 round, 1 s runs, sizes 16, 1350 (gcm) / 1024 (cbc), 16384, a
-# short fc_bench: about 1.5 minutes. The cipher runs are 1 s (the targets
-# were set from 2 s runs) to keep three rounds of everything within the
-# time; use --seconds 2 for that method on fewer rows.
-#
-# --openssl DIR|newest: run everything on another OpenSSL 3.x: DIR/bin/openssl
-# with DIR/lib first in LD_LIBRARY_PATH (fc_bench too), "newest" the newest
-# finished build that scripts/newer_openssl.sh cached in /var/cache/fastcrypto.
-# The same fastcrypto.so (a module built on 3.0 loads in any later 3.x) is
-# then compared with that version's own default provider.
-# --hide FEATURES: hide CPU features from BOTH sides, to stand in for a CPU
-# class this machine is not: FASTCRYPTO_CPU_MASK=FEATURES for fastcrypto and
-# the matching OPENSSL_ia32cap bits for OpenSSL (ifma, avx512, vaes, vpclmul,
-# adx, bmi2, avx2, avx; e.g. --hide ifma: RSA on MULX-class code on both sides).
+# `openssl speed` for the ciphers (encrypt and decrypt, each size) and RSA,
+# then bench/fc_bench for what speed cannot express; interleaved rounds,
+# medians, ratios fastcrypto/default with the range of the per-round
+# ratios, the performance targets, cycles per byte, the offer decisions
+# beside the ratios, a chart. Every run's counters (FASTCRYPTO_STATS=1)
+# must show that the provider it names served it. Each part, the defaults,
+# --openssl, --hide and --calibrate in detail: docs/scripts.md.
 #
 # Usage: scripts/bench.sh [--build-dir DIR] [--quick] [--rounds N]
 #                         [--seconds S] [--rsa-seconds S]
@@ -276,6 +223,7 @@ else
     run_fc_bench=0
 fi
 
+awkdir=$here/bench/awk # the report's awk programs
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fc-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -425,50 +373,7 @@ if [[ -n $calibrate ]]; then
 fi
 echo
 
-# awk functions for the decision column: load_decisions FILE reads
-# $tmp/decide; decision(LABEL, RATIO) is the text beside a row's ratio:
-# the decision for the row's family and its source, "!" and why when the
-# median ratio (as printed, to 2 decimals) disagrees with it; a flagged
-# row also goes to $tmp/disagree ("family decision why ratio row", tabs).
-awk_decide='
-function load_decisions(file,   line, f) {
-    while ((getline line < file) > 0) {
-        split(line, f, " ")
-        dec[f[1], f[2]] = f[3]; src[f[1], f[2]] = f[4]; fig[f[1], f[2]] = f[5]
-    }
-    close(file)
-}
-function family(l) {
-    sub(/\[mask=[a-z0-9,]*\]/, "", l)
-    if (l ~ /cbc-hmac/ || l ~ /^mte-/) return "cbc-hmac"
-    if (l ~ /gcm/) return "gcm"
-    if (l ~ /^aes-[0-9]+-cbc$/ || l ~ /^cbc-/) return "cbc"
-    if (l ~ /^aes-[0-9]+-ctr$/ || l ~ /^ctr-/) return "ctr"
-    if (l ~ /^rsa(2048|3072|4096)$/) return l
-    if (l ~ /^rsa-/) return "rsa2048"
-    if (l ~ /^drbg/) return "drbg"
-    return ""
-}
-function decision(label, q, row,   t, fam, d, txt, why) {
-    t = "-"
-    if (match(label, /\[mask=[a-z0-9,]*\]/))
-        t = substr(label, RSTART + 6, RLENGTH - 7)
-    fam = family(label)
-    if (fam == "" || !((t, fam) in dec)) return ""
-    d = dec[t, fam]; q = sprintf("%.2f", q) + 0
-    txt = d " (" src[t, fam] (fig[t, fam] != "-" ? " " fig[t, fam] : "") ")"
-    why = ""
-    if (d == "offer" && q < 1.0) why = "offered, measured slower"
-    # Not offered: judged on the whole family (one algorithm serves all its
-    # rows), in the summary; a faster row alone is no disagreement.
-    if (d == "no") {
-        printf "%s\t%s\t%s\t%.2f\t%s\n", t, fam, txt, q, row >> noff
-        return txt (q >= 1.05 ? "  (this row faster)" : "")
-    }
-    if (why == "") return txt
-    printf "%s\t%s\t%s\t%.2f\t%s\n", fam, txt, why, q, row >> dis
-    return txt "  ! " why
-}'
+# The decision column: bench/awk/decide.awk (load_decisions, decision).
 : >"$tmp/disagree"
 : >"$tmp/noff"
 
@@ -479,46 +384,8 @@ function decision(label, q, row,   t, fam, d, txt, why) {
 # ratio lo hi" (undivided medians) to OUT.
 median_table() {
     awk -v unit="$2" -v div="$3" -v out="$4" -v decide="$tmp/decide" \
-        -v dis="$tmp/disagree" -v noff="$tmp/noff" "$awk_decide"'
-    function median(list,   a, n, i, j, t) {
-        n = split(list, a, " ")
-        for (i = 2; i <= n; i++) {
-            t = a[i] + 0
-            for (j = i - 1; j >= 1 && a[j] + 0 > t; j--) a[j + 1] = a[j]
-            a[j + 1] = t
-        }
-        return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
-    {
-        k = $1 " " $2 " " $3
-        if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
-        vals[k, $4] = vals[k, $4] " " $6
-        one[k, $4, $5] = $6
-        if ($5 > nr) nr = $5
-    }
-    END {
-        load_decisions(decide)
-        printf "%-22s %-6s %6s %14s %17s %7s  %-12s  %s\n", "", "op", \
-            "size", "default " unit, "fastcrypto " unit, "ratio", \
-            "(min..max)", "offered by default?"
-        for (i = 1; i <= nk; i++) {
-            k = order[i]; split(k, f, " ")
-            d = median(vals[k, "default"]); c = median(vals[k, "fastcrypto"])
-            lo = hi = ""
-            for (r = 1; r <= nr; r++) {
-                if (one[k, "default", r] + 0 <= 0) continue
-                q = one[k, "fastcrypto", r] / one[k, "default", r]
-                if (lo == "" || q < lo) lo = q
-                if (hi == "" || q > hi) hi = q
-            }
-            q = (d > 0) ? c / d : 0
-            mm = sprintf("(%.2f..%.2f)", lo, hi)
-            printf "%-22s %-6s %6d %14.1f %17.1f %6.2fx  %-12s  %s\n", \
-                f[1], f[2], f[3], d / div, c / div, q, mm, \
-                decision(f[1], q, f[1] " " f[2] " " f[3])
-            print f[1], f[2], f[3], d, c, q, lo, hi > out
-        }
-    }' "$1"
+        -v dis="$tmp/disagree" -v noff="$tmp/noff" -f "$awkdir/decide.awk" \
+        -f "$awkdir/median_table.awk" "$1"
 }
 
 # stat_value FILE NAME: counter NAME from the fastcrypto stats line(s) in FILE
@@ -561,14 +428,7 @@ run_speed() {
         die "failed: ${env[*]} ${cmd[*]}"
     fi
     awk -v c="$label" -v o="$op" -v p="$prov" -v r="$round" -v want="$size" \
-        -F: '
-        $1 == "+H" { nh = NF - 1; for (i = 2; i <= NF; i++) sz[i - 1] = $i }
-        $1 == "+F" {
-            if (nh == 0 || NF - 3 != nh) exit 2
-            for (i = 4; i <= NF; i++)
-                if (sz[i - 3] == want) { print c, o, want, p, r, $i; got = 1 }
-        }
-        END { if (!got) exit 3 }' "$out" >>"$tmp/data" || {
+        -F: -f "$awkdir/speed_row.awk" "$out" >>"$tmp/data" || {
         cat "$out" "$tmp/speed.err" >&2
         die "cannot parse the output of: ${cmd[*]}"
     }
@@ -650,10 +510,7 @@ run_rsa() {
         cat "$out" "$tmp/rsa.err" >&2
         die "failed: OPENSSL_CONF=$cnf ${cmd[*]}"
     fi
-    awk -v p="$prov" -v r="$round" -F: '
-        $1 == "+F2" { print "rsa" $3, "sign", $3, p, r, $4
-                      print "rsa" $3, "verify", $3, p, r, $5; got++ }
-        END { if (got == 0) exit 3 }' "$out" >>"$tmp/rsa" || {
+    awk -v p="$prov" -v r="$round" -F: -f "$awkdir/rsa_rows.awk" "$out" >>"$tmp/rsa" || {
         cat "$out" "$tmp/rsa.err" >&2
         die "cannot parse the output of: OPENSSL_CONF=$cnf ${cmd[*]}"
     }
@@ -695,15 +552,7 @@ if ((do_rsa)); then
     echo "== openssl speed rsa (ops/s; OPENSSL_CONF: fastcrypto.cnf with" \
         "this build's module vs default only)"
     median_table "$tmp/rsa" ops/s 1 "$tmp/rsa.res"
-    awk '
-        $1 == "fastcrypto" { n++; s += $2; v += $3; fs += $4; fv += $5 }
-        $1 == "default" { d++ }
-        END {
-            printf "served-by check (FASTCRYPTO_STATS): fastcrypto counted " \
-                "rsa-sign=%d rsa-verify=%d over its %d run(s) (speed did %d " \
-                "signs, %d verifies); in the %d default-only run(s) it was " \
-                "not loaded.\n", fs, fv, n, s, v, d
-        }' "$tmp/rsa.count"
+    awk -f "$awkdir/rsa_served.awk" "$tmp/rsa.count"
     echo
 fi
 
@@ -719,20 +568,8 @@ if ((run_fc_bench)); then
     }
     # workload,unit,rounds,def_med,def_min,def_max,fc_med,fc_min,fc_max,
     # ratio,ratio_min,ratio_max
-    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" -v noff="$tmp/noff" "$awk_decide"'
-        BEGIN { load_decisions(decide) }
-        /^#/ { sub(/^# /, ""); print; next }
-        $1 == "workload" { next }
-        !hdr++ {
-            printf "%-24s %-7s %13s %16s %7s  %-12s  %s\n", "workload", \
-                "unit", "default", "fastcrypto", "ratio", "(min..max)", \
-                "offered by default?"
-        }
-        {
-            mm = sprintf("(%.2f..%.2f)", $11, $12)
-            printf "%-24s %-7s %13.1f %16.1f %6.2fx  %-12s  %s\n", \
-                $1, $2, $4, $7, $10, mm, decision($1, $10, "fc_bench " $1)
-        }' "$tmp/fc.csv"
+    awk -F, -v decide="$tmp/decide" -v dis="$tmp/disagree" -v noff="$tmp/noff" \
+        -f "$awkdir/decide.awk" -f "$awkdir/fc_table.awk" "$tmp/fc.csv"
     echo
 fi
 
@@ -745,20 +582,7 @@ if [[ -n $mhz ]] && grep -q ' 16384 ' "$tmp/speed.res"; then
         echo "(load $(cut -d' ' -f1 /proc/loadavg) > $(nproc) cores now:" \
             "these are inflated; the ratios hold better)"
     fi
-    awk -v mhz="$mhz" '
-        $3 == 16384 && $4 > 0 && $5 > 0 {
-            rounds = ($1 ~ /128/) ? 10 : ($1 ~ /192/) ? 12 : 14
-            extra = ""
-            # CBC encryption is one serial chain: c/B x 16 / rounds is the
-            # cycles per AES round, the AESENC latency at the limit. With a
-            # stitched MAC (cbc-hmac) too, unless the SHA chain is the
-            # longer one (SHA-256 with AES-128: ~1.1x the AES bound).
-            if ($1 ~ /cbc/ && $2 == "enc")
-                extra = sprintf("  (fastcrypto: %.2f cycles per AES round)", \
-                    mhz * 1e6 / $5 * 16 / rounds)
-            printf "%-22s %-4s default %5.2f c/B   fastcrypto %5.2f c/B%s\n", \
-                $1, $2, mhz * 1e6 / $4, mhz * 1e6 / $5, extra
-        }' "$tmp/speed.res"
+    awk -v mhz="$mhz" -f "$awkdir/cycles.awk" "$tmp/speed.res"
     echo
 fi
 
@@ -811,30 +635,7 @@ targets=(
 printf '%s\n' "${targets[@]}" >"$tmp/targets"
 echo "== targets: worst median ratio of the rows each" \
     "covers"
-awk '
-    NR == FNR { ratio[$1] = $2; lo[$1] = $3; hi[$1] = $4; next }
-    {
-        split($0, f, "|"); n = split(f[3], keys, " ")
-        worst = ""; wk = ""
-        for (i = 1; i <= n; i++) {
-            if (!(keys[i] in ratio)) continue
-            if (worst == "" || ratio[keys[i]] < worst) {
-                worst = ratio[keys[i]]; wk = keys[i]
-            }
-        }
-        if (worst == "") next
-        if (!shown++)
-            printf "%-34s %7s %9s  %-7s %-12s %s\n", "target", "needs", \
-                "measured", "verdict", "(min..max)", "worst row"
-        verdict = (worst >= f[2]) ? "PASS" : "short"
-        # The paired ratios of the worst row straddle the target: noise
-        # could flip the verdict.
-        note = (lo[wk] < f[2] && hi[wk] >= f[2]) ? " ~noise" : ""
-        w = wk; sub(/^fc:/, "fc_bench ", w); gsub(/:/, " ", w)
-        printf "%-34s %6.2fx %8.2fx  %-7s (%.2f..%.2f)  %s%s\n", f[1], \
-            f[2], worst, verdict, lo[wk], hi[wk], w, note
-    }
-    END { if (!shown) print "(no measured row has a target)" }' \
+awk -f "$awkdir/targets.awk" \
     "$tmp/results" "$tmp/targets"
 echo "(AES-GCM 16 KiB: $gcm16k_why.)"
 # Per record: fastcrypto's own cost above libcrypto's floor (fc_bench
@@ -844,28 +645,7 @@ if awk -F, '!/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" { f = 1 } END { exit !f }' \
     echo
     echo "== AES-GCM per record above libcrypto's floor (fc_bench --floor;" \
         "ns per record, medians)"
-    awk -F, '
-        !/^#/ && $1 ~ /^gcm-rec-/ && $13 != "" {
-            printf "%-24s floor %7.1f   default +%8.1f   fastcrypto +%8.1f\n", \
-                $1, $13, $14, $15
-            above[$1] = $15
-        }
-        END {
-            for (k in above) if (k ~ /-16$/)
-                printf "%-40s %6.1f ns  (target <= 60)   %s\n", \
-                    "fastcrypto above the floor, " k, above[k], \
-                    (above[k] <= 60 ? "PASS" : "short")
-            # Both above the floor: the 1350-byte record against 1350
-            # bytes at the rate of the 16 KiB record.
-            for (k in above) if (k ~ /-1350$/) {
-                b = k; sub(/-1350$/, "-16k", b)
-                if (!(b in above) || above[b] <= 0) continue
-                q = above[k] / (1350 * above[b] / 16384)
-                printf "%-40s %6.2fx  (target <= 1.15x bulk rate)   %s\n", \
-                    "fastcrypto " k " above the floor vs its 16 KiB rate", \
-                    q, (q <= 1.15 ? "PASS" : "short")
-            }
-        }' "$tmp/fc.csv"
+    awk -F, -f "$awkdir/floor.awk" "$tmp/fc.csv"
 fi
 
 # --- the offer decisions against the measurements ------------------------------
@@ -889,44 +669,13 @@ awk '$1 == "-" {
     }' "$tmp/decide"
 # A family not offered disagrees when every one of its rows (per mask tag)
 # measured >= 1.05x: offering it would have been faster everywhere.
-awk -F'\t' '
-    { k = $1 "\t" $2 }
-    !(k in n) { keys[++nk] = k; txt[k] = $3 }
-    { n[k]++; q = $4 + 0; if (!(k in lo) || q < lo[k]) { lo[k] = q; far[k] = $5 }
-      if (!(k in hi) || q > hi[k]) hi[k] = q }
-    END {
-        for (i = 1; i <= nk; i++) {
-            k = keys[i]
-            if (lo[k] < 1.05) continue
-            split(k, f, "\t")
-            printf "%s\t%s\t%s\t%.2f\t%s\n", f[2], txt[k], \
-                "not offered, every row measured >= 1.05x", lo[k], far[k]
-        }
-    }' "$tmp/noff" >>"$tmp/disagree"
+awk -F'\t' -f "$awkdir/not_offered.awk" "$tmp/noff" >>"$tmp/disagree"
 ndis=$(wc -l <"$tmp/disagree")
 echo "disagreements: $ndis (rows offered but < 1.00x, flagged \"!\" above;" \
     "families not offered whose every row measured >= 1.05x)"
 # By family and decision (a [mask=...] row may have its own): how many
 # rows, their range of ratios, the one farthest from the decision.
-awk -F'\t' '
-    { k = $1 "\t" $2 }
-    !(k in n) { keys[++nk] = k; fam[k] = $1; txt[k] = $2; why[k] = $3 }
-    {
-        n[k]++; q = $4 + 0
-        if (!(k in lo) || q < lo[k]) lo[k] = q
-        if (!(k in hi) || q > hi[k]) hi[k] = q
-        # The slowest offered row, the fastest row not offered.
-        if (!(k in far) || ($3 ~ /^offered/ ? q < fq[k] : q > fq[k])) {
-            far[k] = $5; fq[k] = q
-        }
-    }
-    END {
-        for (i = 1; i <= nk; i++) {
-            k = keys[i]
-            printf "  ! %-9s %s: %s, %d row(s), %.2fx..%.2fx (farthest: %s)\n", \
-                fam[k], txt[k], why[k], n[k], lo[k], hi[k], far[k]
-        }
-    }' "$tmp/disagree"
+awk -F'\t' -f "$awkdir/disagree.awk" "$tmp/disagree"
 echo
 echo "not measured here: the nginx TLS 1.3 targets (handshakes/s, 1 MiB" \
     "transfers) - scripts/bench_tls.sh."
@@ -938,14 +687,7 @@ echo "The machine is shared and noisy: trust a ratio only when its" \
 # AES-256-GCM encryption and AES-256-CBC decryption.
 if ((chart)); then
     # One panel per series, in this order.
-    awk '
-        BEGIN { rank["aes-128-gcm enc"] = 1; rank["aes-256-gcm enc"] = 2
-                rank["aes-256-cbc dec"] = 3 }
-        ($1 " " $2) in rank {
-            print rank[$1 " " $2], \
-                toupper($1) "_" ($2 == "enc" ? "encrypt" : "decrypt"), \
-                $3, $4 / 1e6, $5 / 1e6
-        }' "$tmp/speed.res" | sort -s -n -k1,1 | cut -d' ' -f2- \
+    awk -f "$awkdir/chart_data.awk" "$tmp/speed.res" | sort -s -n -k1,1 | cut -d' ' -f2- \
         >"$tmp/chart.dat"
     if [[ -s $tmp/chart.dat ]]; then
         mkdir -p "$build_dir/bench"

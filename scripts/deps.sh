@@ -91,6 +91,15 @@ fc_install_deps() {
     return "$rc"
 }
 
+# fc_configure DIR [CMAKE ARGS]: the scripts' configure step, quiet:
+# RelWithDebInfo, warnings as errors (a later -D overrides either).
+fc_configure() {
+    local dir=$1
+    shift
+    cmake -S "$(dirname "${BASH_SOURCE[0]}")/.." -B "$dir" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFASTCRYPTO_WERROR=ON "$@" >/dev/null
+}
+
 # The build and test dependencies every script needs.
 FC_BUILD_DEPS=(build-essential cmake pkg-config openssl libssl-dev
                libcmocka-dev ca-certificates)

@@ -16,61 +16,12 @@
 #   --offline          no apt index refresh: use the newest finished build
 #                      already in the cache
 #
-# What it does
-#   1. Picks the OpenSSL version. A private apt configuration (its own
-#      sources, lists and caches under $FC_CACHE_DIR/apt; the system's apt
-#      setup is neither read for sources nor changed, so nothing on the
-#      machine can be upgraded from the newer suites) indexes the deb-src of
-#      bookworm-backports, trixie, trixie-backports and sid. Every "3.x"
-#      version of the openssl source package found there (pre-releases such
-#      as 3.7.0~beta1 left out) is tried, newest first: a finished build in
-#      the cache is used as it is; otherwise `apt-get source --download-only`
-#      fetches it (apt checks the files against the signed index). A version
-#      the mirror no longer serves is skipped for the next one.
-#   2. Builds that OpenSSL from the upstream tarball of the Debian source
-#      package (the .orig.tar.gz, without Debian's patches), shared, without
-#      tests, docs, the legacy provider module and QUIC (nothing a 3.0
-#      program links to), with an RPATH to its own lib/, then
-#      `make build_sw` and `make install_sw` into the prefix. Fetch and build
-#      together are bounded by `timeout` (FC_NEWSSL_TIMEOUT seconds, default
-#      900): past that the script fails loudly and leaves no half-built
-#      prefix behind. A file .fc-openssl-stamp, written last, marks a
-#      finished build (Debian version and configure options); a prefix
-#      without a matching stamp is rebuilt.
-#   3. Builds fastcrypto against it (cmake -DOPENSSL_ROOT_DIR=DIR, separate
-#      BUILD directory) and checks every combination below; a combination
-#      that fails is reported and makes the script exit non-zero.
-#        new/new   module and tests built with the new headers, run on the new
-#                  libcrypto: `ctest -L provider` in BUILD
-#        3.0/new   module and tests built with the system 3.0 headers, run on
-#                  the new libcrypto (the ABI promise: a module built on 3.0
-#                  loads in any later 3.x): `ctest -L provider` in SYSBUILD
-#        cli new   DIR/bin/openssl lists BUILD's fastcrypto as active, and an
-#                  `openssl enc` round trip through it matches default;
-#                  scripts/smoke.sh is then run with DIR/bin first in PATH
-#        cli 3.0   the same with SYSBUILD's module in DIR/bin/openssl
-#      For information only (never fails the run): BUILD's module, made with
-#      the new headers, in the system's 3.0 `openssl`.
-#      LD_LIBRARY_PATH=DIR/lib is set for the tests, and `ldd` confirms each
-#      test binary resolves libcrypto from DIR/lib before it runs.
-#
-# Cache: FC_CACHE_DIR, default /var/cache/fastcrypto. The prefix defaults to
-#   $FC_CACHE_DIR/openssl-<debian version> (a "~" in it becomes "_"), the apt
-#   state lives in $FC_CACHE_DIR/apt. It survives between CI runs on the same
-#   machine; a new machine starts empty and pays one uncached build. Delete
-#   the directory to force a rebuild. Runs on one machine serialise on
-#   $FC_CACHE_DIR/.lock. Writing there needs root (CI runs as root); otherwise
-#   set FC_CACHE_DIR or --prefix to a writable place.
-#
-# Time, measured on the 2-core machine (shared with other jobs, load 2-9):
-#   uncached, OpenSSL 3.6.3: fetch 1 s, configure + build_sw + install_sw
-#   200-330 s (about 4.5 CPU-minutes, so under 3 minutes on idle cores),
-#   whole script 3.7-6 min; cached: about 30 s, the fastcrypto build and
-#   the tests. FC_NEWSSL_TIMEOUT's 900 s leaves room for a loaded machine.
-#   Disk: the prefix is about 25 MB; the source tree is deleted after install.
-#
-# Environment: FC_CACHE_DIR, FC_NEWSSL_VERSION, FC_NEWSSL_TIMEOUT (seconds,
-#   fetch and build of OpenSSL), FC_NEWSSL_JOBS (make -j, default nproc).
+# It picks the newest 3.x source package of Debian's suites (a private apt
+# configuration), builds it once into a cached prefix (FC_CACHE_DIR,
+# default /var/cache/fastcrypto; FC_NEWSSL_TIMEOUT bounds fetch and build),
+# builds fastcrypto against it, and runs `ctest -L provider` and
+# test/e2e/smoke.sh on the new libcrypto with modules built on either
+# version's headers. Each step, the cache, the time: docs/scripts.md.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,7 +46,7 @@ offline=0
 FC_OSSL_NO=(tests docs legacy quic)
 
 usage() {
-    sed -n '4,5p' "$0" | sed 's/^# //' >&2
+    sed -n '/^# Usage:/,/^#$/p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -305,8 +256,7 @@ step "fastcrypto against openssl $ossl_version in $build"
 # FindOpenSSL also asks pkg-config; point that at the prefix too, or it
 # hands back the system's headers first.
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
-    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFASTCRYPTO_WERROR=ON \
-    -DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=OFF >/dev/null
+    fc_configure "$build" -DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=OFF
 dirs=$(cmake_openssl_dirs "$build")
 echo "$dirs"
 if [ -z "$dirs" ] || grep -qv "^$prefix/" <<<"$dirs"; then
@@ -317,8 +267,7 @@ cmake --build "$build" -j "$jobs"
 
 step "fastcrypto against the system OpenSSL in $sysbuild"
 if [ ! -f "$sysbuild/CMakeCache.txt" ]; then
-    cmake -S . -B "$sysbuild" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DFASTCRYPTO_WERROR=ON >/dev/null
+    fc_configure "$sysbuild"
 fi
 dirs=$(cmake_openssl_dirs "$sysbuild")
 echo "$dirs"
@@ -361,36 +310,12 @@ ctest_new() { # ctest_new DIR: provider tests on the new libcrypto
             --output-on-failure -j "$jobs"
 }
 
-# The CLI checks name fastcrypto outright: every algorithm offered, whether
-# or not it beats this OpenSSL's default here (fc/offer.h).
-cli_check() { # cli_check OPENSSL MODULE_DIR: listed active, enc round trip
-    local ossl=$1 mdir=$2 tmp rc=0
-    local -x FASTCRYPTO_OFFER=all
-    local prov=(-provider-path "$mdir" -provider fastcrypto -provider default)
-    tmp=$(mktemp -d)
-    "$ossl" version
-    "$ossl" list -providers -verbose "${prov[@]}" >"$tmp/list" 2>&1 || rc=1
-    cat "$tmp/list"
-    grep -A4 "^  fastcrypto" "$tmp/list" | grep -q "status: active" ||
-        { echo "fastcrypto not active" >&2; rc=1; }
-    head -c 100003 /dev/urandom >"$tmp/p"
-    local key iv
-    key=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-    iv=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
-    "$ossl" enc -aes-256-cbc -K "$key" -iv "$iv" "${prov[@]}" \
-        -propquery provider=fastcrypto -in "$tmp/p" -out "$tmp/c.fc" || rc=1
-    "$ossl" enc -aes-256-cbc -K "$key" -iv "$iv" "${prov[@]}" \
-        -propquery provider=default -in "$tmp/p" -out "$tmp/c.def" || rc=1
-    "$ossl" enc -d -aes-256-cbc -K "$key" -iv "$iv" "${prov[@]}" \
-        -propquery provider=fastcrypto -in "$tmp/c.def" -out "$tmp/d" || rc=1
-    if cmp -s "$tmp/c.fc" "$tmp/c.def" && cmp -s "$tmp/d" "$tmp/p"; then
-        echo "openssl enc aes-256-cbc: fastcrypto round trip matches default"
-    else
-        echo "openssl enc aes-256-cbc: fastcrypto differs from default" >&2
-        rc=1
-    fi
-    rm -rf "$tmp"
-    return $rc
+# The CLI checks: test/e2e/smoke.sh with that openssl first in PATH (it
+# lists fastcrypto active and compares its ciphers with default), every
+# algorithm offered, whether or not it beats this OpenSSL's default here.
+cli_check() { # cli_check OPENSSL_BINDIR BUILD
+    "$1/openssl" version
+    PATH="$1:$PATH" FASTCRYPTO_OFFER=all test/e2e/smoke.sh "$2"
 }
 
 step "new/new: tests and module built with openssl $ossl_version headers"
@@ -400,21 +325,18 @@ step "3.0/new: tests and module built with the system 3.0 headers"
 check "3.0/new ctest -L provider" ctest_new "$sysbuild"
 
 step "cli new: $prefix/bin/openssl with $build/fastcrypto.so"
-check "cli new module" cli_check "$newssl" "$build"
-check "smoke.sh on new openssl" \
-    env PATH="$prefix/bin:$PATH" FASTCRYPTO_OFFER=all scripts/smoke.sh "$build"
+check "cli new module (smoke.sh)" cli_check "$prefix/bin" "$build"
 
 step "cli 3.0: $prefix/bin/openssl with $sysbuild/fastcrypto.so"
-check "cli 3.0 module" cli_check "$newssl" "$sysbuild"
+check "cli 3.0 module (smoke.sh)" cli_check "$prefix/bin" "$sysbuild"
 
 step "info: $build/fastcrypto.so (new headers) in the system openssl"
 if command -v openssl >/dev/null &&
-    cli_check "$(command -v openssl)" "$build"; then
+    cli_check "$(dirname "$(command -v openssl)")" "$build"; then
     info+=("new-built module loads in system openssl: yes")
 else
     info+=("new-built module loads in system openssl: NO (not required)")
 fi
-
 echo
 echo "==== newer OpenSSL summary"
 echo "openssl: Debian $ossl_version, $("$newssl" version), prefix $prefix"

@@ -16,7 +16,7 @@ cmake --build build -j "$(nproc)"
 
 echo
 echo "== load into the stock openssl ($(openssl version))"
-scripts/smoke.sh build
+test/e2e/smoke.sh build
 
 echo
 echo "== benchmark: fastcrypto vs default"

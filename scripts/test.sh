@@ -1,35 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # test.sh - build fastcrypto and run every test, the way CI does (.ci/run is
-# this script and nothing else):
+# this script and nothing else); each step in detail: docs/developing.md.
 #   0. installs the Debian packages the tests need when they are missing
-#      (scripts/deps.sh: never one that would upgrade the installed OpenSSL;
-#      the tests run on the machine's own libssl3);
-#   1. release build; ctest under each CPU mask (everything, AES-NI without
-#      VAES, AES-NI without AVX, portable C only), a FASTCRYPTO_NO_ASM build,
-#      and a clang build (CC=clang, Release: clang's C compiler and its
-#      integrated assembler) with the suite in its quick form
-#      (FC_TEST_QUICK=1); the "slow" label (a real fastcrypto-calibrate
-#      run, about 10 s) only in the first pass of the release and sanitizer
-#      builds;
-#   2. AddressSanitizer + UBSan build, ctest;
-#   3. the provider tests under the newest OpenSSL 3.x Debian ships as a
-#      source package, built once into a cached private prefix; the arm64
-#      cross build (against a private arm64 sysroot of Debian packages) with
-#      the whole suite under qemu-aarch64 for each arm64 CPU mask; the
-#      constant-time build (FASTCRYPTO_CT_VALGRIND=ON: the tests mark keys,
-#      data and RSA secrets with FC_CT_SECRET) with every test binary under
-#      valgrind memcheck, so a memory error, a leak, or a branch or memory
-#      index that depends on a marked secret fails the run;
-#   4. the module exports only OSSL_provider_init; stock `openssl` loads it
-#      and agrees with the default provider; `openssl speed` runs with
-#      fastcrypto alone; real TLS with s_server/s_client and nginx/curl,
-#      fastcrypto on either side, its counters proving it did the work;
-#      clang-format is clean.
-# Every build here, the arm64 and constant-time ones included, is made with
-# FASTCRYPTO_WERROR=ON: a compiler or assembler warning fails it.
-# Options: --quick (skip step 3, the NO_ASM, clang and sanitizer builds).
-# Prints the wall time of every step at the end.
+#      (scripts/deps.sh: never one that would change the installed OpenSSL);
+#   1. release build; ctest under each CPU mask (everything, no VAES, no
+#      AVX, portable C only), the "slow" label in the first pass only;
+#   2. the export check; the end-to-end tests, once (`ctest -L e2e`,
+#      test/e2e: openssl, speed, TLS, nginx, live counters, programs,
+#      fastcrypto-check, the package; FC_E2E_INSTALL=1 installs haproxy,
+#      stunnel4 and apache2 for them);
+#   3. (not with --quick) NO_ASM and clang builds, the AddressSanitizer +
+#      UBSan build, the newest OpenSSL 3.x (scripts/newer_openssl.sh), the
+#      arm64 cross build under qemu (scripts/test_arm64.sh), valgrind over
+#      the constant-time build (scripts/test_ct.sh);
+#   4. clang-format.
+# Every build is made with FASTCRYPTO_WERROR=ON; every ctest run but the
+# e2e one excludes the e2e label. Prints the wall time of every step (and
+# of each e2e test) at the end, and a failed step's FAIL/error lines.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,8 +46,10 @@ failed=()
 failed_logs=()
 times=()
 t_step=$SECONDS step_name="packages"
+sub_times=() # lines printed under the step's own (the e2e tests)
 step() { # step NAME: close the step before (its wall time), open NAME
-    times+=("$(printf '%5ds  %s' $((SECONDS - t_step)) "$step_name")")
+    times+=("$(printf '%5ds  %s' $((SECONDS - t_step)) "$step_name")" "${sub_times[@]}")
+    sub_times=()
     t_step=$SECONDS step_name=$*
     echo; echo "==== $*"
 }
@@ -81,8 +71,7 @@ run() { # run NAME CMD...: record failures, keep going
 
 build() { # build DIR CMAKE_ARGS...: warnings are errors (FASTCRYPTO_WERROR)
     local dir=$1; shift
-    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DFASTCRYPTO_WERROR=ON "$@" >/dev/null
+    fc_configure "$dir" "$@"
     cmake --build "$dir" -j "$jobs"
 }
 
@@ -94,15 +83,17 @@ ctest_mask() {
         -j "$jobs" "$@"
 }
 # The "slow" tests (a real calibration run) measure this machine: once, in
-# the first pass of a build, not again under every mask.
-not_slow=(-LE slow)
+# the first pass of a build, not again under every mask. The "e2e" tests
+# run once, in the release build, after its masks.
+no_e2e=(-LE e2e)
+not_slow=(-LE 'slow|e2e')
 
 step "release build"
 build build
 for mask in "" "vaes" "avx" "all"; do
     step "ctest, FASTCRYPTO_CPU_MASK='${mask}'"
     if [ -z "$mask" ]; then
-        run "ctest mask='${mask}'" ctest_mask build "$mask"
+        run "ctest mask='${mask}'" ctest_mask build "$mask" "${no_e2e[@]}"
     else
         run "ctest mask='${mask}'" ctest_mask build "$mask" "${not_slow[@]}"
     fi
@@ -113,36 +104,15 @@ exports=$(nm -D --defined-only build/fastcrypto.so | awk '{print $3}')
 echo "$exports"
 run "exports" test "$exports" = "OSSL_provider_init"
 
-# The end-to-end runs prove that programs reach fastcrypto's kernels: every
-# algorithm is offered there (FASTCRYPTO_OFFER=all), whether or not it
-# beats default on this CPU (fc/offer.h; test_props checks what is offered
-# by default and that the rest goes to default).
-forced() { FASTCRYPTO_OFFER=all "$@"; }
-
-step "stock openssl loads the module"
-run "openssl cli" forced scripts/smoke.sh build
-
-step "openssl speed with fastcrypto alone"
-run "speed alone" forced scripts/speed_alone.sh build
-
-step "TLS over loopback: openssl s_server / s_client"
-run "tls s_server/s_client" forced scripts/tls_e2e.sh build
-
-step "nginx and curl"
-run "nginx/curl" forced scripts/nginx_e2e.sh build
-
-step "live counters: fastcrypto-stats on a running nginx, _exit, RLIMIT_FSIZE=0"
-run "stats e2e" forced scripts/stats_e2e.sh build
-
-step "programs: stunnel, HAProxy, PostgreSQL, OpenSSH, Apache, python, openssl"
-run "programs" forced scripts/programs_e2e.sh --install build
-
-step "fastcrypto-check against the shipped config"
-sed "s|^module = .*|module = $here/build/fastcrypto.so|" fastcrypto.cnf >build/check.cnf
-run "fastcrypto-check" env OPENSSL_CONF="$here/build/check.cnf" scripts/check.sh
-
-step "install: cmake --install and the Debian package"
-run "install/package" scripts/package_test.sh build
+# One at a time (RUN_SERIAL): they start servers, install packages.
+step "end-to-end: ctest -L e2e (openssl, speed, TLS, nginx, stats, programs, check, package)"
+run "ctest e2e" env FC_E2E_INSTALL=1 ctest --test-dir build --output-on-failure \
+    -L e2e --no-tests=error
+# Each test's time, from the log ctest itself writes.
+while read -r name secs; do
+    sub_times+=("$(printf '%5.0fs    %s' "$secs" "$name")")
+done < <(awk '/^[0-9]+\/[0-9]+ Test: / { n = $3 } /^Test time = / { print n, $4 }' \
+    build/Testing/Temporary/LastTest.log 2>/dev/null)
 
 if [ "$quick" -eq 0 ]; then
     step "portable build (FASTCRYPTO_NO_ASM=ON)"
@@ -165,7 +135,7 @@ if [ "$quick" -eq 0 ]; then
     step "AddressSanitizer + UBSan build"
     build build-asan -DFASTCRYPTO_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
-    run "ctest asan mask=''" ctest_mask build-asan ""
+    run "ctest asan mask=''" ctest_mask build-asan "" "${no_e2e[@]}"
     run "ctest asan mask='all'" ctest_mask build-asan all "${not_slow[@]}"
     unset ASAN_OPTIONS UBSAN_OPTIONS
 

@@ -2,35 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # test_arm64.sh - cross-build fastcrypto for arm64 and run the tests under
 # qemu-aarch64 (user mode; no binfmt_misc needed):
-#   1. installs, once (as root or through sudo, scripts/deps.sh), the cross
-#      compiler and the emulator, amd64 packages that leave the host's
-#      OpenSSL alone: gcc-aarch64-linux-gnu, libc6-dev-arm64-cross,
-#      qemu-user; and makes (or reuses) the private arm64 sysroot with the
-#      arm64 OpenSSL, CMocka and libc (scripts/arm64_sysroot.sh: .debs
-#      fetched through a private apt configuration and unpacked with dpkg -x;
-#      nothing is installed, the host's dpkg architectures are not changed);
-#      prints the arm64 OpenSSL version used;
-#   2. configures BUILD_DIR (default build-arm64) with
-#      cmake/aarch64-linux-gnu.cmake against that sysroot and builds it,
-#      warnings as errors (FASTCRYPTO_WERROR=ON);
-#      checks that the module is
-#      an AArch64 object exporting only OSSL_provider_init and that every
-#      assembly object carries the BTI|PAC property note;
-#   3. a small arm64 C program prints the provider's buildinfo (the kernels
-#      it picks) for each arm64 CPU mask, and under qemu's Neoverse N1 model
-#      (its MIDR must select the neoverse-n1 CPU row); then ctest under
-#      `qemu-aarch64 -cpu max` for each mask: "" (every kernel), "sha3" (no
-#      EOR3), "pmull" (no PMULL: portable GHASH), "all" (portable C only),
-#      with FC_TEST_QUICK=1 so the emulated run stays short; test_rsa,
-#      test_bn_mont and test_bn_exp2 (80% of the emulated time) only again
-#      under a mask that changes the bignum kernels (none of these does:
-#      the MUL/UMULH kernel needs no feature bit);
-#   4. the sysroot's arm64 `openssl` binary lists the providers under qemu,
-#      so the log shows fastcrypto active with its arm64 kernel names;
-#   5. fc_bench runs the arm64 seeds' rows (AES-256-CBC fresh key per
-#      message, AES-256-GCM 1 KiB / 8 KiB seal and open, RSA-2048 sign,
-#      verify, PKCS#1 v1.5 and OAEP decrypt and encrypt) for one short
-#      round: they build and run, not a measurement.
+# installs the cross compiler and qemu-user (amd64 packages), makes the
+# private arm64 sysroot (scripts/arm64_sysroot.sh), cross-builds BUILD_DIR
+# (default build-arm64) with warnings as errors, checks the objects, prints
+# the provider's buildinfo per arm64 CPU mask, runs ctest under qemu for
+# each mask, lists the providers with the sysroot's openssl and runs
+# fc_bench's arm64 rows once. Each step in detail: docs/scripts.md.
 # Prints a summary with timings; exits non-zero if any step failed.
 # Options: --build-dir DIR, --no-install (no apt-get install; the sysroot is
 # still made, it installs nothing), --sysroot DIR (use this arm64 root
@@ -60,7 +37,6 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$bdir"
 bdir=$(cd "$bdir" && pwd)
-triple=aarch64-linux-gnu
 jobs=$(nproc)
 qemu=()
 # qemu_setup: the emulator command, as cmake/aarch64-linux-gnu.cmake builds
@@ -105,10 +81,8 @@ arm64_sysroot() {
 }
 
 build() {
-    cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DFASTCRYPTO_WERROR=ON \
-        -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake" \
-        -DFC_AARCH64_SYSROOT="$sysroot" >/dev/null
+    fc_configure "$bdir" -DFC_AARCH64_SYSROOT="$sysroot" \
+        -DCMAKE_TOOLCHAIN_FILE="$here/cmake/aarch64-linux-gnu.cmake"
     # The build must use the sysroot's OpenSSL, not the host's headers.
     local inc
     inc=$(sed -n 's/^OPENSSL_INCLUDE_DIR:[A-Z]*=//p' "$bdir/CMakeCache.txt")
@@ -169,41 +143,10 @@ openssl_list() {
     grep -A4 "fastcrypto" "$bdir/providers.txt" | grep -q "status: active"
 }
 
-# A small arm64 program: load the module into a fresh library context under
-# each mask and print its name, version, buildinfo and features.
+# test/fc_prov_info (test/support/prov_info.c), an arm64 program: the
+# module in a fresh library context under each mask, its buildinfo.
 prov_info() {
-    local src=$bdir/fc_prov_info.c exe=$bdir/fc_prov_info m
-    cat >"$src" <<'EOF'
-#include <stdio.h>
-#include <openssl/core_names.h>
-#include <openssl/err.h>
-#include <openssl/params.h>
-#include <openssl/provider.h>
-int main(int argc, char **argv)
-{
-    OSSL_LIB_CTX *lib = OSSL_LIB_CTX_new();
-    OSSL_PROVIDER *p;
-    const char *name = "?", *ver = "?", *info = "?";
-    OSSL_PARAM q[] = {
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, (char **)&name, 0),
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, (char **)&ver, 0),
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, (char **)&info, 0),
-        OSSL_PARAM_END};
-    if (argc != 2 || lib == NULL ||
-        !OSSL_PROVIDER_set_default_search_path(lib, argv[1]) ||
-        (p = OSSL_PROVIDER_load(lib, "fastcrypto")) == NULL ||
-        !OSSL_PROVIDER_get_params(p, q)) {
-        ERR_print_errors_fp(stderr);
-        return 1;
-    }
-    printf("%s %s: %s\n", name, ver, info);
-    OSSL_PROVIDER_unload(p);
-    OSSL_LIB_CTX_free(lib);
-    return 0;
-}
-EOF
-    $triple-gcc -O1 -I"$sysroot/usr/include/$triple" -I"$sysroot/usr/include" \
-        -o "$exe" "$src" -L"$sysroot/usr/lib/$triple" -lcrypto || return 1
+    local exe=$bdir/test/fc_prov_info m
     for m in "${masks[@]}"; do
         info[m$m]=$(FASTCRYPTO_CPU_MASK="$m" "${qemu[@]}" "$exe" "$bdir") ||
             return 1

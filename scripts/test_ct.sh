@@ -2,28 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # test_ct.sh [BUILD_DIR] - valgrind memcheck over every test binary of the
 # constant-time build, so that a memory error, a leak, or a branch or memory
-# index that depends on a secret fails:
-#   1. configures BUILD_DIR (default build-ct) with
-#      -DFASTCRYPTO_CT_VALGRIND=ON (and FASTCRYPTO_WERROR=ON: warnings are
-#      errors) and builds it: FC_CT_SECRET/FC_CT_PUBLIC
-#      (include/fc/ct.h) become memcheck client requests that mark memory
-#      undefined (secret) or defined (public);
-#   2. a canary: a small program that marks one byte secret and branches on
-#      it must make valgrind fail, or the check below proves nothing (client
-#      requests compiled out, valgrind not reporting, exit code lost);
-#   3. every test binary under valgrind --error-exitcode with FC_TEST_QUICK=1,
-#      as many at once as there are cores (wall times are per binary).
-#      The *_ct_marked tests (test_aes, test_aes_gcm, test_ghash,
-#      test_sha, test_cbc_hmac, test_bn_mont, test_bn_exp2, test_rsa) mark
-#      keys, data, decrypted padding and TLS records (test_cbc_hmac: whole
-#      MAC-then-encrypt records opened, good and bad), exponents, RSA
-#      private components (p and q
-#      included) and blinding values secret where they enter and
-#      declassify only results that are public; the other tests mark nothing
-#      and are checked for memory errors and leaks alike.
-# Valgrind hides AVX-512, VAES, SHA-NI and (3.19) ADX from the program, so
-# the tests run the kernels it can see: portable C, AES-NI/AVX, PCLMULQDQ.
-# Prints a summary with timings; exits non-zero if anything failed.
+# index that depends on a secret fails: the FASTCRYPTO_CT_VALGRIND=ON
+# build (FC_CT_SECRET/FC_CT_PUBLIC become memcheck client requests), a
+# canary that must be flagged, then every test binary under valgrind with
+# FC_TEST_QUICK=1, as many at once as there are cores. In detail:
+# docs/scripts.md. Prints a summary with timings; exits non-zero if
+# anything failed.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,28 +36,16 @@ vg=(valgrind -q --error-exitcode=99 --leak-check=full
 
 echo "==== constant-time build ($bdir, FASTCRYPTO_CT_VALGRIND=ON)"
 t0=$SECONDS
-cmake -S . -B "$bdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DFASTCRYPTO_CT_VALGRIND=ON -DFASTCRYPTO_WERROR=ON >/dev/null
+fc_configure "$bdir" -DFASTCRYPTO_CT_VALGRIND=ON
 grep -q '^FASTCRYPTO_CT_VALGRIND:BOOL=ON$' "$bdir/CMakeCache.txt" ||
     { echo "$bdir is not a FASTCRYPTO_CT_VALGRIND build" >&2; exit 1; }
 cmake --build "$bdir" -j "$jobs"
 record build 0 $((SECONDS - t0))
 
-canary() {
-    local src=$bdir/ct_canary.c exe=$bdir/ct_canary rc=0
-    cat >"$src" <<'EOF'
-#include <stdio.h>
-#include "fc/ct.h"
-int main(void)
-{
-    volatile unsigned char secret = 1;
-    FC_CT_SECRET((void *)&secret, 1);
-    if (secret & 1) /* the secret-dependent branch valgrind must see */
-        puts("canary: branched on a secret");
-    return 0;
-}
-EOF
-    cc -O1 -g -DFC_CT_VALGRIND=1 -I"$here/include" -o "$exe" "$src" || return 1
+canary() { # test/support/ct_canary.c: one branch on a marked secret
+    local exe=$bdir/ct_canary rc=0
+    cc -O1 -g -DFC_CT_VALGRIND=1 -I"$here/include" -o "$exe" \
+        "$here/test/support/ct_canary.c" || return 1
     "${vg[@]}" "$exe" >/dev/null 2>"$bdir/ct_canary.log" || rc=$?
     if [ "$rc" -ne 99 ]; then
         echo "valgrind did not flag a branch on a marked secret (exit $rc)" >&2

@@ -25,7 +25,7 @@ tool=$src/tools/fastcrypto-config.sh
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/config_tool.XXXXXX")
 trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 unset OPENSSL_CONF
-export FASTCRYPTO_CHECK="$src/scripts/check.sh"
+export FASTCRYPTO_CHECK="$src/tools/fastcrypto-check.sh"
 sed "s|^module = .*|module = $module|" "$src/fastcrypto.cnf" >"$tmp/fc.cnf"
 n=0
 fail() {

@@ -1259,7 +1259,7 @@ static int group_teardown(void **state)
 
 int main(void)
 {
-    /* FC_TEST_FILTER=test_fork_bound runs one test (scripts/stats_e2e.sh;
+    /* FC_TEST_FILTER=test_fork_bound runs one test (test/e2e/stats.sh;
      * fc_test_main reads it). */
     static const fc_test_fixture fixtures[] = {
         {"stats files", group_setup, group_teardown},

@@ -351,7 +351,7 @@ status)
         exit 3
     fi
     check=${FASTCRYPTO_CHECK:-}
-    for c in "$here/fastcrypto-check" "$here/../scripts/check.sh"; do
+    for c in "$here/fastcrypto-check" "$here/fastcrypto-check.sh"; do
         [ -n "$check" ] || [ ! -x "$c" ] || check=$c
     done
     [ -n "$check" ] || check=fastcrypto-check

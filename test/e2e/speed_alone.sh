@@ -5,28 +5,26 @@
 # serves the random numbers speed needs): each run must exit 0 and print its
 # results table, and the counters must show fastcrypto did the work.
 set -euo pipefail
-bdir=$(cd "${1:-build}" && pwd)
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
-fails=0
-check() { # check NAME COUNTER ARGS...
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+out=$tmp/out
+speed() { # speed NAME COUNTER ARGS...
     local name=$1 counter=$2
     shift 2
     if FASTCRYPTO_STATS=1 OPENSSL_CONF=/dev/null timeout 300 openssl speed \
-        -seconds 1 -provider-path "$bdir" -provider fastcrypto "$@" \
+        -seconds 1 -provider-path "$mod" -provider fastcrypto "$@" \
         >"$out" 2>&1 &&
         grep -qE "^(type|  *sign)" "$out" &&
         grep -qE "fastcrypto: stats .* $counter=[1-9]" "$out"; then
-        echo "ok    speed $name"
+        ok "speed $name"
     else
-        echo "FAIL  speed $name"
+        bad "speed $name"
         tail -5 "$out"
-        fails=$((fails + 1))
     fi
 }
-check "-evp aes-128-gcm" aes-gcm-enc -evp aes-128-gcm
-check "-evp aes-256-gcm -decrypt" aes-gcm-dec -evp aes-256-gcm -decrypt
-check "-evp aes-256-cbc" aes-cbc-enc -evp aes-256-cbc
-check "-evp aes-128-cbc -decrypt" aes-cbc-dec -evp aes-128-cbc -decrypt
-check "rsa2048 rsa3072 rsa4096" rsa-sign rsa2048 rsa3072 rsa4096
-[ "$fails" -eq 0 ]
+speed "-evp aes-128-gcm" aes-gcm-enc -evp aes-128-gcm
+speed "-evp aes-256-gcm -decrypt" aes-gcm-dec -evp aes-256-gcm -decrypt
+speed "-evp aes-256-cbc" aes-cbc-enc -evp aes-256-cbc
+speed "-evp aes-128-cbc -decrypt" aes-cbc-dec -evp aes-128-cbc -decrypt
+speed "rsa2048 rsa3072 rsa4096" rsa-sign rsa2048 rsa3072 rsa4096
+e2e_done

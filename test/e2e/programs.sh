@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# programs_e2e.sh [--install] [BUILD_DIR] - the programs an administrator
+# programs.sh [--install] [BUILD_DIR] - the programs an administrator
 # runs once fastcrypto is enabled, on loopback ports, each proven by
 # fastcrypto's live counters (`fastcrypto-stats`, stats_dir in the shipped
 # config): the data must arrive intact and the counters must show who did
@@ -27,7 +27,8 @@
 #
 # Clients run on the default provider only (OPENSSL_CONF=/dev/null), so
 # every count is the server's. Programs that are not installed are
-# skipped; --install installs haproxy, stunnel4 and apache2 with apt-get
+# skipped; --install (or FC_E2E_INSTALL=1: scripts/test.sh's e2e run)
+# installs haproxy, stunnel4 and apache2 with apt-get
 # (after checking with -s that libssl3 and openssl stay as they are) and
 # unpacks openssh-server's sshd into the scratch directory without
 # installing it. Services are never started: every program runs by hand
@@ -40,35 +41,18 @@
 # Prints one ok/FAIL/skip/info line per check; exits non-zero on a FAIL.
 # FC_KEEP_TMP=1 keeps the scratch directory.
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 install=0
+[ "${FC_E2E_INSTALL:-}" != 1 ] || install=1
 if [ "${1:-}" = "--install" ]; then install=1; shift; fi
-bdir=$(cd "${1:-$here/build}" && pwd)
-tool=$bdir/tools/fastcrypto-stats
-[ -f "$bdir/fastcrypto.so" ] || { echo "no $bdir/fastcrypto.so" >&2; exit 1; }
+e2e_init "$@"
 [ -x "$tool" ] || { echo "no $tool" >&2; exit 1; }
-PATH=$PATH:/usr/sbin:/usr/local/sbin
 PY=/usr/bin/python3 # Debian's: its ssl and cryptography use the system libssl
-
-tmp=$(mktemp -d /tmp/fc-programs.XXXXXX)
-chmod 0755 "$tmp"
-pids=()
-cleanup() {
-    local p
-    for p in "${pids[@]}"; do
-        kill_tree "$p"
-    done
+e2e_on_exit() {
     if [ -n "${pgdata:-}" ] && [ -f "$pgdata/postmaster.pid" ]; then
         su postgres -s /bin/sh -c "$pgbin/pg_ctl -D '$pgdata' stop -m immediate" >/dev/null 2>&1 || true
     fi
-    if [ -n "${FC_KEEP_TMP:-}" ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# shellcheck source=scripts/e2e_lib.sh
-. "$here/scripts/e2e_lib.sh"
 
 # --- optional installation ------------------------------------------------------
 if [ "$install" -eq 1 ]; then
@@ -94,26 +78,19 @@ if [ "$install" -eq 1 ]; then
 fi
 
 # --- configs, certificate ---------------------------------------------------------------
-# PostgreSQL and sshd run as an unprivileged user from start to end: the
-# module they load must be readable by it wherever the build tree lives
-# (a clone under a 0700 home is not), so they load a copy from $tmp.
-mod=$tmp/mod
-mkdir -m 0755 "$mod"
-install -m 0644 "$bdir/fastcrypto.so" "$mod/fastcrypto.so"
+# PostgreSQL and sshd run as an unprivileged user from start to end: they
+# load the module's copy in $mod (lib.sh's e2e_init).
 stats=$tmp/stats
 mkdir -m 1777 "$stats" # servers drop privileges; files stay 0600
 conf() { # conf PREFERENCE: the shipped config with stats_dir and this preference
-    sed -e "s|^module = .*|module = $mod/fastcrypto.so|" \
-        -e "s|^# stats_dir = .*|stats_dir = $stats|" \
-        -e "s|^default_properties = .*|default_properties = $1|" "$here/fastcrypto.cnf"
+    fc_conf "s|^# stats_dir = .*|stats_dir = $stats|" \
+        "s|^default_properties = .*|default_properties = $1|"
 }
 conf "$(sed -n 's/^default_properties = //p' "$here/fastcrypto.cnf")" >"$tmp/fc.cnf"
 conf "?provider=fastcrypto" >"$tmp/fc-old.cnf"
 fc=$tmp/fc.cnf
 export OPENSSL_CONF=/dev/null # clients and helpers: default provider only
-openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=localhost -days 2 \
-    -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" \
-    -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
+e2e_cert
 cat "$tmp/cert.pem" "$tmp/key.pem" >"$tmp/both.pem"
 chmod 0644 "$tmp/key.pem" "$tmp/both.pem"
 head -c 100000 /dev/urandom >"$tmp/body"
@@ -168,7 +145,7 @@ exec = /bin/cat
 EOF
     OPENSSL_CONF=$cnf stunnel4 "$tmp/stunnel-$label.conf" >/dev/null 2>&1 &
     p=$!
-    pids+=("$p")
+    e2e_pids+=("$p")
     wait_port "$port" || { bad "stunnel ($label) did not start"; return; }
     for i in 1 2 3; do
         $PY "$tmp/echo_client.py" "$port" 200000 "$tmp/cert.pem" || { bad "stunnel ($label): echo $i"; break; }
@@ -214,7 +191,7 @@ frontend fe
 EOF
     env "$@" haproxy -W -db -f "$tmp/haproxy-$label.cfg" >"$tmp/haproxy-$label.log" 2>&1 &
     p=$!
-    pids+=("$p")
+    e2e_pids+=("$p")
     wait_port "$port" || { bad "haproxy ($label) did not start"; cat "$tmp/haproxy-$label.log"; return; }
     expect=$tmp/hbody
     if ! https_get 4 "$port" --tlsv1.3 || ! https_get 2 "$port" --tls-max 1.2; then
@@ -331,7 +308,7 @@ EOF
         su "$ssh_user" -s /bin/sh -c "$cmd" 2>/dev/null &
     fi
     p=$!
-    pids+=("$p")
+    e2e_pids+=("$p")
     wait_port "$port" || bad "sshd did not start"
     n=$(timeout 30 ssh -p "$port" -i "$d/client" -o BatchMode=yes -o StrictHostKeyChecking=no \
         -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -c aes128-gcm@openssh.com \
@@ -385,7 +362,7 @@ SSLSessionCache shmcb:$a/scache(512000)
 EOF
     OPENSSL_CONF=$fc apache2 -f "$a/httpd.conf" -DFOREGROUND >"$a/out" 2>&1 &
     p=$!
-    pids+=("$p")
+    e2e_pids+=("$p")
     if wait_port "$port"; then
         https_get 5 "$port" || bad "apache2: downloads"
         echo "  apache2: parent $p and children, running:"
@@ -415,7 +392,7 @@ srv.serve_forever()
 EOF
 (cd "$tmp" && OPENSSL_CONF=$fc exec $PY "$tmp/py_server.py" 2>/dev/null) &
 p=$!
-pids+=("$p")
+e2e_pids+=("$p")
 if wait_port "$port"; then
     https_get 3 "$port" || bad "python ssl server: downloads"
     f="program=python3 pid=$p "
@@ -494,5 +471,4 @@ ossl_case "genpkey RSA" "rsa-keygen" -- genpkey -algorithm RSA -pkeyopt rsa_keyg
 same() { cmp -s "$tmp/msg" "$tmp/msg.out" && cmp -s "$tmp/msg" "$tmp/msg.dec"; }
 check "openssl: round trips intact (pkeyutl, cms)" same
 
-echo "$fails failed"
-[ "$fails" -eq 0 ]
+e2e_done

@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# smoke.sh [BUILD_DIR] - the stock `openssl` binary loads fastcrypto.so from
+# smoke.sh [BUILD_DIR] - the `openssl` binary first in PATH (the stock one,
+# or a newer one: scripts/newer_openssl.sh) loads fastcrypto.so from
 # BUILD_DIR, lists its algorithms, and its ciphers give byte-identical
 # results to the default provider's. Exits non-zero on any difference.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-bdir=$(cd "${1:-build}" && pwd)
-[ -f "$bdir/fastcrypto.so" ] || { echo "no $bdir/fastcrypto.so" >&2; exit 1; }
-prov=(-provider-path "$bdir" -provider fastcrypto -provider default)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
+prov=(-provider-path "$mod" -provider fastcrypto -provider default)
 
 echo "-- openssl list -providers"
 openssl list -providers -verbose "${prov[@]}" | tee "$tmp/providers"

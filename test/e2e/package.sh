@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# package_test.sh [BUILD_DIR] - the install paths a user takes:
+# package.sh [BUILD_DIR] - the install paths a user takes:
 #   1. `cmake --install` into a staging prefix (DESTDIR) puts fastcrypto.so
 #      in OpenSSL's module directory, fastcrypto.cnf under share/,
 #      fastcrypto-check, -stats, -calibrate and -config under bin/, the boot-time
@@ -25,17 +25,16 @@
 #      wisdom and forgets the unit. A wisdom file already at the default
 #      path is put back afterwards.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-bdir=$(cd "${1:-$here/build}" && pwd)
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 modulesdir=$(openssl version -m | sed 's/.*"\(.*\)"/\1/')
 unit=fastcrypto-calibrate.service
 unitfile=/lib/systemd/system/$unit
 wisdom=/var/lib/fastcrypto/wisdom
-tmp=$(mktemp -d)
 installed=0
 saved=0
 placed=0
-cleanup() {
+e2e_on_exit() {
     if [ "$installed" -eq 1 ]; then dpkg -P fastcrypto >/dev/null 2>&1 || true; fi
     if [ "$saved" -eq 1 ]; then
         mkdir -p "$(dirname "$wisdom")"
@@ -44,11 +43,9 @@ cleanup() {
         rm -f "$wisdom"
         rmdir "$(dirname "$wisdom")" 2>/dev/null || true
     fi
-    rm -rf "$tmp"
 }
-trap cleanup EXIT
 fail() {
-    echo "package_test: FAIL: $*" >&2
+    echo "package.sh: FAIL: $*" >&2
     exit 1
 }
 
@@ -66,23 +63,23 @@ grep -qx "ExecStart=/usr/bin/fastcrypto-calibrate --budget 20 --out $wisdom" \
 
 echo "-- fastcrypto-calibrate --check: missing, fresh, foreign"
 cal=$bdir/tools/fastcrypto-calibrate
-# check FILE WANT: --check's exit code on FILE is WANT.
-check() {
+# cal_check FILE WANT: --check's exit code on FILE is WANT.
+cal_check() {
     local rc=0
     FASTCRYPTO_WISDOM=$1 OPENSSL_MODULES=$bdir "$cal" --check >"$tmp/out" 2>&1 || rc=$?
     sed 's/^/   /' "$tmp/out"
     [ "$rc" -eq "$2" ] || fail "--check on $1: exit $rc, want $2"
 }
-check "$tmp/w/wisdom" 1
+cal_check "$tmp/w/wisdom" 1
 grep -q 'no such file' "$tmp/out" || fail "--check does not say the file is missing"
 OPENSSL_MODULES=$bdir "$cal" --quick --budget 3 --out "$tmp/w/wisdom" >/dev/null
-check "$tmp/w/wisdom" 0
+cal_check "$tmp/w/wisdom" 0
 # The same with --out instead of the environment.
 OPENSSL_MODULES=$bdir "$cal" --check --out "$tmp/w/wisdom" >/dev/null ||
     fail "--check --out on a fresh file"
 sed 's/^\(key .*\) fc=[^ ]*$/\1 fc=0.0.0-elsewhere/' "$tmp/w/wisdom" >"$tmp/w/foreign"
 grep -q 'fc=0.0.0-elsewhere' "$tmp/w/foreign" || fail "could not edit the key"
-check "$tmp/w/foreign" 1
+cal_check "$tmp/w/foreign" 1
 grep -q 'ignored: key differs' "$tmp/out" || fail "--check does not say the key differs"
 
 echo "-- cpack -G DEB"

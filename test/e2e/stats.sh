@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# stats_e2e.sh [BUILD_DIR] - live counters with real programs.
+# stats.sh [BUILD_DIR] - live counters with real programs.
 #
 #   1. nginx (master + 2 workers), configured with `stats_dir` in the
 #      fastcrypto section, serves TLS 1.3 and TLS 1.2 to curl while
@@ -34,97 +34,40 @@
 # Prints one ok/FAIL line per check; exits non-zero on any failure.
 # FC_KEEP_TMP=1 keeps the scratch directory.
 set -euo pipefail
-
-here=$(cd "$(dirname "$0")/.." && pwd)
-bdir=$(cd "${1:-$here/build}" && pwd)
-tool=$bdir/tools/fastcrypto-stats
-[ -f "$bdir/fastcrypto.so" ] || { echo "no $bdir/fastcrypto.so" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+e2e_init "$@"
 [ -x "$tool" ] || { echo "no $tool" >&2; exit 1; }
-PATH=$PATH:/usr/sbin
 for c in nginx curl openssl; do
-    command -v "$c" >/dev/null || { echo "stats_e2e: needs $c" >&2; exit 1; }
+    command -v "$c" >/dev/null || { echo "stats.sh: needs $c" >&2; exit 1; }
 done
-
-tmp=$(mktemp -d /tmp/fc-stats-e2e.XXXXXX)
-chmod 0755 "$tmp"
 nginx_pid=""
 live=""
-cleanup() {
-    if [ -n "$nginx_pid" ]; then
-        kill_tree "$nginx_pid"
-    fi
-    if [ -n "$live" ]; then
-        kill "$live" 2>/dev/null || true
-    fi
-    if [ -n "${FC_KEEP_TMP:-}" ]; then echo "kept $tmp"; else rm -rf "$tmp"; fi
+e2e_on_exit() {
+    [ -z "$nginx_pid" ] || kill_tree "$nginx_pid"
+    [ -z "$live" ] || kill "$live" 2>/dev/null || true
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# shellcheck source=scripts/e2e_lib.sh
-. "$here/scripts/e2e_lib.sh"
 
 stats=$tmp/stats
 mkdir -m 0755 "$stats"
 # The shipped config, the module from the build, stats_dir set there.
-sed -e "s|^module = .*|module = $bdir/fastcrypto.so|" \
-    -e "s|^# stats_dir = .*|stats_dir = $stats|" "$here/fastcrypto.cnf" >"$tmp/fc.cnf"
+fc_conf "s|^# stats_dir = .*|stats_dir = $stats|" >"$tmp/fc.cnf"
 grep -q "^stats_dir = $stats" "$tmp/fc.cnf" || { echo "no stats_dir line in fastcrypto.cnf" >&2; exit 1; }
 export OPENSSL_CONF=$tmp/fc.cnf
-# Helper runs (openssl req, curl) keep their stats files elsewhere.
+# Helper runs (curl) keep their stats files elsewhere.
 other=(env FASTCRYPTO_STATS_DIR="$tmp/other")
 mkdir "$tmp/other"
 echo "== $(nginx -v 2>&1), $(openssl version)"
 
 # --- 1. nginx ------------------------------------------------------------------
-"${other[@]}" openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=localhost -days 2 \
-    -addext "subjectAltName=IP:127.0.0.1" -propquery provider=default \
-    -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
+e2e_cert
 mkdir -p "$tmp/www"
 head -c 200000 /dev/urandom >"$tmp/www/f"
 
-# nginx_start DIR: master + 2 workers in prefix DIR; sets nginx_pid, port.
-nginx_start() {
-    local p=$1 user="" _
-    [ "$(id -u)" -ne 0 ] || user="user root root;"
-    mkdir -p "$p/tmp"
-    port=$(pick_port)
-    cat >"$p/nginx.conf" <<EOF
-daemon off;
-master_process on;
-worker_processes 2;
-$user
-pid $p/nginx.pid;
-error_log $p/error.log notice;
-env OPENSSL_CONF;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $p/tmp/body;
-    proxy_temp_path $p/tmp/proxy;
-    fastcgi_temp_path $p/tmp/fastcgi;
-    uwsgi_temp_path $p/tmp/uwsgi;
-    scgi_temp_path $p/tmp/scgi;
-    server {
-        listen 127.0.0.1:$port ssl;
-        ssl_certificate $tmp/cert.pem;
-        ssl_certificate_key $tmp/key.pem;
-        ssl_protocols TLSv1.2 TLSv1.3;
-        ssl_session_cache off;
-        ssl_session_tickets off;
-        root $tmp/www;
-    }
-}
-EOF
-    nginx -p "$p" -c "$p/nginx.conf" -e "$p/error.log" >"$p/out" 2>&1 &
-    nginx_pid=$!
-    for _ in $(seq 100); do
-        (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && return 0
-        sleep 0.05
-    done
-    echo "nginx did not start" >&2
-    tail -5 "$p/error.log" >&2 || true
-    return 1
+# ngx_start PREFIX: master + 2 workers, no access log, no session
+# resumption (every download a full handshake); sets nginx_pid, port.
+ngx_start() {
+    nginx_start "$1" "    access_log off;" "        ssl_session_cache off;
+        ssl_session_tickets off;"
 }
 
 # get N ARGS...: N separate curl runs (N full handshakes), body checked.
@@ -138,7 +81,7 @@ get() {
     done
 }
 
-nginx_start "$tmp/ng1"
+ngx_start "$tmp/ng1"
 m=$nginx_pid
 get_ok=1
 get 6 --tlsv1.3 || get_ok=0
@@ -176,7 +119,7 @@ nother=$(raw | grep " program=nginx " | grep -vc ' state=exited ' || true)
 check "nginx: after SIGQUIT, every file marked exited ($nex, $nother not), counts kept" \
     test "$nex" -ge 2 -a "$nother" -eq 0 -a "$(sum rsa-sign "program=nginx ")" -eq 13
 
-nginx_start "$tmp/ng2"
+ngx_start "$tmp/ng2"
 m2=$nginx_pid
 get 2 --tlsv1.3 || bad "nginx 2: downloads"
 kill_tree "$m2"
@@ -333,5 +276,4 @@ else
     skip "planted files: not root (needs files owned by nobody)"
 fi
 
-echo "$fails failed"
-[ "$fails" -eq 0 ]
+e2e_done
