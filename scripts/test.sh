@@ -9,7 +9,7 @@
 #   2. the export check; the end-to-end tests, once (`ctest -L e2e`,
 #      test/e2e: openssl, speed, TLS, nginx, live counters, programs,
 #      fastcrypto-check, the package; FC_E2E_INSTALL=1 installs haproxy,
-#      stunnel4 and apache2 for them);
+#      stunnel4 and apache2 for them, and the package with dpkg);
 #   3. (not with --quick) NO_ASM and clang builds, the AddressSanitizer +
 #      UBSan build, the newest OpenSSL 3.x (scripts/newer_openssl.sh), the
 #      arm64 cross build under qemu (scripts/test_arm64.sh), valgrind over
