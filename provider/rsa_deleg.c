@@ -448,6 +448,14 @@ static int fc_deleg_digest_init(fc_rsa_op *op, const char *mdname,
     return 1;
 }
 
+/* A data call on a delegated operation whose init failed (no default
+ * context was made): a clear error, not a silent 0. */
+static int fc_deleg_uninit(const fc_rsa_op *op)
+{
+    FC_RAISE(op->prov, FC_R_OPERATION_NOT_INITIALIZED);
+    return 0;
+}
+
 /* Sign, verify-recover, encrypt or decrypt, as the operation was begun. */
 static int fc_deleg_run(fc_rsa_op *op, unsigned char *out, size_t *outlen,
                         size_t outsize, const unsigned char *in, size_t inlen)
@@ -457,7 +465,7 @@ static int fc_deleg_run(fc_rsa_op *op, unsigned char *out, size_t *outlen,
     int ok = 0;
 
     if (pctx == NULL)
-        return 0;
+        return fc_deleg_uninit(op);
     switch (op->operation) {
     case EVP_PKEY_OP_SIGN:
         ok = EVP_PKEY_sign(pctx, out, &len, in, inlen);
@@ -482,8 +490,9 @@ static int fc_deleg_verify(fc_rsa_op *op, const unsigned char *sig,
                            size_t siglen, const unsigned char *tbs,
                            size_t tbslen)
 {
-    return op->deleg.pctx != NULL &&
-           EVP_PKEY_verify(op->deleg.pctx, sig, siglen, tbs, tbslen) == 1;
+    if (op->deleg.pctx == NULL)
+        return fc_deleg_uninit(op);
+    return EVP_PKEY_verify(op->deleg.pctx, sig, siglen, tbs, tbslen) == 1;
 }
 
 static int fc_deleg_digest_update(fc_rsa_op *op, const unsigned char *data,
@@ -492,7 +501,7 @@ static int fc_deleg_digest_update(fc_rsa_op *op, const unsigned char *data,
     EVP_MD_CTX *mctx = op->deleg.mctx;
 
     if (mctx == NULL)
-        return 0;
+        return fc_deleg_uninit(op);
     if (op->operation == EVP_PKEY_OP_SIGN)
         return EVP_DigestSignUpdate(mctx, data, len) > 0;
     return EVP_DigestVerifyUpdate(mctx, data, len) > 0;
@@ -503,8 +512,9 @@ static int fc_deleg_digest_sign_final(fc_rsa_op *op, unsigned char *sig,
 {
     size_t len = sigsize;
 
-    if (op->deleg.mctx == NULL ||
-        EVP_DigestSignFinal(op->deleg.mctx, sig, &len) <= 0)
+    if (op->deleg.mctx == NULL)
+        return fc_deleg_uninit(op);
+    if (EVP_DigestSignFinal(op->deleg.mctx, sig, &len) <= 0)
         return 0;
     *siglen = len;
     return 1;
@@ -513,8 +523,9 @@ static int fc_deleg_digest_sign_final(fc_rsa_op *op, unsigned char *sig,
 static int fc_deleg_digest_verify_final(fc_rsa_op *op, const unsigned char *sig,
                                         size_t siglen)
 {
-    return op->deleg.mctx != NULL &&
-           EVP_DigestVerifyFinal(op->deleg.mctx, sig, siglen) == 1;
+    if (op->deleg.mctx == NULL)
+        return fc_deleg_uninit(op);
+    return EVP_DigestVerifyFinal(op->deleg.mctx, sig, siglen) == 1;
 }
 
 /* The operation's own context: the one made at init, or the digest's. */

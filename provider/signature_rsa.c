@@ -491,7 +491,9 @@ static int fc_rsa_sig_digest_sign_final(fc_rsa_op *op, unsigned char *sig,
     unsigned int dlen = 0;
 
     ctx->allow_md = 1;
-    if (ctx->mdctx == NULL)
+    /* The digest context exists only once a key was set; both are checked
+     * here rather than trusted (fc_rsa_sig_sign reads the key). */
+    if (ctx->mdctx == NULL || op->rsa == NULL)
         return 0;
     /* A size query must not finalise the digest. */
     if (sig != NULL && !EVP_DigestFinal_ex(ctx->mdctx, digest, &dlen))
@@ -508,7 +510,8 @@ static int fc_rsa_sig_digest_verify_final(fc_rsa_op *op,
     unsigned int dlen = 0;
 
     ctx->allow_md = 1;
-    if (ctx->mdctx == NULL || !EVP_DigestFinal_ex(ctx->mdctx, digest, &dlen))
+    if (ctx->mdctx == NULL || op->rsa == NULL ||
+        !EVP_DigestFinal_ex(ctx->mdctx, digest, &dlen))
         return 0;
     return fc_rsa_sig_verify(op, sig, siglen, digest, dlen);
 }
