@@ -43,6 +43,10 @@
 #include "runner.h"
 
 static char g_root[64]; /* scratch directory for the whole run */
+/* The test config for children that run as nobody: a copy, with a copy of
+ * the module, under g_root (mode 0755), as the build tree may sit where
+ * nobody cannot read (a clone under a 0700 home). */
+static char g_nobody_conf[128];
 static int g_ndir;
 
 /* ---------------------------------------------------------------------- */
@@ -568,7 +572,7 @@ static int child_unwritable(void *p)
         (setgid(65534) != 0 || setuid(65534) != 0))
         return 1;
     set_dir(dir);
-    lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
+    lib = fc_test_lib_load(g_nobody_conf, FC_TEST_NEED_FC);
     if (lib == NULL || !gcm_messages(lib, 3))
         return 2;
     if (!fc_test_lib_get_str(lib, "fastcrypto-stats-file", path,
@@ -909,7 +913,7 @@ static int child_nobody(void *p)
 
     if (setgid(NOBODY) != 0 || setuid(NOBODY) != 0)
         return 1;
-    lib = fc_test_lib_load(NULL, FC_TEST_NEED_FC);
+    lib = fc_test_lib_load(g_nobody_conf, FC_TEST_NEED_FC);
     if (lib == NULL || !gcm_messages(lib, 2))
         return 2;
     if (write(fds[1], "r", 1) != 1 || read(fds[0], &c, 1) != 1)
@@ -1235,6 +1239,57 @@ FC_TEST("stats files", test_fold_lock_held)
 
 /* ---------------------------------------------------------------------- */
 
+/* Copies |from| to |to| (mode 0644), replacing a line that starts with
+ * "module = " by "module = |module|" when |module| is not NULL. */
+static int copy_file(const char *from, const char *to, const char *module)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    char line[1024];
+    size_t n;
+    int ok = in != NULL && out != NULL;
+
+    if (ok && module != NULL) {
+        while (fgets(line, sizeof(line), in) != NULL)
+            if (strncmp(line, "module = ", 9) == 0)
+                fprintf(out, "module = %s\n", module);
+            else
+                fputs(line, out);
+    } else if (ok) {
+        char buf[65536];
+
+        while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+            ok &= fwrite(buf, 1, n, out) == n;
+    }
+    ok &= in != NULL && !ferror(in);
+    if (in != NULL)
+        fclose(in);
+    if (out != NULL)
+        ok &= fclose(out) == 0;
+    return ok && chmod(to, 0644) == 0;
+}
+
+/* g_nobody_conf: the test config and the module it names, copied under
+ * g_root. */
+static int nobody_conf_make(void)
+{
+    const char *conf = getenv("FC_TEST_CONF");
+    char module[1024] = "", copy[128], line[1024];
+    FILE *f = fopen(conf, "r");
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f) != NULL)
+        if (strncmp(line, "module = ", 9) == 0) {
+            snprintf(module, sizeof(module), "%s", line + 9);
+            module[strcspn(module, "\r\n")] = '\0';
+        }
+    fclose(f);
+    snprintf(copy, sizeof(copy), "%s/fastcrypto.so", g_root);
+    snprintf(g_nobody_conf, sizeof(g_nobody_conf), "%s/nobody.cnf", g_root);
+    return module[0] != '\0' && copy_file(module, copy, NULL) &&
+           copy_file(conf, g_nobody_conf, copy);
+}
+
 static int group_setup(void **state)
 {
     if (getenv("FC_TEST_CONF") == NULL) {
@@ -1245,7 +1300,7 @@ static int group_setup(void **state)
     if (!self_comm())
         return -1;
     snprintf(g_root, sizeof(g_root), "/tmp/fc-test-stats.XXXXXX");
-    if (mkdtemp(g_root) == NULL)
+    if (mkdtemp(g_root) == NULL || !nobody_conf_make())
         return -1;
     unsetenv("FASTCRYPTO_STATS");
     unsetenv("FASTCRYPTO_STATS_DIR");

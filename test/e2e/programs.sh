@@ -247,13 +247,18 @@ EOF
     su postgres -s /bin/sh -c "OPENSSL_CONF='$fc' $pgbin/pg_ctl -D '$pgdata' -l '$tmp/pg/log' -w start" >/dev/null
     pm=$(head -1 "$pgdata/postmaster.pid")
     dsn="host=127.0.0.1 port=$port user=postgres dbname=postgres sslmode=verify-ca sslrootcert=$tmp/cert.pem"
-    # A backend still running its query: read its counters meanwhile.
-    psql "$dsn" -Atc "select pg_sleep(1.5), length(repeat('x', 300000))" >"$tmp/pg/q1" &
+    # A backend still running its query: read its counters meanwhile (for
+    # up to 3 s of its 4: a loaded machine may take a while to connect).
+    psql "$dsn" -Atc "select pg_sleep(4), length(repeat('x', 300000))" >"$tmp/pg/q1" &
     q=$!
-    sleep 0.8
+    live=0
+    for _ in $(seq 15); do
+        sleep 0.2
+        live=$(raw | grep -E "program=postgres .* ppid=$pm state=running" | grep -vc " rsa-sign=0 " || true)
+        [ "$live" -lt 1 ] || break
+    done
     echo "  postgres: postmaster $pm, backends running:"
     show -n postgres | grep " running " || true
-    live=$(raw | grep -E "program=postgres .* ppid=$pm state=running" | grep -vc " rsa-sign=0 " || true)
     check "postgres: a backend serving a query shows its handshake live ($live)" test "$live" -ge 1
     wait "$q"
     for _ in 1 2; do
