@@ -162,75 +162,91 @@
 
 #if defined(__aarch64__)
 
-/* Register table, shared by both entry points (the squaring shuffles its
- * arguments on entry so that this map holds in the common code). */
-RP	.req	x0	// r, the output
-AP	.req	x1	// a
+/* Register table, shared by both entry points. r, n, m and m0inv are
+ * spilled to the frame on entry (SPILL_*) and reloaded where needed, so
+ * that a row has 23 registers (8-limb groups) and the phase 5. */
+ROWP	.req	x0	// &T[i] (row start); sqr: &T[8k] of the block
+AP	.req	x1	// a (mul, sqr)
+MP	.req	x1	// m (reduction: a is no longer needed)
 BP	.req	x2	// mul: b walker; sqr: &a[4k] of the current block
-MP	.req	x3	// m
-M0I	.req	x4	// m0inv = -m^-1 mod 2^64
-NL	.req	x5	// n
-MW	.req	x6	// the row's multiplier: b_i, q_i or a_r
-CW	.req	x7	// carry word between groups; row's final word
-XP	.req	x8	// walks a or m along a row
-TP	.req	x9	// walks T along a row
-CNT	.req	x10	// groups left in the row (or limbs left in a pass)
-LO0	.req	x11	// limbs of X, then their low product words
-LO1	.req	x12
-LO2	.req	x13
-LO3	.req	x14
-HI0	.req	x15	// high product words
-HI1	.req	x16
-HI2	.req	x17
-HI3	.req	x19
-TW0	.req	x20	// T words of the group
-TW1	.req	x21
-TW2	.req	x22
-TW3	.req	x23
-ROWP	.req	x24	// &T[i] (row start); sqr: &T[8k] of the block
-ROWS	.req	x25	// rows (or blocks) left
-NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
-/* T[0..2n-1] lives at sp. */
+M0I	.req	x2	// m0inv (reduction)
+ROWS	.req	x3	// rows (or blocks) left
+NG	.req	x4	// groups of 4 limbs in a row (after a squaring row's head)
+LO0	.req	x5	// limbs of X, then their low product words, then T
+LO1	.req	x6
+LO2	.req	x7
+LO3	.req	x8
+LO4	.req	x9
+LO5	.req	x10
+LO6	.req	x11
+LO7	.req	x12
+HI0	.req	x13	// high product words
+HI1	.req	x14
+HI2	.req	x15
+HI3	.req	x16
+HI4	.req	x17
+HI5	.req	x19
+HI6	.req	x20
+HI7	.req	x21
+T0	.req	x22	// T words on their way into chain A
+T1	.req	x23
+MW	.req	x24	// the row's multiplier: b_i, q_i or a_r
+CW	.req	x25	// carry word between groups; row's final word
+XP	.req	x26	// walks a or m along a row
+TP	.req	x27	// walks T along a row
+CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
+/* T[0..2n-1] lives at sp; the spill slots at x29 + SPILL_*. */
+#define SPILL_RP 96
+#define SPILL_NL 104
+#define SPILL_MP 112
+#define SPILL_M0I 120
 
 /* ------------------------------------------------------------------------
  * Frame
  * ------------------------------------------------------------------------ */
 
 /*
- * FRAME_ENTER: frame record in x29, save x19-x26, allocate 16n bytes for T
- * at sp. In: NL = n. Out: NG = n / 4. Clobbers: none else.
+ * FRAME_ENTER rp, mp, m0i, nl: frame record in x29, save x19-x28, spill
+ * the four argument registers given, allocate 16n bytes for T at sp.
+ * Out: NG = n / 4. Clobbers: none else.
  */
-.macro FRAME_ENTER
-	stp	x29, x30, [sp, #-96]!
-	.cfi_def_cfa_offset 96
-	.cfi_offset x29, -96
-	.cfi_offset x30, -88
+.macro FRAME_ENTER rp, mp, m0i, nl
+	stp	x29, x30, [sp, #-128]!
+	.cfi_def_cfa_offset 128
+	.cfi_offset x29, -128
+	.cfi_offset x30, -120
 	mov	x29, sp
 	.cfi_def_cfa_register x29
 	stp	x19, x20, [sp, #16]
-	.cfi_offset x19, -80
-	.cfi_offset x20, -72
+	.cfi_offset x19, -112
+	.cfi_offset x20, -104
 	stp	x21, x22, [sp, #32]
-	.cfi_offset x21, -64
-	.cfi_offset x22, -56
+	.cfi_offset x21, -96
+	.cfi_offset x22, -88
 	stp	x23, x24, [sp, #48]
-	.cfi_offset x23, -48
-	.cfi_offset x24, -40
+	.cfi_offset x23, -80
+	.cfi_offset x24, -72
 	stp	x25, x26, [sp, #64]
-	.cfi_offset x25, -32
-	.cfi_offset x26, -24
-	sub	sp, sp, NL, lsl #4		// T: 2n limbs, 16n bytes
-	lsr	NG, NL, #2
+	.cfi_offset x25, -64
+	.cfi_offset x26, -56
+	stp	x27, x28, [sp, #80]
+	.cfi_offset x27, -48
+	.cfi_offset x28, -40
+	stp	\rp, \nl, [sp, #SPILL_RP]
+	stp	\mp, \m0i, [sp, #SPILL_MP]
+	sub	sp, sp, \nl, lsl #4		// T: 2n limbs, 16n bytes
+	lsr	NG, \nl, #2
 .endm
 
-/* FRAME_LEAVE: restore x19-x26, x29 and sp; return. LR was never changed. */
+/* FRAME_LEAVE: restore x19-x28, x29 and sp; return. LR was never changed. */
 .macro FRAME_LEAVE
 	mov	sp, x29
 	ldp	x19, x20, [sp, #16]
 	ldp	x21, x22, [sp, #32]
 	ldp	x23, x24, [sp, #48]
 	ldp	x25, x26, [sp, #64]
-	ldr	x29, [sp], #96
+	ldp	x27, x28, [sp, #80]
+	ldr	x29, [sp], #128
 	.cfi_def_cfa sp, 0
 	.cfi_restore x19
 	.cfi_restore x20
@@ -240,6 +256,8 @@ NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
 	.cfi_restore x24
 	.cfi_restore x25
 	.cfi_restore x26
+	.cfi_restore x27
+	.cfi_restore x28
 	.cfi_restore x29
 	.cfi_restore x30
 	ret
@@ -265,18 +283,17 @@ NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
  * ------------------------------------------------------------------------ */
 
 /*
- * ROW_GROUPS: T[TP..] += MW * X[XP..] over CNT >= 1 groups of 4 limbs, with
- * the carry word CW added at the first position and the final carry word
- * left in CW (the caller stores it at the position after the row).
- * In: MW, XP, TP, CNT, CW. Out: CW; XP, TP advanced by 32 * CNT; CNT = 0.
- * Clobbers: LO0-LO3, HI0-HI3, TW0-TW3, flags.
+ * GROUP4: T[TP..TP+3] += MW * X[XP..XP+3] + CW; the group's carry word
+ * into CW; XP and TP advance by 4 limbs. Chain A adds the low words at
+ * positions 0..3 and folds its carry into hi_3; chain B adds CW at 0 and
+ * hi_0..hi_2 at 1..3 and ends with CW = hi_3 + C.
+ * Clobbers: LO0-LO3, HI0-HI7 (HI4-HI7 hold the T words), flags.
  */
-.macro ROW_GROUPS
-1:
+.macro GROUP4
 	ldp	LO0, LO1, [XP]
 	ldp	LO2, LO3, [XP, #16]
-	ldp	TW0, TW1, [TP]
-	ldp	TW2, TW3, [TP, #16]
+	ldp	HI4, HI5, [TP]
+	ldp	HI6, HI7, [TP, #16]
 	add	XP, XP, #32
 	umulh	HI0, LO0, MW
 	umulh	HI1, LO1, MW
@@ -286,39 +303,110 @@ NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
 	mul	LO1, LO1, MW
 	mul	LO2, LO2, MW
 	mul	LO3, LO3, MW
-	/* Chain A: low words at positions 0..3; its carry goes into hi_3
-	 * (hi_3 <= 2^64 - 2). */
-	adds	TW0, TW0, LO0
-	adcs	TW1, TW1, LO1
-	adcs	TW2, TW2, LO2
-	adcs	TW3, TW3, LO3
+	adds	LO0, LO0, HI4
+	adcs	LO1, LO1, HI5
+	adcs	LO2, LO2, HI6
+	adcs	LO3, LO3, HI7
 	adc	HI3, HI3, xzr
-	/* Chain B: incoming carry word at 0, high words at 1..3, and the
-	 * group's top word (bounded above: cannot wrap). */
-	adds	TW0, TW0, CW
-	adcs	TW1, TW1, HI0
-	adcs	TW2, TW2, HI1
-	adcs	TW3, TW3, HI2
+	adds	LO0, LO0, CW
+	adcs	LO1, LO1, HI0
+	adcs	LO2, LO2, HI1
+	adcs	LO3, LO3, HI2
 	adc	CW, HI3, xzr
-	stp	TW0, TW1, [TP]
-	stp	TW2, TW3, [TP, #16]
+	stp	LO0, LO1, [TP]
+	stp	LO2, LO3, [TP, #16]
 	add	TP, TP, #32
+.endm
+
+/*
+ * GROUP8: the same on 8 limbs, without moving XP and TP: one chain of 8
+ * low words (its carry folded into hi_7), one chain of CW and 7 high
+ * words. 2.25 adds per product instead of GROUP4's 2.5.
+ * Clobbers: LO0-LO7, HI0-HI7, T0, T1, flags.
+ */
+.macro GROUP8
+	ldp	LO0, LO1, [XP]
+	ldp	LO2, LO3, [XP, #16]
+	ldp	LO4, LO5, [XP, #32]
+	ldp	LO6, LO7, [XP, #48]
+	umulh	HI0, LO0, MW
+	umulh	HI1, LO1, MW
+	umulh	HI2, LO2, MW
+	umulh	HI3, LO3, MW
+	umulh	HI4, LO4, MW
+	umulh	HI5, LO5, MW
+	umulh	HI6, LO6, MW
+	umulh	HI7, LO7, MW
+	mul	LO0, LO0, MW
+	mul	LO1, LO1, MW
+	mul	LO2, LO2, MW
+	mul	LO3, LO3, MW
+	mul	LO4, LO4, MW
+	mul	LO5, LO5, MW
+	mul	LO6, LO6, MW
+	mul	LO7, LO7, MW
+	ldp	T0, T1, [TP]
+	adds	LO0, LO0, T0
+	adcs	LO1, LO1, T1
+	ldp	T0, T1, [TP, #16]
+	adcs	LO2, LO2, T0
+	adcs	LO3, LO3, T1
+	ldp	T0, T1, [TP, #32]
+	adcs	LO4, LO4, T0
+	adcs	LO5, LO5, T1
+	ldp	T0, T1, [TP, #48]
+	adcs	LO6, LO6, T0
+	adcs	LO7, LO7, T1
+	adc	HI7, HI7, xzr
+	adds	LO0, LO0, CW
+	adcs	LO1, LO1, HI0
+	adcs	LO2, LO2, HI1
+	adcs	LO3, LO3, HI2
+	adcs	LO4, LO4, HI3
+	adcs	LO5, LO5, HI4
+	adcs	LO6, LO6, HI5
+	adcs	LO7, LO7, HI6
+	adc	CW, HI7, xzr
+	stp	LO0, LO1, [TP]
+	stp	LO2, LO3, [TP, #16]
+	stp	LO4, LO5, [TP, #32]
+	stp	LO6, LO7, [TP, #48]
+.endm
+
+/*
+ * ROW_BODY: T[TP..] += MW * X[XP..] over NG >= 1 groups of 4 limbs (one
+ * GROUP4 if NG is odd, then GROUP8s), CW added at the first position and
+ * the final carry word left in CW (the caller stores it).
+ * In: MW, XP, TP, CW, NG. Out: CW; XP, TP past the row.
+ * Clobbers: CNT, LO0-LO7, HI0-HI7, T0, T1, flags.
+ */
+.macro ROW_BODY
+	tbz	NG, #0, 1f			// public: n and the row index
+	GROUP4
+1:
+	lsr	CNT, NG, #1
+	cbz	CNT, 3f
+2:
+	GROUP8
+	add	XP, XP, #64
+	add	TP, TP, #64
 	sub	CNT, CNT, #1
-	cbnz	CNT, 1b
+	cbnz	CNT, 2b
+3:
 .endm
 
 /*
  * HEAD3 / HEAD2 / HEAD1: the first 3, 2 or 1 limbs of a squaring row, with
- * CW = 0 on entry: T[TP..TP+h-1] += MW * a[XP..XP+h-1], the carry word
- * into CW; XP and TP advance by h limbs. Same two chains as ROW_GROUPS
- * (the incoming carry word is 0, so chain B starts at position 1).
- * Clobbers: LO0-LO2, HI0-HI2, TW0-TW2, flags.
+ * no carry word in: T[TP..TP+h-1] += MW * a[XP..XP+h-1], the carry word
+ * into CW; XP and TP advance by h limbs. Same two chains as GROUP4 (chain
+ * B starts at position 1).
+ * Clobbers: LO0-LO2, HI0-HI2, T0, T1, LO4, flags.
  */
 .macro HEAD3
 	ldp	LO0, LO1, [XP]
 	ldr	LO2, [XP, #16]
-	ldp	TW0, TW1, [TP]
-	ldr	TW2, [TP, #16]
+	ldp	T0, T1, [TP]
+	ldr	LO4, [TP, #16]
 	add	XP, XP, #24
 	umulh	HI0, LO0, MW
 	umulh	HI1, LO1, MW
@@ -326,44 +414,44 @@ NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
 	mul	LO0, LO0, MW
 	mul	LO1, LO1, MW
 	mul	LO2, LO2, MW
-	adds	TW0, TW0, LO0
-	adcs	TW1, TW1, LO1
-	adcs	TW2, TW2, LO2
+	adds	LO0, LO0, T0
+	adcs	LO1, LO1, T1
+	adcs	LO2, LO2, LO4
 	adc	HI2, HI2, xzr
-	adds	TW1, TW1, HI0
-	adcs	TW2, TW2, HI1
+	adds	LO1, LO1, HI0
+	adcs	LO2, LO2, HI1
 	adc	CW, HI2, xzr
-	stp	TW0, TW1, [TP]
-	str	TW2, [TP, #16]
+	stp	LO0, LO1, [TP]
+	str	LO2, [TP, #16]
 	add	TP, TP, #24
 .endm
 
 .macro HEAD2
 	ldp	LO0, LO1, [XP]
-	ldp	TW0, TW1, [TP]
+	ldp	T0, T1, [TP]
 	add	XP, XP, #16
 	umulh	HI0, LO0, MW
 	umulh	HI1, LO1, MW
 	mul	LO0, LO0, MW
 	mul	LO1, LO1, MW
-	adds	TW0, TW0, LO0
-	adcs	TW1, TW1, LO1
+	adds	LO0, LO0, T0
+	adcs	LO1, LO1, T1
 	adc	HI1, HI1, xzr
-	adds	TW1, TW1, HI0
+	adds	LO1, LO1, HI0
 	adc	CW, HI1, xzr
-	stp	TW0, TW1, [TP]
+	stp	LO0, LO1, [TP]
 	add	TP, TP, #16
 .endm
 
 .macro HEAD1
 	ldr	LO0, [XP]
-	ldr	TW0, [TP]
+	ldr	T0, [TP]
 	add	XP, XP, #8
 	umulh	HI0, LO0, MW
 	mul	LO0, LO0, MW
-	adds	TW0, TW0, LO0
+	adds	LO0, LO0, T0
 	adc	CW, HI0, xzr
-	str	TW0, [TP]
+	str	LO0, [TP]
 	add	TP, TP, #8
 .endm
 
@@ -377,18 +465,18 @@ NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
 	ldr	MW, [BP, #8 * \k]
 	add	XP, BP, #8 * (\k + 1)
 	add	TP, ROWP, #8 * (2 * \k + 1)
-	mov	CW, xzr
 .if \h == 3
 	HEAD3
 .elseif \h == 2
 	HEAD2
 .elseif \h == 1
 	HEAD1
+.else
+	mov	CW, xzr
 .endif
-	cbz	NG, 2f				// public: last block has no groups
-	mov	CNT, NG
-	ROW_GROUPS
-2:
+	cbz	NG, 4f				// public: last block has no groups
+	ROW_BODY
+4:
 	str	CW, [TP]
 .endm
 
@@ -404,19 +492,18 @@ NG	.req	x26	// n / 4: groups in a full row; sqr: groups per row of block
  * writes r (n limbs) last, so r may alias a, b or m. CT: only n leaks.
  */
 FC_FUNC_START(fc_bn_mul_mont_arm64)
-	FRAME_ENTER
+	FRAME_ENTER x0, x3, x4, x5
+	mov	ROWS, x5
 	ZERO_LOW
 	/* Product rows: T[i..i+n-1] += a * b_i, carry word to T[i+n] (not
 	 * yet written by any row: row i-1 ended at T[i+n-1]). */
 	mov	ROWP, sp
-	mov	ROWS, NL
 .Lmul_row:
 	ldr	MW, [BP], #8
 	mov	XP, AP
 	mov	TP, ROWP
 	mov	CW, xzr
-	mov	CNT, NG
-	ROW_GROUPS
+	ROW_BODY
 	str	CW, [TP]
 	add	ROWP, ROWP, #8
 	sub	ROWS, ROWS, #1
@@ -426,16 +513,16 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 .Lbn_mont_reduce:
 	/* Reduction rows: q_i = T[i] * m0inv, T[i..i+n-1] += q_i * m; the
 	 * carry word X_i parks in the now-zero T[i]. */
+	ldp	MP, M0I, [x29, #SPILL_MP]
+	ldr	ROWS, [x29, #SPILL_NL]
 	mov	ROWP, sp
-	mov	ROWS, NL
 .Lred_row:
-	ldr	TW0, [ROWP]
-	mul	MW, TW0, M0I
+	ldr	T0, [ROWP]
+	mul	MW, T0, M0I
 	mov	XP, MP
 	mov	TP, ROWP
 	mov	CW, xzr
-	mov	CNT, NG
-	ROW_GROUPS
+	ROW_BODY
 	str	CW, [ROWP]
 	add	ROWP, ROWP, #8
 	sub	ROWS, ROWS, #1
@@ -444,22 +531,23 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 	/* U = T[n..2n-1] + X[0..n-1] into T[n..], top carry c in CW. The loop
 	 * control (ADD, SUB, CBNZ) leaves the flags alone, so the carry
 	 * chain runs across iterations. */
+	ldr	ROWS, [x29, #SPILL_NL]		// n
 	mov	XP, sp				// X
-	add	TP, sp, NL, lsl #3		// U
+	add	TP, sp, ROWS, lsl #3		// U
 	mov	CNT, NG
 	cmn	xzr, xzr			// C = 0
 .Lfin_add:
-	ldp	TW0, TW1, [TP]
-	ldp	TW2, TW3, [TP, #16]
-	ldp	LO0, LO1, [XP]
-	ldp	LO2, LO3, [XP, #16]
+	ldp	LO0, LO1, [TP]
+	ldp	LO2, LO3, [TP, #16]
+	ldp	HI0, HI1, [XP]
+	ldp	HI2, HI3, [XP, #16]
 	add	XP, XP, #32
-	adcs	TW0, TW0, LO0
-	adcs	TW1, TW1, LO1
-	adcs	TW2, TW2, LO2
-	adcs	TW3, TW3, LO3
-	stp	TW0, TW1, [TP]
-	stp	TW2, TW3, [TP, #16]
+	adcs	LO0, LO0, HI0
+	adcs	LO1, LO1, HI1
+	adcs	LO2, LO2, HI2
+	adcs	LO3, LO3, HI3
+	stp	LO0, LO1, [TP]
+	stp	LO2, LO3, [TP, #16]
 	add	TP, TP, #32
 	sub	CNT, CNT, #1
 	cbnz	CNT, .Lfin_add
@@ -467,46 +555,47 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 
 	/* D = U - m into T[0..n-1]; then C = 1 iff (c:U) >= m. */
 	mov	ROWP, sp			// D
-	add	TP, sp, NL, lsl #3		// U
+	add	TP, sp, ROWS, lsl #3		// U
 	mov	XP, MP
 	mov	CNT, NG
 	cmp	xzr, xzr			// C = 1: no borrow in
 .Lfin_sub:
-	ldp	TW0, TW1, [TP]
-	ldp	TW2, TW3, [TP, #16]
-	ldp	LO0, LO1, [XP]
-	ldp	LO2, LO3, [XP, #16]
+	ldp	LO0, LO1, [TP]
+	ldp	LO2, LO3, [TP, #16]
+	ldp	HI0, HI1, [XP]
+	ldp	HI2, HI3, [XP, #16]
 	add	TP, TP, #32
 	add	XP, XP, #32
-	sbcs	TW0, TW0, LO0
-	sbcs	TW1, TW1, LO1
-	sbcs	TW2, TW2, LO2
-	sbcs	TW3, TW3, LO3
-	stp	TW0, TW1, [ROWP]
-	stp	TW2, TW3, [ROWP, #16]
+	sbcs	LO0, LO0, HI0
+	sbcs	LO1, LO1, HI1
+	sbcs	LO2, LO2, HI2
+	sbcs	LO3, LO3, HI3
+	stp	LO0, LO1, [ROWP]
+	stp	LO2, LO3, [ROWP, #16]
 	add	ROWP, ROWP, #32
 	sub	CNT, CNT, #1
 	cbnz	CNT, .Lfin_sub
 	sbcs	xzr, CW, xzr			// c - borrow: C = 0 iff U < m, c = 0
 
 	/* r = D if C (hs) else U, by CSEL; the loop keeps the flags. */
+	ldr	XP, [x29, #SPILL_RP]		// r
 	mov	ROWP, sp			// D
-	add	TP, sp, NL, lsl #3		// U
+	add	TP, sp, ROWS, lsl #3		// U
 	mov	CNT, NG
 .Lfin_sel:
-	ldp	TW0, TW1, [TP]
-	ldp	TW2, TW3, [TP, #16]
-	ldp	LO0, LO1, [ROWP]
-	ldp	LO2, LO3, [ROWP, #16]
+	ldp	LO0, LO1, [TP]
+	ldp	LO2, LO3, [TP, #16]
+	ldp	HI0, HI1, [ROWP]
+	ldp	HI2, HI3, [ROWP, #16]
 	add	TP, TP, #32
 	add	ROWP, ROWP, #32
-	csel	TW0, LO0, TW0, hs
-	csel	TW1, LO1, TW1, hs
-	csel	TW2, LO2, TW2, hs
-	csel	TW3, LO3, TW3, hs
-	stp	TW0, TW1, [RP]
-	stp	TW2, TW3, [RP, #16]
-	add	RP, RP, #32
+	csel	LO0, HI0, LO0, hs
+	csel	LO1, HI1, LO1, hs
+	csel	LO2, HI2, LO2, hs
+	csel	LO3, HI3, LO3, hs
+	stp	LO0, LO1, [XP]
+	stp	LO2, LO3, [XP, #16]
+	add	XP, XP, #32
 	sub	CNT, CNT, #1
 	cbnz	CNT, .Lfin_sel
 
@@ -520,11 +609,7 @@ FC_FUNC_END(fc_bn_mul_mont_arm64)
  * writes r (n limbs) last, so r may alias a or m. CT: only n leaks.
  */
 FC_FUNC_START(fc_bn_sqr_mont_arm64)
-	/* Move the arguments into the shared register map. */
-	mov	NL, x4
-	mov	M0I, x3
-	mov	MP, x2
-	FRAME_ENTER
+	FRAME_ENTER x0, x2, x3, x4
 	ZERO_LOW				// T[0] and row 0's span
 
 	/* Cross products, 4 rows per block k: rows 4k..4k+3 each have 3-j
@@ -544,30 +629,30 @@ FC_FUNC_START(fc_bn_sqr_mont_arm64)
 	sub	NG, NG, #1
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, .Lsqr_block
-	lsr	NG, NL, #2			// back to n / 4 for the reduction
 
 	/* T = 2T + sum a_i^2 2^(128i): EXTR doubles without flags, one ADCS
 	 * chain adds the squares; two limbs of a (four of T) per trip. CW
 	 * carries T[2i-1] into the next trip's first EXTR. */
+	ldr	CNT, [x29, #SPILL_NL]
 	mov	XP, AP
 	mov	TP, sp
 	mov	CW, xzr
-	lsr	CNT, NL, #1
+	lsr	CNT, CNT, #1
 	cmn	xzr, xzr			// C = 0
 .Lsqr_diag:
 	ldp	LO0, LO1, [XP]
-	ldp	TW0, TW1, [TP]
-	ldp	TW2, TW3, [TP, #16]
+	ldp	T0, T1, [TP]
+	ldp	LO4, LO5, [TP, #16]
 	add	XP, XP, #16
 	umulh	HI0, LO0, LO0
 	mul	LO0, LO0, LO0
 	umulh	HI1, LO1, LO1
 	mul	LO1, LO1, LO1
-	extr	HI3, TW3, TW2, #63
-	extr	HI2, TW2, TW1, #63
-	extr	LO3, TW1, TW0, #63
-	extr	LO2, TW0, CW, #63
-	mov	CW, TW3
+	extr	HI3, LO5, LO4, #63
+	extr	HI2, LO4, T1, #63
+	extr	LO3, T1, T0, #63
+	extr	LO2, T0, CW, #63
+	mov	CW, LO5
 	adcs	LO2, LO2, LO0
 	adcs	LO3, LO3, HI0
 	adcs	HI2, HI2, LO1
@@ -579,34 +664,40 @@ FC_FUNC_START(fc_bn_sqr_mont_arm64)
 	cbnz	CNT, .Lsqr_diag
 	/* The final carry is 0: a^2 < 2^(128n). */
 
+	ldr	NG, [x29, #SPILL_NL]
+	lsr	NG, NG, #2			// n / 4 again for the reduction
 	b	.Lbn_mont_reduce
 FC_FUNC_END(fc_bn_sqr_mont_arm64)
 
-	.unreq	RP
+	.unreq	ROWP
 	.unreq	AP
-	.unreq	BP
 	.unreq	MP
+	.unreq	BP
 	.unreq	M0I
-	.unreq	NL
+	.unreq	ROWS
+	.unreq	NG
+	.unreq	LO0
+	.unreq	LO1
+	.unreq	LO2
+	.unreq	LO3
+	.unreq	LO4
+	.unreq	LO5
+	.unreq	LO6
+	.unreq	LO7
+	.unreq	HI0
+	.unreq	HI1
+	.unreq	HI2
+	.unreq	HI3
+	.unreq	HI4
+	.unreq	HI5
+	.unreq	HI6
+	.unreq	HI7
+	.unreq	T0
+	.unreq	T1
 	.unreq	MW
 	.unreq	CW
 	.unreq	XP
 	.unreq	TP
 	.unreq	CNT
-	.unreq	LO0
-	.unreq	LO1
-	.unreq	LO2
-	.unreq	LO3
-	.unreq	HI0
-	.unreq	HI1
-	.unreq	HI2
-	.unreq	HI3
-	.unreq	TW0
-	.unreq	TW1
-	.unreq	TW2
-	.unreq	TW3
-	.unreq	ROWP
-	.unreq	ROWS
-	.unreq	NG
 
 #endif /* __aarch64__ */
