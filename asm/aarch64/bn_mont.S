@@ -396,6 +396,122 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endm
 
 /*
+ * GROUP8_AT xp, tp, off, first, fresh: GROUP8 at a fixed offset from xp
+ * and tp (neither moves). first = 1: no carry word in (chain B starts at
+ * position 1). fresh = 1: T is not read (the row's span is all zero), so
+ * chain A vanishes: the low words are the group's sums already.
+ * Clobbers: LO0-LO7, HI0-HI7, T0, T1, flags; CW out.
+ */
+.macro GROUP8_AT xp, tp, off, first, fresh
+	ldp	LO0, LO1, [\xp, #\off]
+	ldp	LO2, LO3, [\xp, #\off + 16]
+	ldp	LO4, LO5, [\xp, #\off + 32]
+	ldp	LO6, LO7, [\xp, #\off + 48]
+	umulh	HI0, LO0, MW
+	umulh	HI1, LO1, MW
+	umulh	HI2, LO2, MW
+	umulh	HI3, LO3, MW
+	umulh	HI4, LO4, MW
+	umulh	HI5, LO5, MW
+	umulh	HI6, LO6, MW
+	umulh	HI7, LO7, MW
+	mul	LO0, LO0, MW
+	mul	LO1, LO1, MW
+	mul	LO2, LO2, MW
+	mul	LO3, LO3, MW
+	mul	LO4, LO4, MW
+	mul	LO5, LO5, MW
+	mul	LO6, LO6, MW
+	mul	LO7, LO7, MW
+.if \fresh == 0
+	ldp	T0, T1, [\tp, #\off]
+	adds	LO0, LO0, T0
+	adcs	LO1, LO1, T1
+	ldp	T0, T1, [\tp, #\off + 16]
+	adcs	LO2, LO2, T0
+	adcs	LO3, LO3, T1
+	ldp	T0, T1, [\tp, #\off + 32]
+	adcs	LO4, LO4, T0
+	adcs	LO5, LO5, T1
+	ldp	T0, T1, [\tp, #\off + 48]
+	adcs	LO6, LO6, T0
+	adcs	LO7, LO7, T1
+	adc	HI7, HI7, xzr
+.endif
+.if \first
+	adds	LO1, LO1, HI0
+.else
+	adds	LO0, LO0, CW
+	adcs	LO1, LO1, HI0
+.endif
+	adcs	LO2, LO2, HI1
+	adcs	LO3, LO3, HI2
+	adcs	LO4, LO4, HI3
+	adcs	LO5, LO5, HI4
+	adcs	LO6, LO6, HI5
+	adcs	LO7, LO7, HI6
+	adc	CW, HI7, xzr
+	stp	LO0, LO1, [\tp, #\off]
+	stp	LO2, LO3, [\tp, #\off + 16]
+	stp	LO4, LO5, [\tp, #\off + 32]
+	stp	LO6, LO7, [\tp, #\off + 48]
+.endm
+
+/*
+ * ROW_FIXED g, xp, tp, fresh: T[tp..tp+8g-1] += MW * X[xp..xp+8g-1], no
+ * carry word in, the row's carry word in CW: g GROUP8_ATs with immediate
+ * offsets, so a row has no pointer or counter updates at all.
+ */
+.macro ROW_FIXED g, xp, tp, fresh
+	GROUP8_AT \xp, \tp, 0, 1, \fresh
+.if \g > 1
+	GROUP8_AT \xp, \tp, 64, 0, \fresh
+.endif
+.if \g > 2
+	GROUP8_AT \xp, \tp, 128, 0, \fresh
+.endif
+.if \g > 3
+	GROUP8_AT \xp, \tp, 192, 0, \fresh
+.endif
+.endm
+
+/*
+ * MUL_ROWS_FIXED g: the product rows of a multiplication with n = 8g: row 0
+ * writes a * b_0 into the unwritten T (fresh), rows 1..n-1 add.
+ * In: ROWP = sp, BP = b, AP = a. Clobbers: ROWS, the row registers.
+ */
+.macro MUL_ROWS_FIXED g
+	ldr	MW, [BP], #8
+	ROW_FIXED \g, AP, ROWP, 1
+	str	CW, [ROWP, #64 * \g]
+	add	ROWP, ROWP, #8
+	mov	ROWS, #8 * \g - 1
+1:
+	ldr	MW, [BP], #8
+	ROW_FIXED \g, AP, ROWP, 0
+	str	CW, [ROWP, #64 * \g]
+	add	ROWP, ROWP, #8
+	sub	ROWS, ROWS, #1
+	cbnz	ROWS, 1b
+.endm
+
+/*
+ * RED_ROWS_FIXED g: the n = 8g reduction rows, as .Lred_row.
+ * In: ROWP = sp, MP, M0I. Clobbers: ROWS, the row registers.
+ */
+.macro RED_ROWS_FIXED g
+	mov	ROWS, #8 * \g
+1:
+	ldr	T0, [ROWP]
+	mul	MW, T0, M0I
+	ROW_FIXED \g, MP, ROWP, 0
+	str	CW, [ROWP]
+	add	ROWP, ROWP, #8
+	sub	ROWS, ROWS, #1
+	cbnz	ROWS, 1b
+.endm
+
+/*
  * HEAD3 / HEAD2 / HEAD1: the first 3, 2 or 1 limbs of a squaring row, with
  * no carry word in: T[TP..TP+h-1] += MW * a[XP..XP+h-1], the carry word
  * into CW; XP and TP advance by h limbs. Same two chains as GROUP4 (chain
@@ -494,10 +610,18 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 FC_FUNC_START(fc_bn_mul_mont_arm64)
 	FRAME_ENTER x0, x3, x4, x5
 	mov	ROWS, x5
+	mov	ROWP, sp
+	/* n = 16, 24, 32 (RSA-2048, -3072, -4096): rows with fixed offsets.
+	 * The branch depends on n only. */
+	cmp	ROWS, #16
+	b.eq	.Lmul16
+	cmp	ROWS, #24
+	b.eq	.Lmul24
+	cmp	ROWS, #32
+	b.eq	.Lmul32
 	ZERO_LOW
 	/* Product rows: T[i..i+n-1] += a * b_i, carry word to T[i+n] (not
 	 * yet written by any row: row i-1 ended at T[i+n-1]). */
-	mov	ROWP, sp
 .Lmul_row:
 	ldr	MW, [BP], #8
 	mov	XP, AP
@@ -508,6 +632,15 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 	add	ROWP, ROWP, #8
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, .Lmul_row
+	b	.Lbn_mont_reduce
+.Lmul16:
+	MUL_ROWS_FIXED 2
+	b	.Lbn_mont_reduce
+.Lmul24:
+	MUL_ROWS_FIXED 3
+	b	.Lbn_mont_reduce
+.Lmul32:
+	MUL_ROWS_FIXED 4
 
 	/* Shared by the squaring, which branches here with the same frame. */
 .Lbn_mont_reduce:
@@ -516,6 +649,12 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 	ldp	MP, M0I, [x29, #SPILL_MP]
 	ldr	ROWS, [x29, #SPILL_NL]
 	mov	ROWP, sp
+	cmp	ROWS, #16
+	b.eq	.Lred16
+	cmp	ROWS, #24
+	b.eq	.Lred24
+	cmp	ROWS, #32
+	b.eq	.Lred32
 .Lred_row:
 	ldr	T0, [ROWP]
 	mul	MW, T0, M0I
@@ -527,6 +666,16 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 	add	ROWP, ROWP, #8
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, .Lred_row
+	b	.Lred_done
+.Lred16:
+	RED_ROWS_FIXED 2
+	b	.Lred_done
+.Lred24:
+	RED_ROWS_FIXED 3
+	b	.Lred_done
+.Lred32:
+	RED_ROWS_FIXED 4
+.Lred_done:
 
 	/* U = T[n..2n-1] + X[0..n-1] into T[n..], top carry c in CW. The loop
 	 * control (ADD, SUB, CBNZ) leaves the flags alone, so the carry
