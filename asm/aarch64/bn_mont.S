@@ -396,65 +396,258 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endm
 
 /*
- * GROUP8_AT xp, tp, off, first, fresh: GROUP8 at a fixed offset from xp
- * and tp (neither moves). first = 1: no carry word in (chain B starts at
- * position 1). fresh = 1: T is not read (the row's span is all zero), so
- * chain A vanishes: the low words are the group's sums already.
- * Clobbers: LO0-LO7, HI0-HI7, T0, T1, flags; CW out.
+ * CHUNK k, xp, xo, tp, to, first, fresh: T[tp+to..+k-1] += MW * X[xp+xo..+k-1]
+ * for 1 <= k <= 8 limbs at fixed offsets (bytes), as GROUP8_AT: chain A
+ * (low words, skipped if fresh) closed into hi_(k-1), chain B (CW unless
+ * first, then the high words) ending in the chunk's carry word CW.
+ * Clobbers: LO0-LO7, HI0-HI7, T0, T1, flags.
  */
-.macro GROUP8_AT xp, tp, off, first, fresh
-	ldp	LO0, LO1, [\xp, #\off]
-	ldp	LO2, LO3, [\xp, #\off + 16]
-	ldp	LO4, LO5, [\xp, #\off + 32]
-	ldp	LO6, LO7, [\xp, #\off + 48]
+.macro CHUNK k, xp, xo, tp, to, first, fresh
+.if \k > 1
+	ldp	LO0, LO1, [\xp, #\xo + 0]
+.elseif \k > 0
+	ldr	LO0, [\xp, #\xo + 0]
+.endif
+.if \k > 3
+	ldp	LO2, LO3, [\xp, #\xo + 16]
+.elseif \k > 2
+	ldr	LO2, [\xp, #\xo + 16]
+.endif
+.if \k > 5
+	ldp	LO4, LO5, [\xp, #\xo + 32]
+.elseif \k > 4
+	ldr	LO4, [\xp, #\xo + 32]
+.endif
+.if \k > 7
+	ldp	LO6, LO7, [\xp, #\xo + 48]
+.elseif \k > 6
+	ldr	LO6, [\xp, #\xo + 48]
+.endif
+.if \k > 0
 	umulh	HI0, LO0, MW
+.endif
+.if \k > 1
 	umulh	HI1, LO1, MW
+.endif
+.if \k > 2
 	umulh	HI2, LO2, MW
+.endif
+.if \k > 3
 	umulh	HI3, LO3, MW
+.endif
+.if \k > 4
 	umulh	HI4, LO4, MW
+.endif
+.if \k > 5
 	umulh	HI5, LO5, MW
+.endif
+.if \k > 6
 	umulh	HI6, LO6, MW
+.endif
+.if \k > 7
 	umulh	HI7, LO7, MW
+.endif
+.if \k > 0
 	mul	LO0, LO0, MW
+.endif
+.if \k > 1
 	mul	LO1, LO1, MW
+.endif
+.if \k > 2
 	mul	LO2, LO2, MW
+.endif
+.if \k > 3
 	mul	LO3, LO3, MW
+.endif
+.if \k > 4
 	mul	LO4, LO4, MW
+.endif
+.if \k > 5
 	mul	LO5, LO5, MW
+.endif
+.if \k > 6
 	mul	LO6, LO6, MW
+.endif
+.if \k > 7
 	mul	LO7, LO7, MW
+.endif
 .if \fresh == 0
-	ldp	T0, T1, [\tp, #\off]
+.if \k > 1
+	ldp	T0, T1, [\tp, #\to + 0]
 	adds	LO0, LO0, T0
 	adcs	LO1, LO1, T1
-	ldp	T0, T1, [\tp, #\off + 16]
+.elseif \k > 0
+	ldr	T0, [\tp, #\to + 0]
+	adds	LO0, LO0, T0
+.endif
+.if \k > 3
+	ldp	T0, T1, [\tp, #\to + 16]
 	adcs	LO2, LO2, T0
 	adcs	LO3, LO3, T1
-	ldp	T0, T1, [\tp, #\off + 32]
+.elseif \k > 2
+	ldr	T0, [\tp, #\to + 16]
+	adcs	LO2, LO2, T0
+.endif
+.if \k > 5
+	ldp	T0, T1, [\tp, #\to + 32]
 	adcs	LO4, LO4, T0
 	adcs	LO5, LO5, T1
-	ldp	T0, T1, [\tp, #\off + 48]
+.elseif \k > 4
+	ldr	T0, [\tp, #\to + 32]
+	adcs	LO4, LO4, T0
+.endif
+.if \k > 7
+	ldp	T0, T1, [\tp, #\to + 48]
 	adcs	LO6, LO6, T0
 	adcs	LO7, LO7, T1
+.elseif \k > 6
+	ldr	T0, [\tp, #\to + 48]
+	adcs	LO6, LO6, T0
+.endif
+.if \k == 1
+	adc	HI0, HI0, xzr
+.endif
+.if \k == 2
+	adc	HI1, HI1, xzr
+.endif
+.if \k == 3
+	adc	HI2, HI2, xzr
+.endif
+.if \k == 4
+	adc	HI3, HI3, xzr
+.endif
+.if \k == 5
+	adc	HI4, HI4, xzr
+.endif
+.if \k == 6
+	adc	HI5, HI5, xzr
+.endif
+.if \k == 7
+	adc	HI6, HI6, xzr
+.endif
+.if \k == 8
 	adc	HI7, HI7, xzr
 .endif
-.if \first
-	adds	LO1, LO1, HI0
-.else
+.endif
+.if \first == 0
 	adds	LO0, LO0, CW
+.if \k > 1
 	adcs	LO1, LO1, HI0
 .endif
+.if \k > 2
 	adcs	LO2, LO2, HI1
+.endif
+.if \k > 3
 	adcs	LO3, LO3, HI2
+.endif
+.if \k > 4
 	adcs	LO4, LO4, HI3
+.endif
+.if \k > 5
 	adcs	LO5, LO5, HI4
+.endif
+.if \k > 6
 	adcs	LO6, LO6, HI5
+.endif
+.if \k > 7
 	adcs	LO7, LO7, HI6
+.endif
+.if \k == 1
+	adc	CW, HI0, xzr
+.endif
+.if \k == 2
+	adc	CW, HI1, xzr
+.endif
+.if \k == 3
+	adc	CW, HI2, xzr
+.endif
+.if \k == 4
+	adc	CW, HI3, xzr
+.endif
+.if \k == 5
+	adc	CW, HI4, xzr
+.endif
+.if \k == 6
+	adc	CW, HI5, xzr
+.endif
+.if \k == 7
+	adc	CW, HI6, xzr
+.endif
+.if \k == 8
 	adc	CW, HI7, xzr
-	stp	LO0, LO1, [\tp, #\off]
-	stp	LO2, LO3, [\tp, #\off + 16]
-	stp	LO4, LO5, [\tp, #\off + 32]
-	stp	LO6, LO7, [\tp, #\off + 48]
+.endif
+.else
+.if \k == 1
+	mov	CW, HI0
+.else
+	adds	LO1, LO1, HI0
+.if \k > 2
+	adcs	LO2, LO2, HI1
+.endif
+.if \k > 3
+	adcs	LO3, LO3, HI2
+.endif
+.if \k > 4
+	adcs	LO4, LO4, HI3
+.endif
+.if \k > 5
+	adcs	LO5, LO5, HI4
+.endif
+.if \k > 6
+	adcs	LO6, LO6, HI5
+.endif
+.if \k > 7
+	adcs	LO7, LO7, HI6
+.endif
+.if \k == 2
+	adc	CW, HI1, xzr
+.endif
+.if \k == 3
+	adc	CW, HI2, xzr
+.endif
+.if \k == 4
+	adc	CW, HI3, xzr
+.endif
+.if \k == 5
+	adc	CW, HI4, xzr
+.endif
+.if \k == 6
+	adc	CW, HI5, xzr
+.endif
+.if \k == 7
+	adc	CW, HI6, xzr
+.endif
+.if \k == 8
+	adc	CW, HI7, xzr
+.endif
+.endif
+.endif
+.if \k > 1
+	stp	LO0, LO1, [\tp, #\to + 0]
+.elseif \k > 0
+	str	LO0, [\tp, #\to + 0]
+.endif
+.if \k > 3
+	stp	LO2, LO3, [\tp, #\to + 16]
+.elseif \k > 2
+	str	LO2, [\tp, #\to + 16]
+.endif
+.if \k > 5
+	stp	LO4, LO5, [\tp, #\to + 32]
+.elseif \k > 4
+	str	LO4, [\tp, #\to + 32]
+.endif
+.if \k > 7
+	stp	LO6, LO7, [\tp, #\to + 48]
+.elseif \k > 6
+	str	LO6, [\tp, #\to + 48]
+.endif
+.endm
+
+/* GROUP8_AT xp, tp, off, first, fresh: CHUNK 8 at the same offset off in X
+ * (from xp) and T (from tp). */
+.macro GROUP8_AT xp, tp, off, first, fresh
+	CHUNK	8, \xp, \off, \tp, \off, \first, \fresh
 .endm
 
 /*
@@ -509,6 +702,64 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 	add	ROWP, ROWP, #8
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, 1b
+.endm
+
+/*
+ * SQR_CHUNKS8 cnt, xo, to, fresh / SQR_ROW_FIXED r, n: the cross-product
+ * row r of a squaring with fixed n: T[2r+1..r+n-1] += a_r * a[r+1..n-1]
+ * (T at sp), carry word stored at T[r+n]. The row's n-1-r limbs are one
+ * CHUNK of (n-1-r) % 8 limbs, then CHUNK 8s. Row 0 is fresh: nothing of
+ * T has been written before it.
+ */
+.macro SQR_CHUNKS8 cnt, xo, to, first, fresh
+.if \cnt > 0
+	CHUNK	8, AP, \xo, sp, \to, \first, \fresh
+	SQR_CHUNKS8 "(\cnt - 1)", "(\xo + 64)", "(\to + 64)", 0, \fresh
+.endif
+.endm
+
+.macro SQR_ROW_FIXED r, n
+	ldr	MW, [AP, #8 * \r]
+.if (\n - 1 - \r) % 8
+	CHUNK	"((\n - 1 - \r) % 8)", AP, "(8 * \r + 8)", sp, "(16 * \r + 8)", 1, "(\r == 0)"
+	SQR_CHUNKS8 "((\n - 1 - \r) / 8)", "(8 * \r + 8 + 8 * ((\n - 1 - \r) % 8))", "(16 * \r + 8 + 8 * ((\n - 1 - \r) % 8))", 0, "(\r == 0)"
+.else
+	SQR_CHUNKS8 "((\n - 1 - \r) / 8)", "(8 * \r + 8)", "(16 * \r + 8)", 1, "(\r == 0)"
+.endif
+	str	CW, [sp, #8 * (\r + \n)]
+.endm
+
+/*
+ * SQR_DIAG_AT t, first, w0, w1, w2, w3, prev: trip t of the doubling pass
+ * (.Lsqr_diag) at fixed offsets: T[4t..4t+3] = 2 T[4t..4t+3] (with
+ * T[4t-1]'s top bit, held in prev) + a_(2t)^2 + a_(2t+1)^2 2^128, the
+ * carry chain running on in the flags from trip to trip. The T words go
+ * into w0-w3, alternating between two sets so that prev (the last trip's
+ * w3) needs no move.
+ */
+.macro SQR_DIAG_AT t, first, w0, w1, w2, w3, prev
+	ldp	LO0, LO1, [AP, #16 * \t]
+	ldp	\w0, \w1, [sp, #32 * \t]
+	ldp	\w2, \w3, [sp, #32 * \t + 16]
+	umulh	HI0, LO0, LO0
+	mul	LO0, LO0, LO0
+	umulh	HI1, LO1, LO1
+	mul	LO1, LO1, LO1
+	extr	HI3, \w3, \w2, #63
+	extr	HI2, \w2, \w1, #63
+	extr	LO3, \w1, \w0, #63
+.if \first
+	lsl	LO2, \w0, #1
+	adds	LO2, LO2, LO0
+.else
+	extr	LO2, \w0, \prev, #63
+	adcs	LO2, LO2, LO0
+.endif
+	adcs	LO3, LO3, HI0
+	adcs	HI2, HI2, LO1
+	adcs	HI3, HI3, HI1
+	stp	LO2, LO3, [sp, #32 * \t]
+	stp	HI2, HI3, [sp, #32 * \t + 16]
 .endm
 
 /*
@@ -759,6 +1010,8 @@ FC_FUNC_END(fc_bn_mul_mont_arm64)
  */
 FC_FUNC_START(fc_bn_sqr_mont_arm64)
 	FRAME_ENTER x0, x2, x3, x4
+	cmp	NG, #4				// public: n = 16
+	b.eq	.Lsqr16
 	ZERO_LOW				// T[0] and row 0's span
 
 	/* Cross products, 4 rows per block k: rows 4k..4k+3 each have 3-j
@@ -815,6 +1068,35 @@ FC_FUNC_START(fc_bn_sqr_mont_arm64)
 
 	ldr	NG, [x29, #SPILL_NL]
 	lsr	NG, NG, #2			// n / 4 again for the reduction
+	b	.Lbn_mont_reduce
+.Lsqr16:
+	/* n = 16: every row and trip at fixed offsets. T[0] and T[2n-1] are
+	 * the only words no cross row writes. */
+	str	xzr, [sp]
+	str	xzr, [sp, #8 * 31]
+	SQR_ROW_FIXED 0, 16
+	SQR_ROW_FIXED 1, 16
+	SQR_ROW_FIXED 2, 16
+	SQR_ROW_FIXED 3, 16
+	SQR_ROW_FIXED 4, 16
+	SQR_ROW_FIXED 5, 16
+	SQR_ROW_FIXED 6, 16
+	SQR_ROW_FIXED 7, 16
+	SQR_ROW_FIXED 8, 16
+	SQR_ROW_FIXED 9, 16
+	SQR_ROW_FIXED 10, 16
+	SQR_ROW_FIXED 11, 16
+	SQR_ROW_FIXED 12, 16
+	SQR_ROW_FIXED 13, 16
+	SQR_ROW_FIXED 14, 16
+	SQR_DIAG_AT 0, 1, T0, T1, LO4, LO5, HI5
+	SQR_DIAG_AT 1, 0, LO6, LO7, HI4, HI5, LO5
+	SQR_DIAG_AT 2, 0, T0, T1, LO4, LO5, HI5
+	SQR_DIAG_AT 3, 0, LO6, LO7, HI4, HI5, LO5
+	SQR_DIAG_AT 4, 0, T0, T1, LO4, LO5, HI5
+	SQR_DIAG_AT 5, 0, LO6, LO7, HI4, HI5, LO5
+	SQR_DIAG_AT 6, 0, T0, T1, LO4, LO5, HI5
+	SQR_DIAG_AT 7, 0, LO6, LO7, HI4, HI5, LO5
 	b	.Lbn_mont_reduce
 FC_FUNC_END(fc_bn_sqr_mont_arm64)
 
