@@ -763,6 +763,115 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endm
 
 /*
+ * FIN16: the final passes for n = 16 in registers: U = T[16..31] + X
+ * (T[0..15]) into LO0-LO7, HI0-HI7 (also stored back to T[16..31]), c in
+ * CW; D = U - m in place; r = D if (c:U) >= m else U, by CSEL. The three
+ * chains are separate flag versions, so they overlap. In: MP.
+ * Clobbers: the row registers, XP, flags.
+ */
+.macro FIN16
+	ldp	LO0, LO1, [sp, #128]
+	ldp	T0, T1, [sp, #0]
+	adds	LO0, LO0, T0
+	adcs	LO1, LO1, T1
+	ldp	LO2, LO3, [sp, #144]
+	ldp	T0, T1, [sp, #16]
+	adcs	LO2, LO2, T0
+	adcs	LO3, LO3, T1
+	ldp	LO4, LO5, [sp, #160]
+	ldp	T0, T1, [sp, #32]
+	adcs	LO4, LO4, T0
+	adcs	LO5, LO5, T1
+	ldp	LO6, LO7, [sp, #176]
+	ldp	T0, T1, [sp, #48]
+	adcs	LO6, LO6, T0
+	adcs	LO7, LO7, T1
+	ldp	HI0, HI1, [sp, #192]
+	ldp	T0, T1, [sp, #64]
+	adcs	HI0, HI0, T0
+	adcs	HI1, HI1, T1
+	ldp	HI2, HI3, [sp, #208]
+	ldp	T0, T1, [sp, #80]
+	adcs	HI2, HI2, T0
+	adcs	HI3, HI3, T1
+	ldp	HI4, HI5, [sp, #224]
+	ldp	T0, T1, [sp, #96]
+	adcs	HI4, HI4, T0
+	adcs	HI5, HI5, T1
+	ldp	HI6, HI7, [sp, #240]
+	ldp	T0, T1, [sp, #112]
+	adcs	HI6, HI6, T0
+	adcs	HI7, HI7, T1
+	adc	CW, xzr, xzr
+	stp	LO0, LO1, [sp, #128]
+	stp	LO2, LO3, [sp, #144]
+	stp	LO4, LO5, [sp, #160]
+	stp	LO6, LO7, [sp, #176]
+	stp	HI0, HI1, [sp, #192]
+	stp	HI2, HI3, [sp, #208]
+	stp	HI4, HI5, [sp, #224]
+	stp	HI6, HI7, [sp, #240]
+	ldp	T0, T1, [MP, #0]
+	subs	LO0, LO0, T0
+	sbcs	LO1, LO1, T1
+	ldp	T0, T1, [MP, #16]
+	sbcs	LO2, LO2, T0
+	sbcs	LO3, LO3, T1
+	ldp	T0, T1, [MP, #32]
+	sbcs	LO4, LO4, T0
+	sbcs	LO5, LO5, T1
+	ldp	T0, T1, [MP, #48]
+	sbcs	LO6, LO6, T0
+	sbcs	LO7, LO7, T1
+	ldp	T0, T1, [MP, #64]
+	sbcs	HI0, HI0, T0
+	sbcs	HI1, HI1, T1
+	ldp	T0, T1, [MP, #80]
+	sbcs	HI2, HI2, T0
+	sbcs	HI3, HI3, T1
+	ldp	T0, T1, [MP, #96]
+	sbcs	HI4, HI4, T0
+	sbcs	HI5, HI5, T1
+	ldp	T0, T1, [MP, #112]
+	sbcs	HI6, HI6, T0
+	sbcs	HI7, HI7, T1
+	sbcs	xzr, CW, xzr			// C = 0 iff U < m and c = 0
+	ldr	XP, [x29, #SPILL_RP]
+	ldp	T0, T1, [sp, #128]
+	csel	LO0, LO0, T0, hs
+	csel	LO1, LO1, T1, hs
+	stp	LO0, LO1, [XP, #0]
+	ldp	T0, T1, [sp, #144]
+	csel	LO2, LO2, T0, hs
+	csel	LO3, LO3, T1, hs
+	stp	LO2, LO3, [XP, #16]
+	ldp	T0, T1, [sp, #160]
+	csel	LO4, LO4, T0, hs
+	csel	LO5, LO5, T1, hs
+	stp	LO4, LO5, [XP, #32]
+	ldp	T0, T1, [sp, #176]
+	csel	LO6, LO6, T0, hs
+	csel	LO7, LO7, T1, hs
+	stp	LO6, LO7, [XP, #48]
+	ldp	T0, T1, [sp, #192]
+	csel	HI0, HI0, T0, hs
+	csel	HI1, HI1, T1, hs
+	stp	HI0, HI1, [XP, #64]
+	ldp	T0, T1, [sp, #208]
+	csel	HI2, HI2, T0, hs
+	csel	HI3, HI3, T1, hs
+	stp	HI2, HI3, [XP, #80]
+	ldp	T0, T1, [sp, #224]
+	csel	HI4, HI4, T0, hs
+	csel	HI5, HI5, T1, hs
+	stp	HI4, HI5, [XP, #96]
+	ldp	T0, T1, [sp, #240]
+	csel	HI6, HI6, T0, hs
+	csel	HI7, HI7, T1, hs
+	stp	HI6, HI7, [XP, #112]
+.endm
+
+/*
  * HEAD3 / HEAD2 / HEAD1: the first 3, 2 or 1 limbs of a squaring row, with
  * no carry word in: T[TP..TP+h-1] += MW * a[XP..XP+h-1], the carry word
  * into CW; XP and TP advance by h limbs. Same two chains as GROUP4 (chain
@@ -920,7 +1029,8 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 	b	.Lred_done
 .Lred16:
 	RED_ROWS_FIXED 2
-	b	.Lred_done
+	FIN16
+	b	.Lfin_done
 .Lred24:
 	RED_ROWS_FIXED 3
 	b	.Lred_done
@@ -999,6 +1109,7 @@ FC_FUNC_START(fc_bn_mul_mont_arm64)
 	sub	CNT, CNT, #1
 	cbnz	CNT, .Lfin_sel
 
+.Lfin_done:
 	FRAME_LEAVE
 FC_FUNC_END(fc_bn_mul_mont_arm64)
 
