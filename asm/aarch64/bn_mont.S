@@ -400,9 +400,13 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
  * for 1 <= k <= 8 limbs at fixed offsets (bytes), as GROUP8_AT: chain A
  * (low words, skipped if fresh) closed into hi_(k-1), chain B (CW unless
  * first, then the high words) ending in the chunk's carry word CW.
+ * red = 1 (a reduction row's first chunk, k >= 2, not fresh): limb 0's low
+ * word is -T[i] by the choice of q_i, so it is not computed: chain A starts
+ * with the carry of T[i] + lo, i.e. T[i] != 0 (CMP T[i], #1), and the
+ * word stored at T[i] is junk that the row's carry word overwrites.
  * Clobbers: LO0-LO7, HI0-HI7, T0, T1, flags.
  */
-.macro CHUNK k, xp, xo, tp, to, first, fresh
+.macro CHUNK k, xp, xo, tp, to, first, fresh, red=0
 .if \k > 1
 	ldp	LO0, LO1, [\xp, #\xo + 0]
 .elseif \k > 0
@@ -425,56 +429,46 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endif
 .if \k > 0
 	umulh	HI0, LO0, MW
+.if \red == 0
+	mul	LO0, LO0, MW
+.endif
 .endif
 .if \k > 1
 	umulh	HI1, LO1, MW
-.endif
-.if \k > 2
-	umulh	HI2, LO2, MW
-.endif
-.if \k > 3
-	umulh	HI3, LO3, MW
-.endif
-.if \k > 4
-	umulh	HI4, LO4, MW
-.endif
-.if \k > 5
-	umulh	HI5, LO5, MW
-.endif
-.if \k > 6
-	umulh	HI6, LO6, MW
-.endif
-.if \k > 7
-	umulh	HI7, LO7, MW
-.endif
-.if \k > 0
-	mul	LO0, LO0, MW
-.endif
-.if \k > 1
 	mul	LO1, LO1, MW
 .endif
 .if \k > 2
+	umulh	HI2, LO2, MW
 	mul	LO2, LO2, MW
 .endif
 .if \k > 3
+	umulh	HI3, LO3, MW
 	mul	LO3, LO3, MW
 .endif
 .if \k > 4
+	umulh	HI4, LO4, MW
 	mul	LO4, LO4, MW
 .endif
 .if \k > 5
+	umulh	HI5, LO5, MW
 	mul	LO5, LO5, MW
 .endif
 .if \k > 6
+	umulh	HI6, LO6, MW
 	mul	LO6, LO6, MW
 .endif
 .if \k > 7
+	umulh	HI7, LO7, MW
 	mul	LO7, LO7, MW
 .endif
 .if \fresh == 0
 .if \k > 1
 	ldp	T0, T1, [\tp, #\to + 0]
+.if \red
+	cmp	T0, #1
+.else
 	adds	LO0, LO0, T0
+.endif
 	adcs	LO1, LO1, T1
 .elseif \k > 0
 	ldr	T0, [\tp, #\to + 0]
@@ -644,62 +638,77 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endif
 .endm
 
-/* GROUP8_AT xp, tp, off, first, fresh: CHUNK 8 at the same offset off in X
- * (from xp) and T (from tp). */
-.macro GROUP8_AT xp, tp, off, first, fresh
-	CHUNK	8, \xp, \off, \tp, \off, \first, \fresh
+/* GROUP8_AT xp, tp, off, first, fresh, toff, red: CHUNK 8 at offset off
+ * in X (from xp) and off + toff in T (from tp). */
+.macro GROUP8_AT xp, tp, off, first, fresh, toff=0, red=0
+	CHUNK	8, \xp, \off, \tp, "(\off + \toff)", \first, \fresh, \red
 .endm
 
 /*
- * ROW_FIXED g, xp, tp, fresh: T[tp..tp+8g-1] += MW * X[xp..xp+8g-1], no
- * carry word in, the row's carry word in CW: g GROUP8_ATs with immediate
- * offsets, so a row has no pointer or counter updates at all.
+ * ROW_FIXED g, xp, tp, fresh, toff, red: T[tp+toff..+8g-1] += MW *
+ * X[xp..xp+8g-1], no carry word in, the row's carry word in CW: g
+ * GROUP8_ATs with immediate offsets, so a row has no pointer or counter
+ * updates at all. red: a reduction row (see CHUNK).
  */
-.macro ROW_FIXED g, xp, tp, fresh
-	GROUP8_AT \xp, \tp, 0, 1, \fresh
+.macro ROW_FIXED g, xp, tp, fresh, toff=0, red=0
+	GROUP8_AT \xp, \tp, 0, 1, \fresh, \toff, \red
 .if \g > 1
-	GROUP8_AT \xp, \tp, 64, 0, \fresh
+	GROUP8_AT \xp, \tp, 64, 0, \fresh, \toff
 .endif
 .if \g > 2
-	GROUP8_AT \xp, \tp, 128, 0, \fresh
+	GROUP8_AT \xp, \tp, 128, 0, \fresh, \toff
 .endif
 .if \g > 3
-	GROUP8_AT \xp, \tp, 192, 0, \fresh
+	GROUP8_AT \xp, \tp, 192, 0, \fresh, \toff
 .endif
 .endm
 
 /*
- * MUL_ROWS_FIXED g: the product rows of a multiplication with n = 8g: row 0
- * writes a * b_0 into the unwritten T (fresh), rows 1..n-1 add.
- * In: ROWP = sp, BP = b, AP = a. Clobbers: ROWS, the row registers.
+ * MUL_ROWS_FIXED g: the product rows of a multiplication with n = 8g, two
+ * per trip: row 0 writes a * b_0 into the unwritten T (fresh), rows
+ * 1..n-1 add. In: ROWP = sp, BP = b, AP = a. Clobbers: ROWS, BP, the row
+ * registers.
  */
 .macro MUL_ROWS_FIXED g
-	ldr	MW, [BP], #8
+	ldr	MW, [BP]
 	ROW_FIXED \g, AP, ROWP, 1
 	str	CW, [ROWP, #64 * \g]
-	add	ROWP, ROWP, #8
-	mov	ROWS, #8 * \g - 1
+	ldr	MW, [BP, #8]
+	ROW_FIXED \g, AP, ROWP, 0, 8
+	str	CW, [ROWP, #64 * \g + 8]
+	add	BP, BP, #16
+	add	ROWP, ROWP, #16
+	mov	ROWS, #4 * \g - 1
 1:
-	ldr	MW, [BP], #8
+	ldr	MW, [BP]
 	ROW_FIXED \g, AP, ROWP, 0
 	str	CW, [ROWP, #64 * \g]
-	add	ROWP, ROWP, #8
+	ldr	MW, [BP, #8]
+	ROW_FIXED \g, AP, ROWP, 0, 8
+	str	CW, [ROWP, #64 * \g + 8]
+	add	BP, BP, #16
+	add	ROWP, ROWP, #16
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, 1b
 .endm
 
 /*
- * RED_ROWS_FIXED g: the n = 8g reduction rows, as .Lred_row.
- * In: ROWP = sp, MP, M0I. Clobbers: ROWS, the row registers.
+ * RED_ROWS_FIXED g: the n = 8g reduction rows, as .Lred_row, two per trip,
+ * each row's first chunk in its red form. In: ROWP = sp, MP, M0I.
+ * Clobbers: ROWS, the row registers.
  */
 .macro RED_ROWS_FIXED g
-	mov	ROWS, #8 * \g
+	mov	ROWS, #4 * \g
 1:
 	ldr	T0, [ROWP]
 	mul	MW, T0, M0I
-	ROW_FIXED \g, MP, ROWP, 0
+	ROW_FIXED \g, MP, ROWP, 0, 0, 1
 	str	CW, [ROWP]
-	add	ROWP, ROWP, #8
+	ldr	T0, [ROWP, #8]
+	mul	MW, T0, M0I
+	ROW_FIXED \g, MP, ROWP, 0, 8, 1
+	str	CW, [ROWP, #8]
+	add	ROWP, ROWP, #16
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, 1b
 .endm
