@@ -437,30 +437,6 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 	umulh	HI1, LO1, MW
 	mul	LO1, LO1, MW
 .endif
-.if \k > 2
-	umulh	HI2, LO2, MW
-	mul	LO2, LO2, MW
-.endif
-.if \k > 3
-	umulh	HI3, LO3, MW
-	mul	LO3, LO3, MW
-.endif
-.if \k > 4
-	umulh	HI4, LO4, MW
-	mul	LO4, LO4, MW
-.endif
-.if \k > 5
-	umulh	HI5, LO5, MW
-	mul	LO5, LO5, MW
-.endif
-.if \k > 6
-	umulh	HI6, LO6, MW
-	mul	LO6, LO6, MW
-.endif
-.if \k > 7
-	umulh	HI7, LO7, MW
-	mul	LO7, LO7, MW
-.endif
 .if \fresh == 0
 .if \k > 1
 	ldp	T0, T1, [\tp, #\to + 0]
@@ -474,6 +450,16 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 	ldr	T0, [\tp, #\to + 0]
 	adds	LO0, LO0, T0
 .endif
+.endif
+.if \k > 2
+	umulh	HI2, LO2, MW
+	mul	LO2, LO2, MW
+.endif
+.if \k > 3
+	umulh	HI3, LO3, MW
+	mul	LO3, LO3, MW
+.endif
+.if \fresh == 0
 .if \k > 3
 	ldp	T0, T1, [\tp, #\to + 16]
 	adcs	LO2, LO2, T0
@@ -482,6 +468,16 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 	ldr	T0, [\tp, #\to + 16]
 	adcs	LO2, LO2, T0
 .endif
+.endif
+.if \k > 4
+	umulh	HI4, LO4, MW
+	mul	LO4, LO4, MW
+.endif
+.if \k > 5
+	umulh	HI5, LO5, MW
+	mul	LO5, LO5, MW
+.endif
+.if \fresh == 0
 .if \k > 5
 	ldp	T0, T1, [\tp, #\to + 32]
 	adcs	LO4, LO4, T0
@@ -490,6 +486,16 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 	ldr	T0, [\tp, #\to + 32]
 	adcs	LO4, LO4, T0
 .endif
+.endif
+.if \k > 6
+	umulh	HI6, LO6, MW
+	mul	LO6, LO6, MW
+.endif
+.if \k > 7
+	umulh	HI7, LO7, MW
+	mul	LO7, LO7, MW
+.endif
+.if \fresh == 0
 .if \k > 7
 	ldp	T0, T1, [\tp, #\to + 48]
 	adcs	LO6, LO6, T0
@@ -498,6 +504,8 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 	ldr	T0, [\tp, #\to + 48]
 	adcs	LO6, LO6, T0
 .endif
+.endif
+.if \fresh == 0
 .if \k == 1
 	adc	HI0, HI0, xzr
 .endif
