@@ -706,17 +706,25 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
  * Clobbers: ROWS, the row registers.
  */
 .macro RED_ROWS_FIXED g
-	mov	ROWS, #4 * \g
+	mov	ROWS, #2 * \g
 1:
-	ldr	T0, [ROWP]
+	ldr	T0, [ROWP, #0]
 	mul	MW, T0, M0I
 	ROW_FIXED \g, MP, ROWP, 0, 0, 1
-	str	CW, [ROWP]
+	str	CW, [ROWP, #0]
 	ldr	T0, [ROWP, #8]
 	mul	MW, T0, M0I
 	ROW_FIXED \g, MP, ROWP, 0, 8, 1
 	str	CW, [ROWP, #8]
-	add	ROWP, ROWP, #16
+	ldr	T0, [ROWP, #16]
+	mul	MW, T0, M0I
+	ROW_FIXED \g, MP, ROWP, 0, 16, 1
+	str	CW, [ROWP, #16]
+	ldr	T0, [ROWP, #24]
+	mul	MW, T0, M0I
+	ROW_FIXED \g, MP, ROWP, 0, 24, 1
+	str	CW, [ROWP, #24]
+	add	ROWP, ROWP, #32
 	sub	ROWS, ROWS, #1
 	cbnz	ROWS, 1b
 .endm
