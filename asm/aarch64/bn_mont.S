@@ -897,6 +897,37 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endm
 
 /*
+ * SQR_ROWS_FIXED r, n / SQR_DIAGS_FIXED t, n / SQR_FIXED n: the squaring's
+ * cross products and doubling for a fixed n (16, 24, 32), every row and
+ * trip at fixed offsets from AP and sp (largest offset 8 (2n - 1) = 504 at
+ * n = 32, the LDP limit). T[0] and T[2n-1] are the only words no cross
+ * row writes. The doubling trips alternate two register sets.
+ */
+.macro SQR_ROWS_FIXED r, n
+	SQR_ROW_FIXED \r, \n
+.if \r < \n - 2
+	SQR_ROWS_FIXED "(\r + 1)", \n
+.endif
+.endm
+
+.macro SQR_DIAGS_FIXED t, n
+	SQR_DIAG_AT \t, 0, LO6, LO7, HI4, HI5, LO5
+	SQR_DIAG_AT "(\t + 1)", 0, T0, T1, LO4, LO5, HI5
+.if \t < \n / 2 - 3
+	SQR_DIAGS_FIXED "(\t + 2)", \n
+.endif
+.endm
+
+.macro SQR_FIXED n
+	str	xzr, [sp]
+	str	xzr, [sp, #8 * (2 * \n - 1)]
+	SQR_ROWS_FIXED 0, \n
+	SQR_DIAG_AT 0, 1, T0, T1, LO4, LO5, HI5
+	SQR_DIAGS_FIXED 1, \n
+	SQR_DIAG_AT "(\n / 2 - 1)", 0, LO6, LO7, HI4, HI5, LO5
+.endm
+
+/*
  * HEAD3 / HEAD2 / HEAD1: the first 3, 2 or 1 limbs of a squaring row, with
  * no carry word in: T[TP..TP+h-1] += MW * a[XP..XP+h-1], the carry word
  * into CW; XP and TP advance by h limbs. Same two chains as GROUP4 (chain
@@ -1146,8 +1177,12 @@ FC_FUNC_END(fc_bn_mul_mont_arm64)
  */
 FC_FUNC_START(fc_bn_sqr_mont_arm64)
 	FRAME_ENTER x0, x2, x3, x4
-	cmp	NG, #4				// public: n = 16
+	cmp	NG, #4				// public: n = 16, 24, 32
 	b.eq	.Lsqr16
+	cmp	NG, #6
+	b.eq	.Lsqr24
+	cmp	NG, #8
+	b.eq	.Lsqr32
 	ZERO_LOW				// T[0] and row 0's span
 
 	/* Cross products, 4 rows per block k: rows 4k..4k+3 each have 3-j
@@ -1206,33 +1241,13 @@ FC_FUNC_START(fc_bn_sqr_mont_arm64)
 	lsr	NG, NG, #2			// n / 4 again for the reduction
 	b	.Lbn_mont_reduce
 .Lsqr16:
-	/* n = 16: every row and trip at fixed offsets. T[0] and T[2n-1] are
-	 * the only words no cross row writes. */
-	str	xzr, [sp]
-	str	xzr, [sp, #8 * 31]
-	SQR_ROW_FIXED 0, 16
-	SQR_ROW_FIXED 1, 16
-	SQR_ROW_FIXED 2, 16
-	SQR_ROW_FIXED 3, 16
-	SQR_ROW_FIXED 4, 16
-	SQR_ROW_FIXED 5, 16
-	SQR_ROW_FIXED 6, 16
-	SQR_ROW_FIXED 7, 16
-	SQR_ROW_FIXED 8, 16
-	SQR_ROW_FIXED 9, 16
-	SQR_ROW_FIXED 10, 16
-	SQR_ROW_FIXED 11, 16
-	SQR_ROW_FIXED 12, 16
-	SQR_ROW_FIXED 13, 16
-	SQR_ROW_FIXED 14, 16
-	SQR_DIAG_AT 0, 1, T0, T1, LO4, LO5, HI5
-	SQR_DIAG_AT 1, 0, LO6, LO7, HI4, HI5, LO5
-	SQR_DIAG_AT 2, 0, T0, T1, LO4, LO5, HI5
-	SQR_DIAG_AT 3, 0, LO6, LO7, HI4, HI5, LO5
-	SQR_DIAG_AT 4, 0, T0, T1, LO4, LO5, HI5
-	SQR_DIAG_AT 5, 0, LO6, LO7, HI4, HI5, LO5
-	SQR_DIAG_AT 6, 0, T0, T1, LO4, LO5, HI5
-	SQR_DIAG_AT 7, 0, LO6, LO7, HI4, HI5, LO5
+	SQR_FIXED 16
+	b	.Lbn_mont_reduce
+.Lsqr24:
+	SQR_FIXED 24
+	b	.Lbn_mont_reduce
+.Lsqr32:
+	SQR_FIXED 32
 	b	.Lbn_mont_reduce
 FC_FUNC_END(fc_bn_sqr_mont_arm64)
 
