@@ -8,12 +8,13 @@
  * kernels need no capability bit (required_caps 0).
  *
  * ABI: AAPCS64. Both entry points save and restore the callee-saved
- * registers they use (x19-x26) and build a frame record in x29; x18 (the
+ * registers they use (x19-x28) and build a frame record in x29; x18 (the
  * platform register) is never touched; sp stays 16-byte aligned. LR is
  * stored in the frame record (for frame-pointer unwinders) but never
- * reloaded, so no PAC signing is needed. Scratch lives on the stack:
- * 16n + 96 bytes, at most 2144 bytes for n = FC_BN_MAX_LIMBS = 128, below
- * one page: no stack probing.
+ * reloaded, so no PAC signing is needed. The frame (128 bytes) also holds
+ * r, n, m and m0inv, spilled on entry so that 28 registers are free for
+ * the rows. Scratch lives on the stack: 16n + 128 bytes, at most 2176
+ * bytes for n = FC_BN_MAX_LIMBS = 128, below one page: no stack probing.
  *
  *   void fc_bn_mul_mont_arm64(uint64_t *r, const uint64_t *a,
  *                             const uint64_t *b, const uint64_t *m,
@@ -38,24 +39,30 @@
  * are added in one pass at the end: U = T[n..2n-1] + X[0..n-1], carry c.
  *
  * Rows and the two carry chains. Every row is T[p..p+L-1] += w * X[0..L-1]
- * for one word w, done in groups of 4 limbs. A group computes hi_j = UMULH
- * and lo_j = MUL of its 4 limbs, then runs two ADDS/ADCS chains one after
- * the other: chain A adds lo_0..lo_3 at positions 0..3 of the group, chain
- * B adds the incoming carry word cw at position 0 and hi_0..hi_2 at
- * positions 1..3. Each chain is closed inside the group rather than held in
- * the single carry flag: chain A's carry is folded into hi_3 (ADC; hi_3 <=
- * 2^64 - 2, so hi_3 + 1 cannot wrap), and chain B ends with cw' = hi_3 +
- * C (ADC). Keeping the low and high halves in separate chains is what lets
- * the multiplies of a group issue back to back: no add waits for the
- * UMULH of the same limb's MUL, and chain A of group g+1 does not wait for
- * chain B of group g (the flags are renamed). One product costs MUL + UMULH
- * + 2.5 flag-setting adds.
- * Carry bound: a group adds w * x (x 4 limbs) and cw (1 limb) to 4 limbs
- * of T: (2^256 - 1) + (2^64 - 1) + (2^64 - 1)(2^256 - 1) = 2^320 - 1, so
- * the result fits in 4 limbs plus the one word cw': hi_3 + both carries
- * never wraps. The same bound makes every row's final cw the exact carry
- * word; for the first few limbs of a squaring row (1-3 "head" limbs, where
- * cw is still 0) the same two-chain scheme runs on 1-3 limbs.
+ * for one word w, done in chunks of k <= 8 limbs (CHUNK; GROUP4 and GROUP8
+ * in the looped rows). A chunk computes hi_j = UMULH and lo_j = MUL of its
+ * limbs, then runs two ADDS/ADCS chains one after the other: chain A adds
+ * lo_0..lo_(k-1) at positions 0..k-1, chain B adds the incoming carry word
+ * cw at position 0 and hi_0..hi_(k-2) at positions 1..k-1. Each chain is
+ * closed inside the chunk rather than held in the single carry flag:
+ * chain A's carry is folded into hi_(k-1) (ADC; a high word is <= 2^64 -
+ * 2, so +1 cannot wrap), and chain B ends with cw' = hi_(k-1) + C (ADC).
+ * Chain B starts only when chain A is done, but chain A of the next chunk
+ * does not wait for chain B (the flags are renamed). One product costs
+ * MUL + UMULH + 2 + 2/k flag-setting adds: 2.25 for k = 8 (2.5 for the
+ * 4-limb groups of the first version of this file).
+ * Carry bound: a chunk adds w * x (x k limbs) and cw (1 limb) to k limbs
+ * of T: (2^64k - 1) + (2^64 - 1) + (2^64 - 1)(2^64k - 1) = 2^(64k+64) - 1,
+ * so the result fits in k limbs plus the one word cw': hi_(k-1) + both
+ * carries never wraps. The same bound makes every row's final cw the exact
+ * carry word.
+ * Shortcuts: (1) a reduction row's lo(q_i m_0) is -T[i] mod 2^64 by the
+ * choice of q_i, so T[i] + lo is 0 with carry T[i] != 0: the fixed-size
+ * reduction rows skip that MUL and start chain A with CMP T[i], #1 (C set
+ * iff T[i] >= 1); the word they store at T[i] is junk that X_i overwrites.
+ * (2) The first product row (and the squaring's first cross row) write
+ * into a T nobody has written: chain A vanishes (fresh), and T needs no
+ * zeroing.
  *
  * Bounds and the final subtraction: after reduction, (T + sum q_i m
  * 2^(64i)) / R = U + c R < (m^2 + R m) / R < 2m, so one conditional
@@ -63,100 +70,106 @@
  * borrow chained through c (SBCS); the result is U if c = 0 and the chain
  * borrowed, else D (c = 1 forces the borrow out of U - m, since U + R < 2m
  * means U - m < m - R < 0). The choice is CSEL on the final carry flag,
- * limb by limb, never a branch.
+ * limb by limb, never a branch. At n = 16 the three passes run unrolled
+ * in 16 registers (FIN16); their three flag chains are separate flag
+ * versions, so they overlap.
  *
  * Squaring: the cross products a_i a_j (i < j) are accumulated once (row r
- * adds a_r * a[r+1..n-1] at position 2r+1: 1-3 head limbs, then groups of 4,
- * since n % 4 == 0 makes n-1-r - ((3 - r) mod 4) a multiple of 4), then one
- * pass doubles T with EXTR (no flags: (T[k] << 1) | (T[k-1] >> 63)) while
- * one ADCS chain adds the squares a_i^2 at positions 2i, 2i+1:
- * n(n-1)/2 + n products instead of n^2. The cross sum is < a^2 / 2 <
- * 2^(128n-1), so the doubling never overflows 2n limbs. The reduction is the
- * multiplication's.
+ * adds a_r * a[r+1..n-1] at position 2r+1), then one pass doubles T with
+ * EXTR (no flags: (T[k] << 1) | (T[k-1] >> 63)) while one ADCS chain adds
+ * the squares a_i^2 at positions 2i, 2i+1: n(n-1)/2 + n products instead
+ * of n^2 (the design of armv8-mont's sqr8x path, written afresh). The
+ * cross sum is < a^2 / 2 < 2^(128n-1), so the doubling never overflows 2n
+ * limbs. The reduction is the multiplication's.
+ *
+ * Paths, chosen by n alone. n = 16, 24, 32 (the CRT halves of RSA-2048,
+ * -3072, -4096): every row at fixed offsets from a, m and sp, no pointer
+ * or counter updates inside a row; the product rows two per trip, the
+ * reduction rows four per trip; the squaring's cross rows and doubling
+ * trips fully unrolled (recursive macros: a row of L limbs is one CHUNK
+ * of L % 8 limbs, then CHUNK 8s). Any other n: looped rows (ROW_BODY:
+ * one GROUP4 if n/4 is odd, then GROUP8s; squaring rows in blocks of four
+ * with 1-3 head limbs). Code size: 39.8 KB of text, ~15 KB of it on the
+ * path of one size (n = 32 squaring + reduction); all fit the 64 KB L1
+ * instruction caches of the Neoverse cores.
  *
  * Aliasing: a and b are only read while forming T; r is written only in
  * the final selection pass, after every read of a, b and m, so r may alias
  * any of them. What is left in the scratch after return is U and U - m,
  * i.e. the result or the result +/- m: nothing the caller does not hold.
  *
- * Constant time: branches and addresses depend on n only (loop counts and
- * row offsets). MUL, UMULH, ADDS/ADCS/SBCS, EXTR and CSEL are in the
- * Armv8.4 DIT list of data-independent-timing instructions and have fixed
- * latency on the cores below; the kernels do not set PSTATE.DIT.
+ * Constant time: branches and addresses depend on n only (path choice,
+ * loop counts and row offsets). MUL, UMULH, ADDS/ADCS/SBCS, CMP, EXTR and
+ * CSEL are in the Armv8.4 DIT list of data-independent-timing
+ * instructions and have fixed latency on the cores below; the kernels do
+ * not set PSTATE.DIT.
  *
- * Design. Every cycle figure here is an ESTIMATE from published instruction
- * tables (the kernels were developed and verified under qemu-user, where
- * timing means nothing): Arm's Software Optimization Guides for Neoverse N1
- * and V1 as encoded in LLVM's scheduling models, and Dougall Johnson's
- * measurements of the Apple M1 (Firestorm) core.
+ * Design. No arm64 machine has run this file: the kernels were developed
+ * and verified under qemu-user, where timing means nothing, and tuned
+ * against llvm-mca 19.1.7's scheduling models (scripts/arm64_model.sh:
+ * the whole call, traced under qemu; not measurements).
  *
- *   core    | MUL x-form    | UMULH        | pipes that multiply | int ALU
- *   N1      | 4 cyc, 1 / 3  | 5 cyc, 1 / 3 | 1 (M, not pipelined)| 3
- *   V1      | 2 cyc         | 3 cyc        | 2 (M0, M1)          | 4
- *   M1 (P)  | 3 cyc         | 3 cyc        | 2                   | 6
+ *   core (model)  | MUL/UMULH      | integer pipes (of which multiply)
+ *   Neoverse N1   | 1 per 3 cycles | 3 (1, not pipelined)
+ *   V1, V2, N2    | 2 per cycle    | 4 (2: M0, M1 also take ALU ops)
+ *   Ampere1       | 1 per cycle    | 4-wide dispatch
  *
- * - A group of 4 products is 28 instructions: 8 MUL/UMULH, 10 ADDS/ADCS/
- *   ADC, 4 LDP + 2 STP, 2 pointer adds, SUB + CBNZ. A 1024-bit (n = 16)
- *   Montgomery multiplication is 2n^2 = 512 products = 128 groups plus
- *   ~32 row setups (q_i = T[i] * m0inv is one more MUL per reduction row)
- *   and the three n-limb final passes: ~4050 instructions. The squaring is
- *   n(n-1)/2 + n + n^2 = 392 products.
- * - N1: the single multiply pipe accepts one 64-bit MUL or UMULH every 3
- *   cycles, so a product costs 6 cycles of it and everything else hides
- *   behind: ~3100 cycles bound, ESTIMATED ~3200-3300 per n = 16 mul,
- *   ~2500 per sqr. Bound by the multiplier; no instruction ordering helps.
- * - V1: the two M pipes take the 8 multiplies of a group in 4 cycles, but
- *   the 21 integer-pipe micro-ops of a group (the adds and pointer updates
- *   share the same 4 pipes) need 5.25: ~1.3 cycles per product. ESTIMATED
- *   ~800-900 cycles per n = 16 mul, ~650 per sqr. Bound by integer issue,
- *   with the multipliers ~75% busy.
- * - M1: 8 multiplies on 2 pipes = 4 cycles per group, the other 13 integer
- *   micro-ops fit the remaining 4 ALUs: ~1 cycle per product. ESTIMATED
- *   ~600-650 cycles per n = 16 mul, ~480 per sqr. Bound by the
- *   multipliers.
- * - Latency is not the bound: along a row the serial chain is chain B's
- *   5 flag ops per group (1.25 cycles per product); consecutive rows only
- *   meet through T one group apart, so an out-of-order window of ~2 rows
- *   (~110 micro-ops at n = 16; N1 ROB 128, V1 256, M1 ~600) overlaps them.
- *   The q_i chain (load T[i] -> MUL m0inv -> first group) is ~10-15 cycles
- *   per reduction row, well below the row's throughput cost.
+ * - On V1 and N2 the bound is integer issue: every MUL, UMULH, ADDS/ADCS
+ *   and pointer update takes one of 4 integer pipes. The first version
+ *   (4-limb groups, every row looped: 28 instructions per 4 products,
+ *   7 integer micro-ops per product) ran at 0.80-0.90x armv8-mont there.
+ *   8-limb chunks, fixed offsets (no XP/TP/CNT updates), the q_i
+ *   shortcut and the unrolled final passes bring it to ~4.3 integer
+ *   micro-ops per product (2 multiplies + 2.25 adds + loop control per
+ *   2-4 rows): at n = 16, 1759 integer micro-ops per squaring (440
+ *   cycles at 4 per cycle; modelled V1 448, N2 459) and 2220 per
+ *   multiplication (555; V1 563, N2 586).
+ * - Chain A is interleaved with the multiplies a limb pair at a time (MUL
+ *   and UMULH of a limb adjacent, then that pair's ADCS): on the models,
+ *   -1 to -5% against all 16 multiplies first (N2 mul +2%).
+ * - Latency: along a row the serial chain is chain B's k + 1 flag ops per
+ *   chunk; consecutive rows only meet through T, and an out-of-order
+ *   window of ~2 rows overlaps them. The q_i chain (load T[i] -> MUL
+ *   m0inv -> the row's multiplies) is ~10 cycles per reduction row.
  * - T stays in L1 rather than registers: a 2n-limb window does not fit 28
- *   general registers at RSA sizes, and one LDP/STP per 2 limbs and row
- *   uses the two (N1) or three (V1, M1) load/store pipes far below their
- *   rate.
- * - The squaring doubles with EXTR instead of an ADCS x, x, x chain so
- *   that the doubling and the addition of the squares need only one flag
- *   chain between them.
- * - MODEL figures (llvm-mca 19.1.7, scripts/arm64_model.sh: the whole
- *   n = 16 call, traced under qemu; not measurements), cycles per call,
- *   ours / OpenSSL 3.0.22 armv8-mont (3.5.7 the same to 1 cycle):
- *     mul: N1 3200 / 3128, V1 773 / 699, V2 575 / 563, N2 772 / 725,
- *          Ampere1 1319 / 1053
- *     sqr: N1 2512 / 2448, V1 626 / 503, V2 464 / 449, N2 627 / 512,
- *          Ampere1 1061 / 829
- *   0.78-0.98x: armv8-mont's __bn_mul4x_mont / __bn_sqr8x_mont are ahead
- *   on every model (target >= 1.1x not met; the sqr8x path's dedicated
- *   squaring is the largest gap).
- *   N1 floor: LLVM's N1 model issues MUL (x-form) and UMULH on the one M
- *   pipe, 3 cycles each (ResourceCycles 3). A schoolbook Montgomery
- *   multiplication at n = 16 is 2n^2 = 512 products = 1024 MUL/UMULH
- *   plus 16 q_i MULs: 3120 cycles, whatever the schedule (armv8-mont
- *   3128, ours 3200); squaring n(n-1)/2 + n + n^2 = 392 products: 2400
- *   (armv8-mont 2448, ours 2512). 1.1x (2844 / 2225) is below both
- *   floors: INFEASIBLE on N1 without fewer multiplies (Karatsuba on the
- *   product half would save 64 of the 256 products at n = 16).
- *   The same count on the other models (MUL/UMULH per cycle: V1, V2, N2
- *   two, Ampere1 one): mul / sqr floors 520 / 400 cycles (V1, V2, N2),
- *   1040 / 800 (Ampere1). 1.1x armv8-mont: V1 635 / 457 and N2 659 /
- *   465, above the floors (integer issue, not the multipliers, is what
- *   separates us: ~4050 instructions per mul call); V2 512 / 408 and
- *   Ampere1 957 / 754, at or below them: INFEASIBLE for the mul on V2 and
- *   both on Ampere1 (a 4-wide dispatch there, which armv8-mont nearly
- *   saturates at 1053 / 829). The RSA rows of provider/core/tuning.c
- *   therefore never offer RSA on arm64.
- * - Not done: fixed-size unrolled paths (the x86-64 kernel gains 7-13%
- *   from them with a measuring CPU at hand; without one, the generic loops
- *   are kept) and interleaving product and reduction rows.
+ *   general registers at RSA sizes; LDP/STP use the load/store pipes,
+ *   not the integer ones (the V1 model runs its 3 load pipes ~85% busy:
+ *   LDP is 2 load micro-ops; the next limit after integer issue).
+ * - MODEL figures, cycles per call (n limbs), ours / OpenSSL 3.0.22
+ *   armv8-mont (__bn_mul4x_mont, __bn_sqr8x_mont; 3.5.7 the same to 1
+ *   cycle), ratio = theirs / ours:
+ *     n = 16  mul                       sqr
+ *     N1      3116 / 3128  1.00x        2427 / 2448  1.01x
+ *     V1       563 /  699  1.24x         448 /  503  1.12x
+ *     V2       523 /  563  1.08x         418 /  449  1.07x
+ *     N2       586 /  725  1.24x         459 /  512  1.12x
+ *     Ampere1 1040 / 1053  1.01x         806 /  829  1.03x
+ *     n = 24 (mul, sqr): N1 1.00x, 1.00x; V1 1.19x, 1.07x; V2 1.06x,
+ *     1.04x; N2 1.25x, 1.10x; Ampere1 0.99x, 1.00x.
+ *     n = 32: N1 1.00x, 1.00x; V1 1.19x, 1.07x; V2 1.05x, 1.03x; N2
+ *     1.26x, 1.11x; Ampere1 0.99x, 1.00x.
+ *     n = 8 (looped path; RSA-1024 halves, not offered on arm64): 0.65-
+ *     0.94x.
+ *   First version, n = 16, for comparison: mul N1 3200, V1 773, V2 575,
+ *   N2 772, Ampere1 1319; sqr N1 2512, V1 626, V2 464, N2 627, Ampere1
+ *   1061.
+ * - Floors (the multiplies alone, from the models' port assignments): a
+ *   schoolbook Montgomery multiplication at n = 16 is 2n^2 = 512 products
+ *   = 1024 MUL/UMULH plus 16 q_i MULs (15 here); the squaring
+ *   n(n-1)/2 + n + n^2 = 392 products. N1 (3 cycles each on its one M
+ *   pipe): 3120 / 2400 cycles, both sides within 1-4% of it; 1.1x (2844 /
+ *   2225) is INFEASIBLE without fewer multiplies (Karatsuba on the
+ *   product half would save 64 of the 256 products at n = 16). V1, V2,
+ *   N2 (2 per cycle): 520 / 400; Ampere1 (1 per cycle): 1040 / 800, so
+ *   1.1x armv8-mont is INFEASIBLE on Ampere1 (957 / 754 would be below
+ *   the floor) and for the V2 mul (512 < 520); the V2 squaring (408) is
+ *   2% above the floor, which no schedule reaches with 4 integer pipes
+ *   carrying ~1000 adds besides. V1 and N2 (integer issue, not the
+ *   multipliers, the limit) are where a rework wins: >= 1.1x for n = 16
+ *   on both, and >= 1.05x for every RSA size, mul and sqr.
+ * - Not done: Karatsuba; interleaving product and reduction rows (OpenSSL's
+ *   mul4x does; the model gives it no edge over fixed-offset rows); an
+ *   in-register final pass for n = 24, 32 (more than 16 words).
  */
 #include "fc_asm.h"
 
@@ -319,58 +332,13 @@ CNT	.req	x28	// 8-limb groups left in the row (or trips left in a pass)
 .endm
 
 /*
- * GROUP8: the same on 8 limbs, without moving XP and TP: one chain of 8
- * low words (its carry folded into hi_7), one chain of CW and 7 high
- * words. 2.25 adds per product instead of GROUP4's 2.5.
+ * GROUP8: the same on 8 limbs (CHUNK 8 at XP and TP, which do not move):
+ * one chain of 8 low words (its carry folded into hi_7), one chain of CW
+ * and 7 high words; 2.25 adds per product instead of GROUP4's 2.5.
  * Clobbers: LO0-LO7, HI0-HI7, T0, T1, flags.
  */
 .macro GROUP8
-	ldp	LO0, LO1, [XP]
-	ldp	LO2, LO3, [XP, #16]
-	ldp	LO4, LO5, [XP, #32]
-	ldp	LO6, LO7, [XP, #48]
-	umulh	HI0, LO0, MW
-	umulh	HI1, LO1, MW
-	umulh	HI2, LO2, MW
-	umulh	HI3, LO3, MW
-	umulh	HI4, LO4, MW
-	umulh	HI5, LO5, MW
-	umulh	HI6, LO6, MW
-	umulh	HI7, LO7, MW
-	mul	LO0, LO0, MW
-	mul	LO1, LO1, MW
-	mul	LO2, LO2, MW
-	mul	LO3, LO3, MW
-	mul	LO4, LO4, MW
-	mul	LO5, LO5, MW
-	mul	LO6, LO6, MW
-	mul	LO7, LO7, MW
-	ldp	T0, T1, [TP]
-	adds	LO0, LO0, T0
-	adcs	LO1, LO1, T1
-	ldp	T0, T1, [TP, #16]
-	adcs	LO2, LO2, T0
-	adcs	LO3, LO3, T1
-	ldp	T0, T1, [TP, #32]
-	adcs	LO4, LO4, T0
-	adcs	LO5, LO5, T1
-	ldp	T0, T1, [TP, #48]
-	adcs	LO6, LO6, T0
-	adcs	LO7, LO7, T1
-	adc	HI7, HI7, xzr
-	adds	LO0, LO0, CW
-	adcs	LO1, LO1, HI0
-	adcs	LO2, LO2, HI1
-	adcs	LO3, LO3, HI2
-	adcs	LO4, LO4, HI3
-	adcs	LO5, LO5, HI4
-	adcs	LO6, LO6, HI5
-	adcs	LO7, LO7, HI6
-	adc	CW, HI7, xzr
-	stp	LO0, LO1, [TP]
-	stp	LO2, LO3, [TP, #16]
-	stp	LO4, LO5, [TP, #32]
-	stp	LO6, LO7, [TP, #48]
+	CHUNK	8, XP, 0, TP, 0, 0, 0
 .endm
 
 /*
