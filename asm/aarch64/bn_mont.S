@@ -60,9 +60,9 @@
  * choice of q_i, so T[i] + lo is 0 with carry T[i] != 0: the fixed-size
  * reduction rows skip that MUL and start chain A with CMP T[i], #1 (C set
  * iff T[i] >= 1); the word they store at T[i] is junk that X_i overwrites.
- * (2) The first product row (and the squaring's first cross row) write
- * into a T nobody has written: chain A vanishes (fresh), and T needs no
- * zeroing.
+ * (2) In the fixed-size paths the first product row (and the squaring's
+ * first cross row) write into a T nobody has written: chain A vanishes
+ * (fresh), and T needs no zeroing.
  *
  * Bounds and the final subtraction: after reduction, (T + sum q_i m
  * 2^(64i)) / R = U + c R < (m^2 + R m) / R < 2m, so one conditional
