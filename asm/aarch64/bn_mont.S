@@ -89,9 +89,10 @@
  * trips fully unrolled (recursive macros: a row of L limbs is one CHUNK
  * of L % 8 limbs, then CHUNK 8s). Any other n: looped rows (ROW_BODY:
  * one GROUP4 if n/4 is odd, then GROUP8s; squaring rows in blocks of four
- * with 1-3 head limbs). Code size: 39.8 KB of text, ~15 KB of it on the
- * path of one size (n = 32 squaring + reduction); all fit the 64 KB L1
- * instruction caches of the Neoverse cores.
+ * with 1-3 head limbs). Code size: 39.8 KB of text; the paths of one size
+ * (mul and sqr, the reduction shared) are 6.9 KB at n = 16 and 18.9 KB at
+ * n = 32 (the unrolled squaring 16 KB), within the 64 KB L1 instruction
+ * caches of the Neoverse cores.
  *
  * Aliasing: a and b are only read while forming T; r is written only in
  * the final selection pass, after every read of a, b and m, so r may alias
