@@ -661,7 +661,7 @@ FC_TEST("offer", test_offer_decide)
                      0);
     assert_int_equal(offer(FC_CAP_ARM_AES | FC_CAP_ARM_PMULL, "neoverse-v1",
                            OSSL_30, AESNI, AESNI, MULX, MULX, MULX),
-                     FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR | rsa3);
+                     FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR);
     assert_int_equal(offer(CAPS_XEON, "golden-cove", OSSL_30, VAES_AVX2,
                            VAES_AVX2, AVX512, AVX512, AVX512),
                      0);
@@ -762,16 +762,15 @@ static uint32_t offer_arm(const char *row, unsigned long ver, uint32_t gcm,
 
 FC_TEST("offer", test_offer_arm64)
 {
-    enum { rsa3 = FC_OFFER_RSA2048 | FC_OFFER_RSA3072 | FC_OFFER_RSA4096 };
     static const struct {
         const char *row;
         uint32_t w30, w31;
     } want[] = {
         {"neoverse-n1", 0, 0},
-        {"neoverse-v1", FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR | rsa3,
-         FC_OFFER_GCM | FC_OFFER_CBC | rsa3},
+        {"neoverse-v1", FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR,
+         FC_OFFER_GCM | FC_OFFER_CBC},
         {"neoverse-v2", FC_OFFER_GCM, FC_OFFER_GCM},
-        {"neoverse-n2", FC_OFFER_GCM | rsa3, FC_OFFER_GCM | rsa3},
+        {"neoverse-n2", FC_OFFER_GCM, FC_OFFER_GCM},
         {"ampere1", FC_OFFER_GCM, FC_OFFER_GCM},
         {"neoverse-v3", 0, 0},
         {"neoverse-n3", 0, 0},
@@ -794,18 +793,14 @@ FC_TEST("offer", test_offer_arm64)
     /* Only the families whose kernels run: the portable GHASH (pmull
      * masked) drops GCM, the portable AES (aes masked) CBC and CTR. */
     assert_int_equal(offer_arm("neoverse-v1", OSSL_30, GENERIC, ce, mul),
-                     FC_OFFER_CBC | FC_OFFER_CTR | rsa3);
+                     FC_OFFER_CBC | FC_OFFER_CTR);
     assert_int_equal(offer_arm("neoverse-v1", OSSL_30, GENERIC, GENERIC, mul),
-                     rsa3);
-    /* RSA only with the MUL/UMULH engine (the generic one is not it). */
-    assert_int_equal(offer_arm("neoverse-n2", OSSL_30, ce, ce, GENERIC),
-                     FC_OFFER_GCM);
-    /* No row, no word; never the DRBG, CBC-HMAC or the other RSA sizes. */
+                     0);
+    /* No row, no word; never the DRBG, CBC-HMAC or RSA. */
     assert_int_equal(offer_arm(NULL, OSSL_30, ce, ce, mul), 0);
     for (size_t i = 0; i < FC_ARRAY_LEN(want); i++)
         assert_int_equal(offer_arm(want[i].row, OSSL_30, ce, ce, mul) &
-                             (FC_OFFER_DRBG | FC_OFFER_CBC_HMAC |
-                              FC_OFFER_RSAOTHER),
+                             (FC_OFFER_DRBG | FC_OFFER_CBC_HMAC | FC_OFFER_RSA),
                          0);
 #if defined(__aarch64__) && !defined(FC_NO_ASM)
     /* On arm64 the decision is that word for the kernels the provider
@@ -817,11 +812,10 @@ FC_TEST("offer", test_offer_arm64)
 
         fc_offer_in_init(&in, caps, fc_tuning_by_name("neoverse-v1"), OSSL_30);
         assert_int_equal(fc_offer_decide(&in),
-                         FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR | rsa3);
+                         FC_OFFER_GCM | FC_OFFER_CBC | FC_OFFER_CTR);
         fc_offer_in_init(&in, caps & ~FC_CAP_ARM_PMULL,
                          fc_tuning_by_name("neoverse-v1"), OSSL_30);
-        assert_int_equal(fc_offer_decide(&in),
-                         FC_OFFER_CBC | FC_OFFER_CTR | rsa3);
+        assert_int_equal(fc_offer_decide(&in), FC_OFFER_CBC | FC_OFFER_CTR);
         fc_offer_in_init(&in, caps, fc_tuning_by_name("neoverse-n1"), OSSL_30);
         assert_int_equal(fc_offer_decide(&in), 0);
     }
