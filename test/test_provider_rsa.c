@@ -12,10 +12,10 @@
  * and import, as libcrypto moves a key decoded by default; keys generated
  * by fastcrypto are moved to default the same way.
  *
- * Each group loads default and the freshly built fastcrypto.so into its own
- * OSSL_LIB_CTX from the config named by FC_TEST_CONF, under one CPU mask:
- * the process's own FASTCRYPTO_CPU_MASK (normally the IFMA engine), "ifma"
- * (MULX) and "all" (portable C). The RSA engines in use are printed.
+ * The tests run in every group of support/rsa_suite.h (one library
+ * context per CPU mask: the process's own FASTCRYPTO_CPU_MASK, normally the
+ * IFMA engine, "ifma" for MULX and "all" for portable C), on its keys and
+ * its pair helpers, which hold fastcrypto to default as said above.
  *
  * Implicit rejection (PKCS#1 v1.5 decryption returning a synthetic message
  * for a bad block): fastcrypto's output is checked against the answers of
@@ -60,528 +60,9 @@
 #include "fc/common.h"
 #include "evp_checks.h"
 #include "kat.h"
+#include "rsa_suite.h"
 
-#define FC_NAME      "fastcrypto"
-#define DF_NAME      "default"
-#define FC_PROPQ     "provider=" FC_NAME
-#define DF_PROPQ     "provider=" DF_NAME
-#define DEFAULT_SEED 0x5eedfc2029ULL
-#define MAXB         1200 /* bytes: a 9216-bit modulus and some */
-#define MAX_KEYS     10
-/* RSA_PKCS1_NO_IMPLICIT_REJECT_PADDING (3.2+ headers). */
-#define PAD_NO_IMPLICIT 8
-
-/* ---------------------------------------------------------------------- */
-/* Reproducible randomness and failure reports                            */
-
-static uint64_t g_seed;
-static int g_quick;
-static uint64_t g_rng;
-static const char *g_test = "";
-static const char *g_group = "";
-static char g_where[512];
-static unsigned long g_ver; /* OpenSSL_version_num() of the running lib */
-
-static uint64_t rnd64(void)
-{
-    uint64_t z = (g_rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static void rnd_bytes(uint8_t *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        p[i] = (uint8_t)rnd64();
-}
-
-static void rng_start(const char *test)
-{
-    uint64_t h = 1469598103934665603ULL;
-
-    for (const char *t = test; *t != '\0'; t++)
-        h = (h ^ (uint8_t)*t) * 1099511628211ULL;
-    g_rng = g_seed ^ h;
-    g_test = test;
-    g_where[0] = '\0';
-}
-
-#define WHERE(...) snprintf(g_where, sizeof(g_where), __VA_ARGS__)
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            print_error("[%s] %s: check failed: %s\n  at: %s\n  ", g_group,    \
-                        g_test, #cond, g_where);                               \
-            print_error(__VA_ARGS__);                                          \
-            print_error("\n  (FC_TEST_SEED=0x%llx)\n",                         \
-                        (unsigned long long)g_seed);                           \
-            ERR_print_errors_fp(stderr);                                       \
-            fail_msg("%s:%d", __FILE__, __LINE__);                             \
-        }                                                                      \
-    } while (0)
-
-static const char *hex(const uint8_t *p, size_t n)
-{
-    static char bufs[4][2 * 40 + 4];
-    static int which;
-    char *b = bufs[which++ & 3];
-    size_t m = n > 40 ? 40 : n;
-
-    for (size_t i = 0; i < m; i++)
-        snprintf(b + 2 * i, 3, "%02x", p[i]);
-    if (m < n)
-        strcpy(b + 2 * m, "..");
-    if (n == 0)
-        strcpy(b, "(empty)");
-    return b;
-}
-
-#define CHECK_BYTES(a, alen, b, blen, what)                                    \
-    CHECK((alen) == (blen) && memcmp((a), (b), (alen)) == 0,                   \
-          "%s: got %zu bytes %s, expected %zu bytes %s", (what),               \
-          (size_t)(alen), hex((a), (alen)), (size_t)(blen), hex((b), (blen)))
-
-/*
- * Drains the error queue, checking that it holds an error from library
- * |lib| (its name as ERR_lib_error_string gives it; NULL: any) whose reason
- * text is |reason| (NULL: any reason, but one must be there).
- */
-static void expect_error(const char *what, const char *lib, const char *reason)
-{
-    unsigned long e;
-    int found = 0;
-    char last[256] = "(none)";
-
-    while ((e = ERR_get_error()) != 0) {
-        const char *l = ERR_lib_error_string(e);
-        const char *r = ERR_reason_error_string(e);
-
-        if ((lib == NULL || (l != NULL && strcmp(l, lib) == 0)) && r != NULL &&
-            (reason == NULL || strcmp(r, reason) == 0))
-            found = 1;
-        ERR_error_string_n(e, last, sizeof(last));
-    }
-    CHECK(found, "%s: no error from %s with reason \"%s\" (last: %s)", what,
-          lib != NULL ? lib : "any library", reason != NULL ? reason : "(any)",
-          last);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Keys                                                                   */
-
-enum { C_N, C_E, C_D, C_P, C_Q, C_DP, C_DQ, C_QI, NCOMP };
-static const char *const k_comp_field[NCOMP] = {"N", "E",  "D",  "P",
-                                                "Q", "DP", "DQ", "QI"};
-static const char *const k_comp_param[NCOMP] = {
-    OSSL_PKEY_PARAM_RSA_N,         OSSL_PKEY_PARAM_RSA_E,
-    OSSL_PKEY_PARAM_RSA_D,         OSSL_PKEY_PARAM_RSA_FACTOR1,
-    OSSL_PKEY_PARAM_RSA_FACTOR2,   OSSL_PKEY_PARAM_RSA_EXPONENT1,
-    OSSL_PKEY_PARAM_RSA_EXPONENT2, OSSL_PKEY_PARAM_RSA_COEFFICIENT1,
-};
-
-typedef struct test_key {
-    char name[16];
-    int bits;
-    BIGNUM *c[NCOMP];
-    EVP_PKEY *df; /* held by default, built from the components */
-    EVP_PKEY *fc; /* held by fastcrypto: df exported and imported (over
-                   * 8192 bits: a delegated key, used through default) */
-} test_key;
-
-typedef struct env {
-    const char *label;
-    const char *mask; /* FASTCRYPTO_CPU_MASK to load under; NULL: inherit */
-    OSSL_LIB_CTX *lib;
-    test_key keys[MAX_KEYS];
-    size_t nkeys;
-} env;
-
-static env g_env_native = {.label = "native", .mask = NULL};
-static env g_env_mulx = {.label = "mask=ifma", .mask = "ifma"};
-static env g_env_generic = {.label = "mask=all", .mask = "all"};
-
-/* Builds a key from components |c| (NULL entries left out) with the
- * keymgmt that |propq| selects. */
-static EVP_PKEY *key_from_bns(env *e, BIGNUM *const *c, int selection,
-                              const char *propq)
-{
-    OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
-    OSSL_PARAM *params = NULL;
-    EVP_PKEY_CTX *ctx = NULL;
-    EVP_PKEY *pkey = NULL;
-
-    if (bld == NULL)
-        return NULL;
-    for (int i = 0; i < NCOMP; i++)
-        if (c[i] != NULL && !OSSL_PARAM_BLD_push_BN(bld, k_comp_param[i], c[i]))
-            goto done;
-    params = OSSL_PARAM_BLD_to_param(bld);
-    ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", propq);
-    if (params == NULL || ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-        EVP_PKEY_fromdata(ctx, &pkey, selection, params) <= 0)
-        pkey = NULL;
-done:
-    EVP_PKEY_CTX_free(ctx);
-    OSSL_PARAM_free(params);
-    OSSL_PARAM_BLD_free(bld);
-    return pkey;
-}
-
-static const char *key_provider(const EVP_PKEY *pkey)
-{
-    const OSSL_PROVIDER *p = EVP_PKEY_get0_provider(pkey);
-
-    return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(legacy)";
-}
-
-/* The provider an initialised operation context runs on. */
-static const char *op_provider(const EVP_PKEY_CTX *ctx)
-{
-    const OSSL_PROVIDER *p =
-        ctx != NULL ? EVP_PKEY_CTX_get0_provider(ctx) : NULL;
-
-    return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-}
-
-static const test_key *find_key(const env *e, int bits)
-{
-    for (size_t i = 0; i < e->nkeys; i++)
-        if (e->keys[i].bits == bits)
-            return &e->keys[i];
-    fail_msg("no %d-bit key loaded", bits);
-    return NULL;
-}
-
-static const test_key *find_key_name(const env *e, const char *name)
-{
-    for (size_t i = 0; i < e->nkeys; i++)
-        if (strcmp(e->keys[i].name, name) == 0)
-            return &e->keys[i];
-    return NULL;
-}
-
-static void load_keys(env *e)
-{
-    fc_kat *k = fc_kat_open("rsa_keys.txt");
-    static const char *const fields[] = {"Name", "N",  "E",  "D",  "P",
-                                         "Q",    "DP", "DQ", "QI", NULL};
-
-    while (fc_kat_next(k)) {
-        test_key *t;
-        const char *name = fc_kat_str(k, "Name");
-
-        fc_kat_check_fields(k, fields);
-        if (e->nkeys == MAX_KEYS)
-            fc_kat_fail(k, "too many keys");
-        t = &e->keys[e->nkeys];
-        snprintf(t->name, sizeof(t->name), "%s", name);
-        for (int i = 0; i < NCOMP; i++) {
-            size_t len;
-            const uint8_t *b = fc_kat_bytes(k, k_comp_field[i], &len);
-
-            t->c[i] = BN_bin2bn(b, (int)len, NULL);
-            if (t->c[i] == NULL)
-                fc_kat_fail(k, "BN_bin2bn");
-        }
-        t->bits = BN_num_bits(t->c[C_N]);
-        t->df = key_from_bns(e, t->c, EVP_PKEY_KEYPAIR, DF_PROPQ);
-        if (t->df == NULL)
-            fc_kat_fail(k, "default refused the key");
-        t->fc =
-            fc_test_move_key(e->lib, t->df, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
-        ERR_clear_error();
-        e->nkeys++;
-    }
-    fc_kat_close(k);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Groups                                                                 */
-
-/* Reads a provider string parameter, declared as a pointer or a string. */
-static int prov_get_str(OSSL_LIB_CTX *lib, const char *key, char *buf,
-                        size_t len)
-{
-    OSSL_PROVIDER *prov = OSSL_PROVIDER_load(lib, FC_NAME);
-    char *ptr = NULL;
-    OSSL_PARAM req[2];
-    int ok;
-
-    if (prov == NULL)
-        return 0;
-    req[0] = OSSL_PARAM_construct_utf8_ptr(key, &ptr, 0);
-    req[1] = OSSL_PARAM_construct_end();
-    ok = OSSL_PROVIDER_get_params(prov, req) && ptr != NULL;
-    if (ok) {
-        snprintf(buf, len, "%s", ptr);
-    } else {
-        req[0] = OSSL_PARAM_construct_utf8_string(key, buf, len);
-        ok = OSSL_PROVIDER_get_params(prov, req) && OSSL_PARAM_modified(req);
-    }
-    OSSL_PROVIDER_unload(prov);
-    ERR_clear_error();
-    return ok;
-}
-
-static int env_setup(env *e)
-{
-    const char *conf = getenv("FC_TEST_CONF");
-    const char *old = getenv("FASTCRYPTO_CPU_MASK");
-    char *saved = old != NULL ? strdup(old) : NULL;
-    char bn[64] = "?", stats[512] = "";
-    int ok;
-
-    if (conf == NULL) {
-        print_error("FC_TEST_CONF is not set (run through ctest)\n");
-        free(saved);
-        return -1;
-    }
-    if (e->mask != NULL)
-        setenv("FASTCRYPTO_CPU_MASK", e->mask, 1);
-    e->lib = OSSL_LIB_CTX_new();
-    ok = e->lib != NULL && OSSL_LIB_CTX_load_config(e->lib, conf);
-    if (e->mask != NULL) {
-        if (saved != NULL)
-            setenv("FASTCRYPTO_CPU_MASK", saved, 1);
-        else
-            unsetenv("FASTCRYPTO_CPU_MASK");
-    }
-    free(saved);
-    if (!ok || !OSSL_PROVIDER_available(e->lib, FC_NAME) ||
-        !OSSL_PROVIDER_available(e->lib, DF_NAME)) {
-        print_error("[%s] loading %s failed\n", e->label, conf);
-        ERR_print_errors_fp(stderr);
-        return -1;
-    }
-    prov_get_str(e->lib, "fastcrypto-bn-impl", bn, sizeof(bn));
-    prov_get_str(e->lib, OSSL_PROV_PARAM_BUILDINFO, stats, sizeof(stats));
-    {
-        /* The build info names the RSA engines in their order, as the
-         * "fastcrypto-bn-impl" parameter does: "rsa=ifma,mulx,...". */
-        const char *rsa = strstr(stats, "rsa=");
-        size_t n = rsa != NULL ? strcspn(rsa + 4, " )") : 0;
-
-        print_message("[%s] fastcrypto RSA engines: %s (OpenSSL %s)\n",
-                      e->label, bn, OpenSSL_version(OPENSSL_VERSION));
-        if (rsa == NULL || n != strlen(bn) || strncmp(rsa + 4, bn, n) != 0 ||
-            strstr(bn, "generic") == NULL ||
-            (e->mask != NULL && strstr(e->mask, "ifma") != NULL &&
-             strstr(bn, "ifma") != NULL)) {
-            print_error("[%s] engine order \"%s\" against build info \"%s\"\n",
-                        e->label, bn, stats);
-            return -1;
-        }
-    }
-    g_group = e->label;
-    rng_start("load_keys");
-    load_keys(e);
-    ERR_clear_error();
-    return 0;
-}
-
-static int env_teardown(void **state)
-{
-    env *e = *state;
-
-    for (size_t i = 0; i < e->nkeys; i++) {
-        EVP_PKEY_free(e->keys[i].df);
-        EVP_PKEY_free(e->keys[i].fc);
-        for (int j = 0; j < NCOMP; j++)
-            BN_free(e->keys[i].c[j]);
-    }
-    memset(e->keys, 0, sizeof(e->keys));
-    e->nkeys = 0;
-    OSSL_LIB_CTX_free(e->lib);
-    e->lib = NULL;
-    return 0;
-}
-
-static int setup_native(void **state)
-{
-    *state = &g_env_native;
-    return env_setup(&g_env_native);
-}
-
-static int setup_mulx(void **state)
-{
-    *state = &g_env_mulx;
-    return env_setup(&g_env_mulx);
-}
-
-static int setup_generic(void **state)
-{
-    *state = &g_env_generic;
-    return env_setup(&g_env_generic);
-}
-
-/* ---------------------------------------------------------------------- */
-/* Operations                                                             */
-
-/* The parameters of one operation; zero/NULL fields are not set. */
-typedef struct op_spec {
-    int pad;             /* pad-mode (int) */
-    const char *md;      /* signature digest (PKEY_sign) or OAEP digest */
-    const char *mdprops; /* the signature digest's properties */
-    const char *mgf1;    /* mgf1-digest */
-    const char *saltlen; /* saltlen (utf8) */
-    const uint8_t *label;
-    size_t label_len;
-    unsigned tls_ver, tls_alt; /* tls-client-version, -negotiated-version */
-    int implicit; /* implicit-rejection: IR_UNSET, IR_OFF (0), IR_ON (1) */
-} op_spec;
-
-enum { IR_UNSET, IR_OFF, IR_ON };
-#define OP(...) ((op_spec){__VA_ARGS__})
-
-static int op_params(OSSL_PARAM *p, const op_spec *s, int cipher, unsigned *tv,
-                     unsigned *ta, unsigned *ir, int *pad)
-{
-    int n = 0;
-
-    *pad = s->pad;
-    if (s->pad != 0)
-        p[n++] = OSSL_PARAM_construct_int(OSSL_PKEY_PARAM_PAD_MODE, pad);
-    if (s->md != NULL)
-        p[n++] = OSSL_PARAM_construct_utf8_string(
-            cipher ? OSSL_ASYM_CIPHER_PARAM_OAEP_DIGEST
-                   : OSSL_SIGNATURE_PARAM_DIGEST,
-            (char *)s->md, 0);
-    if (s->mdprops != NULL)
-        p[n++] = OSSL_PARAM_construct_utf8_string(
-            OSSL_SIGNATURE_PARAM_PROPERTIES, (char *)s->mdprops, 0);
-    if (s->mgf1 != NULL)
-        p[n++] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_MGF1_DIGEST,
-                                                  (char *)s->mgf1, 0);
-    if (s->saltlen != NULL)
-        p[n++] = OSSL_PARAM_construct_utf8_string(
-            OSSL_SIGNATURE_PARAM_PSS_SALTLEN, (char *)s->saltlen, 0);
-    if (s->label != NULL)
-        p[n++] = OSSL_PARAM_construct_octet_string(
-            OSSL_ASYM_CIPHER_PARAM_OAEP_LABEL, (void *)s->label, s->label_len);
-    if (s->tls_ver != 0) {
-        *tv = s->tls_ver;
-        p[n++] = OSSL_PARAM_construct_uint(
-            OSSL_ASYM_CIPHER_PARAM_TLS_CLIENT_VERSION, tv);
-    }
-    if (s->tls_alt != 0) {
-        *ta = s->tls_alt;
-        p[n++] = OSSL_PARAM_construct_uint(
-            OSSL_ASYM_CIPHER_PARAM_TLS_NEGOTIATED_VERSION, ta);
-    }
-    if (s->implicit != IR_UNSET) {
-        *ir = s->implicit == IR_ON;
-        p[n++] = OSSL_PARAM_construct_uint("implicit-rejection", ir);
-    }
-    p[n] = OSSL_PARAM_construct_end();
-    return n;
-}
-
-enum { OP_SIGN, OP_VERIFY, OP_RECOVER, OP_ENCRYPT, OP_DECRYPT };
-
-/* The EVP_PKEY_*_init of |op|; its result. */
-static int op_init(EVP_PKEY_CTX *ctx, int op)
-{
-    switch (op) {
-    case OP_SIGN:
-        return EVP_PKEY_sign_init(ctx);
-    case OP_VERIFY:
-        return EVP_PKEY_verify_init(ctx);
-    case OP_RECOVER:
-        return EVP_PKEY_verify_recover_init(ctx);
-    case OP_ENCRYPT:
-        return EVP_PKEY_encrypt_init(ctx);
-    default:
-        return EVP_PKEY_decrypt_init(ctx);
-    }
-}
-
-/*
- * Runs one EVP_PKEY operation on |pkey| with the provider that |propq|
- * selects and checks that provider ran it. |*outlen| is the capacity in,
- * the length out. Returns the EVP return value (1 on success).
- */
-static int pkey_op(env *e, int op, EVP_PKEY *pkey, const char *propq,
-                   const op_spec *s, const uint8_t *in, size_t inlen,
-                   uint8_t *out, size_t *outlen)
-{
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
-    OSSL_PARAM p[10];
-    unsigned tv, ta, ir;
-    int pad, ret = -1, cipher = op >= OP_ENCRYPT;
-
-    CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey(%s)", propq);
-    ret = op_init(ctx, op);
-    CHECK(ret == 1, "init (op %d) with %s", op, propq);
-    {
-        const OSSL_PROVIDER *prov = EVP_PKEY_CTX_get0_provider(ctx);
-        const char *want = strchr(propq, '=') + 1;
-
-        CHECK(prov != NULL && strcmp(OSSL_PROVIDER_get0_name(prov), want) == 0,
-              "operation ran in %s, not %s",
-              prov != NULL ? OSSL_PROVIDER_get0_name(prov) : "(none)", want);
-    }
-    if (op_params(p, s, cipher, &tv, &ta, &ir, &pad) > 0 &&
-        EVP_PKEY_CTX_set_params(ctx, p) <= 0) {
-        EVP_PKEY_CTX_free(ctx);
-        return 0;
-    }
-    switch (op) {
-    case OP_SIGN:
-        ret = EVP_PKEY_sign(ctx, out, outlen, in, inlen);
-        break;
-    case OP_VERIFY:
-        ret = EVP_PKEY_verify(ctx, out, *outlen, in, inlen);
-        break;
-    case OP_RECOVER: /* |in| is the signature */
-        ret = EVP_PKEY_verify_recover(ctx, out, outlen, in, inlen);
-        break;
-    case OP_ENCRYPT:
-        ret = EVP_PKEY_encrypt(ctx, out, outlen, in, inlen);
-        break;
-    default:
-        ret = EVP_PKEY_decrypt(ctx, out, outlen, in, inlen);
-    }
-    EVP_PKEY_CTX_free(ctx);
-    return ret;
-}
-
-/* EVP_DigestSign / EVP_DigestVerify of |msg| with digest |md| and the
- * signature parameters of |s| (md ignored). Returns 1 on success. */
-static int digest_op(env *e, int verify, EVP_PKEY *pkey, const char *propq,
-                     const char *md, const op_spec *s, const uint8_t *msg,
-                     size_t msglen, uint8_t *sig, size_t *siglen)
-{
-    EVP_MD_CTX *mctx = EVP_MD_CTX_new();
-    EVP_PKEY_CTX *pctx = NULL;
-    op_spec s2 = *s;
-    OSSL_PARAM p[10];
-    unsigned tv, ta, ir;
-    int pad, ret;
-
-    s2.md = NULL;
-    op_params(p, &s2, 0, &tv, &ta, &ir, &pad);
-    CHECK(mctx != NULL, "EVP_MD_CTX_new");
-    if (verify)
-        ret = EVP_DigestVerifyInit_ex(mctx, &pctx, md, e->lib, propq, pkey, p);
-    else
-        ret = EVP_DigestSignInit_ex(mctx, &pctx, md, e->lib, propq, pkey, p);
-    if (ret == 1) {
-        const OSSL_PROVIDER *prov = EVP_PKEY_CTX_get0_provider(pctx);
-        const char *want = strchr(propq, '=') + 1;
-
-        CHECK(prov != NULL && strcmp(OSSL_PROVIDER_get0_name(prov), want) == 0,
-              "digest %s ran in %s, not %s", verify ? "verify" : "sign",
-              prov != NULL ? OSSL_PROVIDER_get0_name(prov) : "(none)", want);
-        if (verify)
-            ret = EVP_DigestVerify(mctx, sig, *siglen, msg, msglen);
-        else
-            ret = EVP_DigestSign(mctx, sig, siglen, msg, msglen);
-    }
-    EVP_MD_CTX_free(mctx);
-    return ret;
-}
+#define MAXB FC_RSA_MAXB
 
 /* ---------------------------------------------------------------------- */
 /* Key management                                                         */
@@ -593,78 +74,83 @@ static void check_components(EVP_PKEY *pkey, BIGNUM *const *want,
 {
     for (int i = 0; i < NCOMP; i++) {
         BIGNUM *got = NULL;
-        int has = EVP_PKEY_get_bn_param(pkey, k_comp_param[i], &got);
+        int has = EVP_PKEY_get_bn_param(pkey, fc_rsa_comp_param[i], &got);
 
         if (want[i] == NULL) {
             CHECK(!has, "%s: %s present, expected absent", what,
-                  k_comp_param[i]);
+                  fc_rsa_comp_param[i]);
         } else {
             CHECK(has && BN_cmp(got, want[i]) == 0, "%s: %s differs", what,
-                  k_comp_param[i]);
+                  fc_rsa_comp_param[i]);
         }
         BN_free(got);
     }
     ERR_clear_error();
 }
 
+/* `none` padding with |kf| and |kd|: the public operation, the private one
+ * and a signature byte-identical; |m| (|k| bytes, below n) comes back. */
+static void raw_same(const fc_rsa_env *e, EVP_PKEY *kf, EVP_PKEY *kd,
+                     const uint8_t *m, size_t k)
+{
+    const op_spec s = OP(.pad = RSA_NO_PADDING);
+    uint8_t c[MAXB], p[MAXB];
+    size_t l;
+
+    l = fc_rsa_pair_same(e, OP_ENCRYPT, kf, kd, &s, m, k, c,
+                         "raw public operation");
+    CHECK(l != 0, "encrypt");
+    l = fc_rsa_pair_same(e, OP_DECRYPT, kf, kd, &s, c, l, p,
+                         "raw private operation");
+    CHECK(l != 0, "decrypt");
+    CHECK_BYTES(p, l, m, k, "round trip");
+    /* Signing with no padding is the same private operation. */
+    CHECK(fc_rsa_pair_same(e, OP_SIGN, kf, kd, &s, m, k, c, "raw signature"),
+          "sign");
+}
+
 /* Signs a fixed message with PKCS#1 v1.5 SHA-256 through both providers and
  * checks the signatures are identical and verify through both. */
-static void sign_both(env *e, EVP_PKEY *a, EVP_PKEY *b, const char *what)
+static void sign_both(const fc_rsa_env *e, EVP_PKEY *a, EVP_PKEY *b,
+                      const char *what)
 {
     static const uint8_t msg[] = "fastcrypto RSA";
-    uint8_t s1[MAXB], s2[MAXB];
-    size_t l1 = sizeof(s1), l2 = sizeof(s2);
-    const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+    uint8_t sig[MAXB];
+    const op_spec s = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256", .digest = 1);
 
-    CHECK(digest_op(e, 0, a, FC_PROPQ, "SHA256", &s, msg, sizeof(msg), s1,
-                    &l1) == 1,
-          "%s: fastcrypto sign", what);
-    CHECK(digest_op(e, 0, b, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s2,
-                    &l2) == 1,
-          "%s: default sign", what);
-    CHECK_BYTES(s1, l1, s2, l2, what);
-    CHECK(digest_op(e, 1, a, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s1,
-                    &l1) == 1,
-          "%s: default verify", what);
-    CHECK(digest_op(e, 1, b, FC_PROPQ, "SHA256", &s, msg, sizeof(msg), s2,
-                    &l2) == 1,
-          "%s: fastcrypto verify", what);
+    CHECK(fc_rsa_pair_sign(e, a, b, &s, msg, sizeof(msg), sig, what) != 0,
+          "%s: signing refused", what);
 }
 
 /* Signs with |kf| through fastcrypto and checks the signature equals the
  * one default makes with the reference key |ref|; |kd| (the same odd key in
  * default) must then give it too, where default can use it at all. */
-static void sign_vs_ref(env *e, EVP_PKEY *kf, EVP_PKEY *kd, EVP_PKEY *ref,
-                        const char *what)
+static void sign_vs_ref(const fc_rsa_env *e, EVP_PKEY *kf, EVP_PKEY *kd,
+                        EVP_PKEY *ref, const char *what)
 {
     static const uint8_t msg[] = "fastcrypto RSA";
-    uint8_t s1[MAXB], s2[MAXB], s3[MAXB];
-    size_t l1 = sizeof(s1), l2 = sizeof(s2), l3 = sizeof(s3);
-    const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
+    uint8_t s1[MAXB], s3[MAXB];
+    size_t l1, l3 = sizeof(s3);
+    const op_spec s = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256", .digest = 1);
 
-    CHECK(digest_op(e, 0, kf, FC_PROPQ, "SHA256", &s, msg, sizeof(msg), s1,
-                    &l1) == 1,
-          "%s: fastcrypto sign", what);
-    CHECK(digest_op(e, 0, ref, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s2,
-                    &l2) == 1,
-          "%s: default sign (reference key)", what);
-    CHECK_BYTES(s1, l1, s2, l2, what);
-    if (digest_op(e, 0, kd, DF_PROPQ, "SHA256", &s, msg, sizeof(msg), s3,
-                  &l3) == 1)
-        CHECK_BYTES(s3, l3, s2, l2, "default with the same key");
+    /* default signs with the reference key */
+    l1 = fc_rsa_pair_same(e, OP_SIGN, kf, ref, &s, msg, sizeof(msg), s1, what);
+    CHECK(l1 != 0, "%s: signing refused", what);
+    if (fc_rsa_op(e, OP_SIGN, kd, DF_PROPQ, &s, msg, sizeof(msg), s3, &l3) == 1)
+        CHECK_BYTES(s3, l3, s1, l1, "default with the same key");
     else
         print_message("[%s] %s: %s: the default provider cannot sign\n",
-                      g_group, g_where, what);
+                      fc_test_group, fc_test_where, what);
     ERR_clear_error();
 }
 
-static void test_keymgmt_roundtrip(void **state)
+FC_RSA_TEST(test_keymgmt_roundtrip)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
 
-    rng_start("keymgmt_roundtrip");
+    fc_test_rand_start(__func__);
     for (size_t i = 0; i < e->nkeys; i++) {
-        const test_key *t = &e->keys[i];
+        const fc_rsa_key *t = &e->keys[i];
         BIGNUM *pub[NCOMP] = {t->c[C_N], t->c[C_E]};
         BIGNUM *donly[NCOMP] = {t->c[C_N], t->c[C_E], t->c[C_D]};
         EVP_PKEY *k, *k2;
@@ -673,13 +159,13 @@ static void test_keymgmt_roundtrip(void **state)
             continue; /* test_big_keys */
         WHERE("%s", t->name);
         CHECK(t->fc != NULL, "fastcrypto refused %s", t->name);
-        CHECK(strcmp(key_provider(t->fc), FC_NAME) == 0, "held by %s",
-              key_provider(t->fc));
+        CHECK(strcmp(fc_rsa_key_provider(t->fc), FC_NAME) == 0, "held by %s",
+              fc_rsa_key_provider(t->fc));
         /* Private with CRT: export gives back exactly what went in. */
         check_components(t->fc, t->c, "CRT key through fastcrypto");
         CHECK(EVP_PKEY_eq(t->fc, t->df) == 1, "EVP_PKEY_eq(fc, df)");
         k = EVP_PKEY_dup(t->fc);
-        CHECK(k != NULL && strcmp(key_provider(k), FC_NAME) == 0,
+        CHECK(k != NULL && strcmp(fc_rsa_key_provider(k), FC_NAME) == 0,
               "EVP_PKEY_dup");
         CHECK(EVP_PKEY_eq(k, t->fc) == 1, "dup matches");
         check_components(k, t->c, "dup");
@@ -695,18 +181,18 @@ static void test_keymgmt_roundtrip(void **state)
         }
         /* And back to default: the same key. */
         k = fc_test_move_key(e->lib, t->fc, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
-        CHECK(k != NULL && strcmp(key_provider(k), DF_NAME) == 0,
+        CHECK(k != NULL && strcmp(fc_rsa_key_provider(k), DF_NAME) == 0,
               "fastcrypto key to default");
         check_components(k, t->c, "CRT key back in default");
         EVP_PKEY_free(k);
 
         /* Private d-only. */
-        k = key_from_bns(e, donly, EVP_PKEY_KEYPAIR, FC_PROPQ);
-        k2 = key_from_bns(e, donly, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        k = fc_rsa_key_from_bns(e, donly, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        k2 = fc_rsa_key_from_bns(e, donly, EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(k != NULL && k2 != NULL, "d-only import");
         check_components(k, donly, "d-only key through fastcrypto");
         CHECK(EVP_PKEY_eq(k, k2) == 1, "d-only keys match");
-        if (!g_quick || t->bits <= 1024)
+        if (!fc_test_quick() || t->bits <= 1024)
             sign_both(e, k, k2, "d-only key");
         EVP_PKEY_free(k2);
         k2 = fc_test_move_key(e->lib, k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
@@ -716,7 +202,7 @@ static void test_keymgmt_roundtrip(void **state)
         EVP_PKEY_free(k2);
 
         /* Public only. */
-        k = key_from_bns(e, pub, EVP_PKEY_PUBLIC_KEY, FC_PROPQ);
+        k = fc_rsa_key_from_bns(e, pub, EVP_PKEY_PUBLIC_KEY, FC_PROPQ);
         CHECK(k != NULL, "public import");
         check_components(k, pub, "public key through fastcrypto");
         CHECK(EVP_PKEY_eq(k, t->df) == 1, "public key matches the pair");
@@ -732,8 +218,8 @@ static void test_keymgmt_roundtrip(void **state)
             size_t len = sizeof(buf);
             const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
 
-            CHECK(pkey_op(e, OP_SIGN, k, FC_PROPQ, &s, in, sizeof(in), buf,
-                          &len) <= 0,
+            CHECK(fc_rsa_op(e, OP_SIGN, k, FC_PROPQ, &s, in, sizeof(in), buf,
+                            &len) <= 0,
                   "signing with a public key");
             ERR_clear_error();
         }
@@ -747,18 +233,15 @@ static void test_keymgmt_roundtrip(void **state)
  * hand: default signs correctly through d, so must we. */
 static void crt_values(void **state, int inconsistent)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {1024, 2048, 3072};
 
-    rng_start(inconsistent ? "keymgmt_crt_inconsistent"
-                           : "keymgmt_crt_unreduced");
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t;
+    fc_test_rand_start(inconsistent ? "test_keymgmt_crt_inconsistent"
+                                    : "test_keymgmt_crt_unreduced");
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         BIGNUM *c[NCOMP], *pm1, *qm1;
 
-        if (g_quick && sizes[si] != 1024)
-            continue;
-        t = find_key(e, sizes[si]);
         pm1 = BN_new();
         qm1 = BN_new();
         CHECK(pm1 != NULL && qm1 != NULL &&
@@ -779,8 +262,8 @@ static void crt_values(void **state, int inconsistent)
                 BN_add(c[C_DQ], c[C_DQ], qm1);
             if (which == 2 || which == 3)
                 BN_add(c[C_QI], c[C_QI], t->c[C_P]);
-            kd = key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
-            kf = key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+            kd = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
+            kf = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
             CHECK(kd != NULL, "default refused it");
             CHECK(kf != NULL, "fastcrypto refused unreduced CRT values");
             check_components(kf, c, "exported as imported");
@@ -796,12 +279,12 @@ static void crt_values(void **state, int inconsistent)
         for (int which = C_DP; inconsistent && which <= C_QI; which++) {
             EVP_PKEY *kf, *kd;
 
-            WHERE("%s, wrong %s", t->name, k_comp_field[which]);
+            WHERE("%s, wrong %s", t->name, fc_rsa_comp_field[which]);
             for (int i = 0; i < NCOMP; i++)
                 c[i] = BN_dup(t->c[i]);
             BN_add_word(c[which], 2);
-            kd = key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
-            kf = key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+            kd = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
+            kf = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
             CHECK(kd != NULL && kf != NULL, "import");
             sign_vs_ref(e, kf, kd, t->df, "inconsistent CRT value");
             {
@@ -810,12 +293,12 @@ static void crt_values(void **state, int inconsistent)
                 size_t cl = sizeof(ct), pl = sizeof(pt);
                 const op_spec s = OP(.pad = RSA_PKCS1_OAEP_PADDING);
 
-                rnd_bytes(m, sizeof(m));
-                CHECK(pkey_op(e, OP_ENCRYPT, kd, DF_PROPQ, &s, m, sizeof(m), ct,
-                              &cl) == 1,
+                fc_test_rand_bytes(m, sizeof(m));
+                CHECK(fc_rsa_op(e, OP_ENCRYPT, kd, DF_PROPQ, &s, m, sizeof(m),
+                                ct, &cl) == 1,
                       "encrypt");
-                CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &s, ct, cl, pt,
-                              &pl) == 1,
+                CHECK(fc_rsa_op(e, OP_DECRYPT, kf, FC_PROPQ, &s, ct, cl, pt,
+                                &pl) == 1,
                       "fastcrypto decrypt");
                 CHECK_BYTES(pt, pl, m, sizeof(m), "decrypted");
             }
@@ -829,25 +312,25 @@ static void crt_values(void **state, int inconsistent)
     }
 }
 
-static void test_keymgmt_crt_unreduced(void **state)
+FC_RSA_TEST(test_keymgmt_crt_unreduced)
 {
     crt_values(state, 0);
 }
 
-static void test_keymgmt_crt_inconsistent(void **state)
+FC_RSA_TEST(test_keymgmt_crt_inconsistent)
 {
     crt_values(state, 1);
 }
 
 /* Counter |name| of fastcrypto in |e|'s library context, from
  * "fastcrypto-stats". */
-static uint64_t fc_counter(env *e, const char *name)
+static uint64_t fc_counter(const fc_rsa_env *e, const char *name)
 {
     char buf[1024] = "";
     size_t nl = strlen(name);
     const char *s;
 
-    CHECK(prov_get_str(e->lib, "fastcrypto-stats", buf, sizeof(buf)),
+    CHECK(fc_test_lib_get_str(e->lib, "fastcrypto-stats", buf, sizeof(buf)),
           "fastcrypto-stats");
     for (s = buf; (s = strstr(s, name)) != NULL; s += nl)
         if ((s == buf || s[-1] == ' ') && s[nl] == '=')
@@ -861,13 +344,13 @@ static const char *const k_rsa_counters[] = {
     "rsa-sign", "rsa-verify", "rsa-encrypt", "rsa-decrypt", "rsa-import"};
 #define NRSACOUNT FC_ARRAY_LEN(k_rsa_counters)
 
-static void rsa_counters(env *e, uint64_t *out)
+static void rsa_counters(const fc_rsa_env *e, uint64_t *out)
 {
     for (size_t i = 0; i < NRSACOUNT; i++)
         out[i] = fc_counter(e, k_rsa_counters[i]);
 }
 
-static void rsa_counters_unchanged(env *e, const uint64_t *before,
+static void rsa_counters_unchanged(const fc_rsa_env *e, const uint64_t *before,
                                    const char *what)
 {
     uint64_t now[NRSACOUNT];
@@ -883,15 +366,15 @@ static void rsa_counters_unchanged(env *e, const uint64_t *before,
  * them into fastcrypto for an operation asked of it first (export and
  * import), where they are delegated keys (rsa_deleg.h); every operation
  * succeeds, run by default, and none is counted as fastcrypto's. */
-static void test_big_keys(void **state)
+FC_RSA_TEST(test_big_keys)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const char *const names[] = {"rsa8200", "rsa9216"};
     static const uint8_t msg[] = "big key";
 
-    rng_start("big_keys");
+    fc_test_rand_start(__func__);
     for (size_t i = 0; i < FC_ARRAY_LEN(names); i++) {
-        const test_key *t = find_key_name(e, names[i]);
+        const fc_rsa_key *t = fc_rsa_find_key_name(e, names[i]);
         uint8_t sig[MAXB], ct[MAXB], pt[MAXB];
         size_t sl = sizeof(sig), cl = sizeof(ct), pl = sizeof(pt);
         const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
@@ -902,9 +385,9 @@ static void test_big_keys(void **state)
         WHERE("%s", names[i]);
         CHECK(t != NULL, "%s in rsa_keys.txt", names[i]);
         CHECK(t->fc != NULL, "fastcrypto refused a %d-bit key", t->bits);
-        CHECK(strcmp(key_provider(t->fc), FC_NAME) == 0, "held by %s",
-              key_provider(t->fc));
-        if (g_quick && t->bits > 8200)
+        CHECK(strcmp(fc_rsa_key_provider(t->fc), FC_NAME) == 0, "held by %s",
+              fc_rsa_key_provider(t->fc));
+        if (fc_test_quick() && t->bits > 8200)
             continue;
         rsa_counters(e, before);
         /* Sign preferring fastcrypto, as a server with default_properties
@@ -917,11 +400,11 @@ static void test_big_keys(void **state)
                                         "?" FC_PROPQ, t->df, NULL) == 1 &&
                   EVP_DigestSign(mctx, sig, &sl, msg, sizeof(msg)) == 1,
               "sign with fastcrypto preferred");
-        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "signed by %s",
-              op_provider(pctx));
+        CHECK(strcmp(fc_rsa_op_provider(pctx), FC_NAME) == 0, "signed by %s",
+              fc_rsa_op_provider(pctx));
         EVP_MD_CTX_free(mctx);
-        CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s, msg, sizeof(msg),
-                        sig, &sl) == 1,
+        CHECK(fc_rsa_digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s, msg,
+                               sizeof(msg), sig, &sl) == 1,
               "default verifies");
         mctx = EVP_MD_CTX_new();
         pctx = NULL;
@@ -930,22 +413,22 @@ static void test_big_keys(void **state)
                                           "?" FC_PROPQ, t->df, NULL) == 1 &&
                   EVP_DigestVerify(mctx, sig, sl, msg, sizeof(msg)) == 1,
               "verify with fastcrypto preferred");
-        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "verified by %s",
-              op_provider(pctx));
+        CHECK(strcmp(fc_rsa_op_provider(pctx), FC_NAME) == 0, "verified by %s",
+              fc_rsa_op_provider(pctx));
         EVP_MD_CTX_free(mctx);
         ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
         CHECK(ctx != NULL && EVP_PKEY_encrypt_init(ctx) == 1 &&
                   EVP_PKEY_encrypt(ctx, ct, &cl, msg, sizeof(msg)) == 1,
               "encrypt with fastcrypto preferred");
-        CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "encrypted by %s",
-              op_provider(ctx));
+        CHECK(strcmp(fc_rsa_op_provider(ctx), FC_NAME) == 0, "encrypted by %s",
+              fc_rsa_op_provider(ctx));
         EVP_PKEY_CTX_free(ctx);
         ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, t->df, "?" FC_PROPQ);
         CHECK(ctx != NULL && EVP_PKEY_decrypt_init(ctx) == 1 &&
                   EVP_PKEY_decrypt(ctx, pt, &pl, ct, cl) == 1,
               "decrypt with fastcrypto preferred");
-        CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "decrypted by %s",
-              op_provider(ctx));
+        CHECK(strcmp(fc_rsa_op_provider(ctx), FC_NAME) == 0, "decrypted by %s",
+              fc_rsa_op_provider(ctx));
         EVP_PKEY_CTX_free(ctx);
         CHECK_BYTES(pt, pl, msg, sizeof(msg), "round trip");
         rsa_counters_unchanged(e, before, "big key through default");
@@ -961,20 +444,20 @@ static void test_big_keys(void **state)
  * every component reads back, EVP_PKEY_todata round-trips, and bits,
  * security bits and size are default's.
  */
-static void check_delegated_key(env *e, BIGNUM *const *c, int selection,
-                                const char *what)
+static void check_delegated_key(const fc_rsa_env *e, BIGNUM *const *c,
+                                int selection, const char *what)
 {
     EVP_PKEY *kf, *kd, *k2 = NULL;
     OSSL_PARAM *params = NULL;
     EVP_PKEY_CTX *ctx;
 
     WHERE("%s", what);
-    kf = key_from_bns(e, c, selection, FC_PROPQ);
+    kf = fc_rsa_key_from_bns(e, c, selection, FC_PROPQ);
     CHECK(kf != NULL, "fastcrypto's fromdata refused it");
-    kd = key_from_bns(e, c, selection, DF_PROPQ);
+    kd = fc_rsa_key_from_bns(e, c, selection, DF_PROPQ);
     CHECK(kd != NULL, "default's fromdata refused it");
-    CHECK(strcmp(key_provider(kf), FC_NAME) == 0, "held by %s",
-          key_provider(kf));
+    CHECK(strcmp(fc_rsa_key_provider(kf), FC_NAME) == 0, "held by %s",
+          fc_rsa_key_provider(kf));
     check_components(kf, c, "EVP_PKEY_get_bn_param");
     CHECK(EVP_PKEY_get_bits(kf) == EVP_PKEY_get_bits(kd), "bits %d, not %d",
           EVP_PKEY_get_bits(kf), EVP_PKEY_get_bits(kd));
@@ -986,14 +469,15 @@ static void check_delegated_key(env *e, BIGNUM *const *c, int selection,
     /* todata and back into fastcrypto: the same key */
     CHECK(EVP_PKEY_todata(kf, selection, &params) == 1, "EVP_PKEY_todata");
     for (int i = 0; i < NCOMP; i++) {
-        const OSSL_PARAM *p = OSSL_PARAM_locate_const(params, k_comp_param[i]);
+        const OSSL_PARAM *p =
+            OSSL_PARAM_locate_const(params, fc_rsa_comp_param[i]);
         BIGNUM *bn = NULL;
 
-        CHECK((p != NULL) == (c[i] != NULL), "todata: %s %s", k_comp_param[i],
-              p != NULL ? "present" : "absent");
+        CHECK((p != NULL) == (c[i] != NULL), "todata: %s %s",
+              fc_rsa_comp_param[i], p != NULL ? "present" : "absent");
         if (p != NULL)
             CHECK(OSSL_PARAM_get_BN(p, &bn) && BN_cmp(bn, c[i]) == 0,
-                  "todata: %s differs", k_comp_param[i]);
+                  "todata: %s differs", fc_rsa_comp_param[i]);
         BN_free(bn);
     }
     ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", FC_PROPQ);
@@ -1015,18 +499,18 @@ static void check_delegated_key(env *e, BIGNUM *const *c, int selection,
     ERR_clear_error();
 }
 
-static void test_delegated_keys(void **state)
+FC_RSA_TEST(test_delegated_keys)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     /* test_fromdata_rsa's 32-bit key ("openssl genrsa 32", OpenSSL 1.0.2) */
     static const BN_ULONG k32[NCOMP] = {0xbc747fc5, 0x10001, 0x7b133399,
                                         0xe963,     0xceb7,  0x8599,
                                         0xbd87,     0xcc3b};
     BIGNUM *c[NCOMP] = {NULL};
-    const test_key *t = find_key_name(e, "rsa9216");
+    const fc_rsa_key *t = fc_rsa_find_key_name(e, "rsa9216");
     uint8_t big[2050];
 
-    rng_start("delegated_keys");
+    fc_test_rand_start(__func__);
     /* n = e = d = 0 (test_RSA_get_set_params) */
     for (int i = C_N; i <= C_D; i++)
         c[i] = BN_new();
@@ -1048,7 +532,7 @@ static void test_delegated_keys(void **state)
 
         check_delegated_key(e, pub, EVP_PKEY_PUBLIC_KEY, "9216-bit public");
     }
-    rnd_bytes(big, sizeof(big));
+    fc_test_rand_bytes(big, sizeof(big));
     big[0] = 0x80;
     big[sizeof(big) - 1] |= 1;
     c[C_N] = BN_bin2bn(big, sizeof(big), NULL);
@@ -1063,14 +547,15 @@ static void test_delegated_keys(void **state)
 
 /* Builds the key of the hex components |hex| (N, E, D, P, Q, DP, DQ, QI)
  * with the keymgmt |propq| selects. */
-static EVP_PKEY *key_from_hex(env *e, const char *const *hex, const char *propq)
+static EVP_PKEY *key_from_hex(const fc_rsa_env *e, const char *const *hex,
+                              const char *propq)
 {
     BIGNUM *c[NCOMP] = {NULL};
     EVP_PKEY *pkey;
 
     for (int i = 0; i < NCOMP; i++)
         CHECK(BN_hex2bn(&c[i], hex[i]) > 0, "BN_hex2bn");
-    pkey = key_from_bns(e, c, EVP_PKEY_KEYPAIR, propq);
+    pkey = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, propq);
     for (int i = 0; i < NCOMP; i++)
         BN_free(c[i]);
     return pkey;
@@ -1080,9 +565,9 @@ static EVP_PKEY *key_from_hex(env *e, const char *const *hex, const char *propq)
  * (PKCS#1 v1.5 signatures bit-identical to default's and verified both
  * ways, OAEP across providers both ways) and a 384-bit one with no padding
  * (the same bytes as default's); fastcrypto's counters do not move. */
-static void test_delegated_ops(void **state)
+FC_RSA_TEST(test_delegated_ops)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     /* made with Python 3 integers: two 192-bit primes, e = 65537 */
     static const char *const k384[NCOMP] = {
         "e9a0c1d17ec31a2c9f9dcefbd6511a31d58ebe64c8dab4f7a0e4cfb2653ccad6a7d4"
@@ -1096,40 +581,27 @@ static void test_delegated_ops(void **state)
         "15732113de375d9b13d715fd1b9319250c5377c6f5fff81",
         "8e4fd42dd506d7d6b5b5fd967616eee7ce09f2430f4166ff",
     };
-    const test_key *t = find_key_name(e, "rsa9216");
+    const fc_rsa_key *t = fc_rsa_find_key_name(e, "rsa9216");
     static const uint8_t msg[] = "delegated";
     const op_spec oaep = OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = "SHA256");
-    const op_spec none = OP(.pad = RSA_NO_PADDING);
-    uint8_t c1[MAXB], c2[MAXB], p1[MAXB], m[48];
-    size_t l1, l2, q1;
+    uint8_t m[48];
     uint64_t before[NRSACOUNT];
     EVP_PKEY *kf, *kd;
 
-    rng_start("delegated_ops");
+    fc_test_rand_start(__func__);
     CHECK(t != NULL && t->fc != NULL, "rsa9216 held by fastcrypto");
     rsa_counters(e, before);
-    if (!g_quick) {
+    if (!fc_test_quick()) {
         /* built by fastcrypto's fromdata, and moved from default */
-        kf = key_from_bns(e, t->c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        kf = fc_rsa_key_from_bns(e, t->c, EVP_PKEY_KEYPAIR, FC_PROPQ);
         CHECK(kf != NULL, "fromdata of the 9216-bit key");
         WHERE("9216-bit, fromdata");
         sign_both(e, kf, t->df, "PKCS#1 v1.5 SHA-256");
         WHERE("9216-bit, moved");
         sign_both(e, t->fc, t->df, "PKCS#1 v1.5 SHA-256");
-        for (int dir = 0; dir < 2; dir++) {
-            EVP_PKEY *enc = dir ? t->df : kf, *dec = dir ? kf : t->df;
-
-            WHERE("9216-bit OAEP, %s to %s", dir ? DF_NAME : FC_NAME,
-                  dir ? FC_NAME : DF_NAME);
-            l1 = sizeof(c1), q1 = sizeof(p1);
-            CHECK(pkey_op(e, OP_ENCRYPT, enc, dir ? DF_PROPQ : FC_PROPQ, &oaep,
-                          msg, sizeof(msg), c1, &l1) == 1,
-                  "encrypt");
-            CHECK(pkey_op(e, OP_DECRYPT, dec, dir ? FC_PROPQ : DF_PROPQ, &oaep,
-                          c1, l1, p1, &q1) == 1,
-                  "decrypt");
-            CHECK_BYTES(p1, q1, msg, sizeof(msg), "OAEP round trip");
-        }
+        WHERE("9216-bit OAEP");
+        fc_rsa_cross_crypt(e, kf, t->df, &oaep, msg, sizeof(msg),
+                           (size_t)(t->bits + 7) / 8, "OAEP round trip");
         EVP_PKEY_free(kf);
     }
     /* 384 bits, no padding */
@@ -1137,27 +609,11 @@ static void test_delegated_ops(void **state)
     kf = key_from_hex(e, k384, FC_PROPQ);
     kd = key_from_hex(e, k384, DF_PROPQ);
     CHECK(kf != NULL && kd != NULL, "fromdata of the 384-bit key");
-    CHECK(strcmp(key_provider(kf), FC_NAME) == 0, "held by %s",
-          key_provider(kf));
-    rnd_bytes(m, sizeof(m));
+    CHECK(strcmp(fc_rsa_key_provider(kf), FC_NAME) == 0, "held by %s",
+          fc_rsa_key_provider(kf));
+    fc_test_rand_bytes(m, sizeof(m));
     m[0] = 0; /* below n */
-    l1 = sizeof(c1), l2 = sizeof(c2), q1 = sizeof(p1);
-    CHECK(pkey_op(e, OP_ENCRYPT, kf, FC_PROPQ, &none, m, sizeof(m), c1, &l1) ==
-                  1 &&
-              pkey_op(e, OP_ENCRYPT, kd, DF_PROPQ, &none, m, sizeof(m), c2,
-                      &l2) == 1,
-          "encrypt");
-    CHECK_BYTES(c1, l1, c2, l2, "raw public operation");
-    CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &none, c1, l1, p1, &q1) == 1,
-          "decrypt");
-    CHECK_BYTES(p1, q1, m, sizeof(m), "raw round trip");
-    l1 = sizeof(c1), l2 = sizeof(c2);
-    CHECK(pkey_op(e, OP_SIGN, kf, FC_PROPQ, &none, m, sizeof(m), c1, &l1) ==
-                  1 &&
-              pkey_op(e, OP_SIGN, kd, DF_PROPQ, &none, m, sizeof(m), c2, &l2) ==
-                  1,
-          "sign");
-    CHECK_BYTES(c1, l1, c2, l2, "raw signature");
+    raw_same(e, kf, kd, m, sizeof(m));
     EVP_PKEY_free(kf);
     EVP_PKEY_free(kd);
     rsa_counters_unchanged(e, before, "delegated keys");
@@ -1166,17 +622,17 @@ static void test_delegated_ops(void **state)
 
 /* Key generation: ours moves to default and works there; the size limits
  * fail where default's do, with the same reason. */
-static void test_keygen(void **state)
+FC_RSA_TEST(test_keygen)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const unsigned bits[] = {1024, 2048, 2049};
 
-    rng_start("keygen");
+    fc_test_rand_start(__func__);
     for (size_t i = 0; i < FC_ARRAY_LEN(bits); i++) {
         EVP_PKEY_CTX *ctx;
         EVP_PKEY *k = NULL, *kd;
 
-        if (g_quick && bits[i] != 1024)
+        if (fc_test_quick() && bits[i] != 1024)
             continue;
         WHERE("%u bits", bits[i]);
         ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", FC_PROPQ);
@@ -1185,8 +641,8 @@ static void test_keygen(void **state)
                   EVP_PKEY_generate(ctx, &k) == 1,
               "fastcrypto keygen");
         EVP_PKEY_CTX_free(ctx);
-        CHECK(strcmp(key_provider(k), FC_NAME) == 0, "held by %s",
-              key_provider(k));
+        CHECK(strcmp(fc_rsa_key_provider(k), FC_NAME) == 0, "held by %s",
+              fc_rsa_key_provider(k));
         CHECK(EVP_PKEY_get_bits(k) == (int)bits[i], "%d bits",
               EVP_PKEY_get_bits(k));
         kd = fc_test_move_key(e->lib, k, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
@@ -1204,11 +660,11 @@ static void test_keygen(void **state)
 }
 
 /* Too small: both refuse at set_params with "key size too small". */
-static void test_keygen_too_small(void **state)
+FC_RSA_TEST(test_keygen_too_small)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
 
-    rng_start("keygen_too_small");
+    fc_test_rand_start(__func__);
     {
         static const char *const props[] = {FC_PROPQ, DF_PROPQ};
         for (int j = 0; j < 2; j++) {
@@ -1218,8 +674,8 @@ static void test_keygen_too_small(void **state)
             CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "init");
             CHECK(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, 511) <= 0,
                   "511 bits accepted");
-            expect_error("511 bits", j == 0 ? FC_NAME : NULL,
-                         "key size too small");
+            fc_rsa_expect_error("511 bits", j == 0 ? FC_NAME : NULL,
+                                "key size too small");
             EVP_PKEY_CTX_free(ctx);
         }
     }
@@ -1227,11 +683,11 @@ static void test_keygen_too_small(void **state)
 
 /* Over 8192 bits: fastcrypto refuses at set_params; default takes the size
  * (a program gets such a key from default with its propquery). */
-static void test_keygen_too_big(void **state)
+FC_RSA_TEST(test_keygen_too_big)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
 
-    rng_start("keygen_too_big");
+    fc_test_rand_start(__func__);
     {
         static const int big[] = {8193, 12288, 16384};
         for (size_t j = 0; j < FC_ARRAY_LEN(big); j++) {
@@ -1241,7 +697,7 @@ static void test_keygen_too_big(void **state)
             CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1, "init");
             CHECK(EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, big[j]) <= 0,
                   "fastcrypto accepted %d bits", big[j]);
-            expect_error("big keygen", FC_NAME, "invalid key length");
+            fc_rsa_expect_error("big keygen", FC_NAME, "invalid key length");
             EVP_PKEY_CTX_free(ctx);
             ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", DF_PROPQ);
             CHECK(ctx != NULL && EVP_PKEY_keygen_init(ctx) == 1 &&
@@ -1261,81 +717,44 @@ static const char *const k_digests[] = {
     "SHA3-512",   "MD5",        "RIPEMD160", "MD5-SHA1",
 };
 
-static void test_pkcs1_signatures(void **state)
+FC_RSA_TEST(test_pkcs1_signatures)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {512, 1024, 2049, 3072};
     uint8_t msg[100];
 
-    rng_start("pkcs1_signatures");
-    rnd_bytes(msg, sizeof(msg));
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
-
-        if (g_quick && sizes[si] > 1024)
-            continue;
+    fc_test_rand_start(__func__);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         for (size_t di = 0; di < FC_ARRAY_LEN(k_digests); di++) {
-            const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
-            uint8_t s1[MAXB], s2[MAXB];
-            size_t l1 = sizeof(s1), l2 = sizeof(s2);
-            int r1, r2;
+            const op_spec s =
+                OP(.pad = RSA_PKCS1_PADDING, .md = k_digests[di], .digest = 1);
+            uint8_t sig[MAXB];
 
-            if (g_quick && di % 3 != 0)
+            if (fc_test_quick() && di % 3 != 0)
                 continue;
             WHERE("%s, %s", t->name, k_digests[di]);
-            r1 = digest_op(e, 0, t->fc, FC_PROPQ, k_digests[di], &s, msg,
-                           sizeof(msg), s1, &l1);
-            r2 = digest_op(e, 0, t->df, DF_PROPQ, k_digests[di], &s, msg,
-                           sizeof(msg), s2, &l2);
-            /* SHA-512 and friends do not fit a 512-bit key: both fail. */
-            CHECK((r1 == 1) == (r2 == 1), "fastcrypto %d, default %d", r1, r2);
-            if (r1 != 1) {
-                expect_error("too big for the key", FC_NAME, NULL);
-                continue;
-            }
-            CHECK_BYTES(s1, l1, s2, l2, "signature");
-            CHECK(digest_op(e, 1, t->fc, DF_PROPQ, k_digests[di], &s, msg,
-                            sizeof(msg), s1, &l1) == 1,
-                  "default verifies ours");
-            CHECK(digest_op(e, 1, t->df, FC_PROPQ, k_digests[di], &s, msg,
-                            sizeof(msg), s2, &l2) == 1,
-                  "we verify default's");
-            s1[l1 / 2] ^= 1;
-            CHECK(digest_op(e, 1, t->df, FC_PROPQ, k_digests[di], &s, msg,
-                            sizeof(msg), s1, &l1) != 1,
-                  "a bad signature verified");
-            ERR_clear_error();
+            /* SHA-512 and friends do not fit a 512-bit key: both refuse. */
+            fc_rsa_pair_sign(e, t->fc, t->df, &s, msg, sizeof(msg), sig,
+                             "signature");
         }
         /* EVP_PKEY_sign of a hash value (DigestInfo added) and of raw
          * bytes without a digest (MD5-SHA1 style, 36 bytes). */
         {
-            uint8_t h[36], s1[MAXB], s2[MAXB];
-            size_t l1 = sizeof(s1), l2 = sizeof(s2);
+            uint8_t h[36], sig[MAXB];
             const op_spec sh = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
             const op_spec raw = OP(.pad = RSA_PKCS1_PADDING);
 
-            rnd_bytes(h, sizeof(h));
+            fc_test_rand_bytes(h, sizeof(h));
             WHERE("%s, EVP_PKEY_sign SHA256", t->name);
-            CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &sh, h, 32, s1, &l1) ==
-                          1 &&
-                      pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &sh, h, 32, s2,
-                              &l2) == 1,
+            CHECK(fc_rsa_pair_sign(e, t->fc, t->df, &sh, h, 32, sig,
+                                   "EVP_PKEY_sign with a digest") != 0,
                   "sign");
-            CHECK_BYTES(s1, l1, s2, l2, "EVP_PKEY_sign with a digest");
-            CHECK(pkey_op(e, OP_VERIFY, t->df, FC_PROPQ, &sh, h, 32, s2, &l2) ==
-                      1,
-                  "verify");
             WHERE("%s, EVP_PKEY_sign raw", t->name);
-            l1 = sizeof(s1), l2 = sizeof(s2);
-            CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &raw, h, 36, s1, &l1) ==
-                          1 &&
-                      pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &raw, h, 36, s2,
-                              &l2) == 1,
+            CHECK(fc_rsa_pair_sign(e, t->fc, t->df, &raw, h, 36, sig,
+                                   "EVP_PKEY_sign raw") != 0,
                   "sign");
-            CHECK_BYTES(s1, l1, s2, l2, "EVP_PKEY_sign raw");
-            CHECK(pkey_op(e, OP_VERIFY, t->fc, DF_PROPQ, &raw, h, 36, s1,
-                          &l1) == 1,
-                  "default verifies ours");
         }
     }
 }
@@ -1346,17 +765,17 @@ static void test_pkcs1_signatures(void **state)
  * as OpenSSL writes it, MDC-2's bare OCTET STRING), verified both ways and
  * recovered; MDC-2 refused with PSS as default refuses it.
  */
-static void test_legacy_digests(void **state)
+FC_RSA_TEST(test_legacy_digests)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const char *const mds[] = {"MD4", "MD2", "MDC2"};
-    const test_key *t = find_key(e, 1024);
+    const fc_rsa_key *t = fc_rsa_find_key(e, 1024);
     OSSL_PROVIDER *legacy = OSSL_PROVIDER_load(e->lib, "legacy");
     uint8_t msg[64];
     size_t ran = 0;
 
-    rng_start("legacy_digests");
-    rnd_bytes(msg, sizeof(msg));
+    fc_test_rand_start(__func__);
+    fc_test_rand_bytes(msg, sizeof(msg));
     if (legacy == NULL) {
         ERR_clear_error();
         print_message("[legacy digests] no legacy provider here: skipped\n");
@@ -1370,9 +789,8 @@ static void test_legacy_digests(void **state)
         const op_spec pss = OP(.pad = RSA_PKCS1_PSS_PADDING, .md = mds[i],
                                .mdprops = "provider=legacy");
         EVP_MD *md = EVP_MD_fetch(e->lib, mds[i], "provider=legacy");
-        uint8_t s1[MAXB], s2[MAXB], h[16], r1[MAXB], r2[MAXB];
-        size_t l1 = sizeof(s1), l2 = sizeof(s2), rl1 = sizeof(r1),
-               rl2 = sizeof(r2);
+        uint8_t s1[MAXB], s2[MAXB], h[16], r1[MAXB];
+        size_t l1, l2;
         unsigned int hl = 0;
         int f, d;
 
@@ -1385,38 +803,26 @@ static void test_legacy_digests(void **state)
         CHECK(EVP_Digest(msg, sizeof(msg), h, &hl, md, NULL) == 1 && hl == 16,
               "digest");
         EVP_MD_free(md);
-        f = pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &pk, h, hl, s1, &l1);
-        d = pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &pk, h, hl, s2, &l2);
-        CHECK(f == 1 && d == 1, "sign: fastcrypto %d, default %d", f, d);
-        CHECK_BYTES(s1, l1, s2, l2, "signature");
-        CHECK(pkey_op(e, OP_VERIFY, t->df, FC_PROPQ, &pk, h, hl, s2, &l2) ==
-                      1 &&
-                  pkey_op(e, OP_VERIFY, t->fc, DF_PROPQ, &pk, h, hl, s1, &l1) ==
-                      1,
-              "verify both ways");
-        CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &pk, s2, l2, r1, &rl1) ==
-                      1 &&
-                  pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &pk, s2, l2, r2,
-                          &rl2) == 1,
-              "verify-recover");
-        CHECK_BYTES(r1, rl1, r2, rl2, "recovered hash");
-        CHECK_BYTES(r1, rl1, h, hl, "recovered hash vs the digest");
-        s1[l1 / 2] ^= 1;
-        CHECK(pkey_op(e, OP_VERIFY, t->df, FC_PROPQ, &pk, h, hl, s1, &l1) != 1,
-              "a bad signature verified");
+        l1 = fc_rsa_pair_sign(e, t->fc, t->df, &pk, h, hl, s1, "signature");
+        CHECK(l1 != 0, "signing refused");
+        l2 = fc_rsa_pair_same(e, OP_RECOVER, t->fc, t->df, &pk, s1, l1, r1,
+                              "recovered hash");
+        CHECK(l2 != 0, "verify-recover refused");
+        CHECK_BYTES(r1, l2, h, hl, "recovered hash vs the digest");
         ERR_clear_error();
         l1 = sizeof(s1), l2 = sizeof(s2);
-        f = pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &pss, h, hl, s1, &l1);
+        f = fc_rsa_op(e, OP_SIGN, t->fc, FC_PROPQ, &pss, h, hl, s1, &l1);
         ERR_set_mark();
-        d = pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &pss, h, hl, s2, &l2);
+        d = fc_rsa_op(e, OP_SIGN, t->df, DF_PROPQ, &pss, h, hl, s2, &l2);
         ERR_pop_to_mark();
         CHECK((f == 1) == (d == 1), "PSS: fastcrypto %d, default %d", f, d);
         if (f == 1)
-            CHECK(pkey_op(e, OP_VERIFY, t->fc, DF_PROPQ, &pss, h, hl, s1,
-                          &l1) == 1,
+            CHECK(fc_rsa_op(e, OP_VERIFY, t->fc, DF_PROPQ, &pss, h, hl, s1,
+                            &l1) == 1,
                   "default verifies our PSS signature");
         else
-            expect_error("MDC2 with PSS", FC_NAME, "invalid padding mode");
+            fc_rsa_expect_error("MDC2 with PSS", FC_NAME,
+                                "invalid padding mode");
         ERR_clear_error();
     }
     print_message("[legacy digests] %zu of %zu available here, checked\n", ran,
@@ -1430,21 +836,21 @@ static void test_legacy_digests(void **state)
  * is 0, given without it, is refused by both; without a digest both read
  * the shorter input as the same number.
  */
-static void test_recover_length(void **state)
+FC_RSA_TEST(test_recover_length)
 {
-    env *e = *state;
-    const test_key *t = find_key(e, 2048);
+    const fc_rsa_env *e = *state;
+    const fc_rsa_key *t = fc_rsa_find_key(e, 2048);
     const op_spec sh = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
     const op_spec raw = OP(.pad = RSA_PKCS1_PADDING);
     uint8_t h[32], sig[MAXB], r1[MAXB], r2[MAXB];
     size_t sl = 0, rl1, rl2;
     int tries;
 
-    rng_start("recover_length");
+    fc_test_rand_start(__func__);
     for (tries = 0; tries < 4000; tries++) {
-        rnd_bytes(h, sizeof(h));
+        fc_test_rand_bytes(h, sizeof(h));
         sl = sizeof(sig);
-        CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &sh, h, 32, sig, &sl) == 1,
+        CHECK(fc_rsa_op(e, OP_SIGN, t->fc, FC_PROPQ, &sh, h, 32, sig, &sl) == 1,
               "sign");
         if (sig[0] == 0)
             break;
@@ -1452,39 +858,39 @@ static void test_recover_length(void **state)
     CHECK(tries < 4000, "no signature with a leading zero byte");
     WHERE("%s, signature of %zu bytes less its leading 0", t->name, sl);
     rl1 = sizeof(r1), rl2 = sizeof(r2);
-    CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &sh, sig, sl, r1, &rl1) ==
+    CHECK(fc_rsa_op(e, OP_RECOVER, t->fc, FC_PROPQ, &sh, sig, sl, r1, &rl1) ==
                   1 &&
-              pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &sh, sig, sl, r2, &rl2) ==
-                  1,
+              fc_rsa_op(e, OP_RECOVER, t->df, DF_PROPQ, &sh, sig, sl, r2,
+                        &rl2) == 1,
           "the whole signature recovers");
     CHECK_BYTES(r1, rl1, h, 32, "recovered hash");
     CHECK_BYTES(r2, rl2, h, 32, "default's recovered hash");
     rl1 = sizeof(r1), rl2 = sizeof(r2);
-    CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &sh, sig + 1, sl - 1, r1,
-                  &rl1) != 1,
+    CHECK(fc_rsa_op(e, OP_RECOVER, t->fc, FC_PROPQ, &sh, sig + 1, sl - 1, r1,
+                    &rl1) != 1,
           "a short signature recovered with a digest set");
-    expect_error("short signature", FC_NAME, "bad signature");
-    CHECK(pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &sh, sig + 1, sl - 1, r2,
-                  &rl2) != 1,
+    fc_rsa_expect_error("short signature", FC_NAME, "bad signature");
+    CHECK(fc_rsa_op(e, OP_RECOVER, t->df, DF_PROPQ, &sh, sig + 1, sl - 1, r2,
+                    &rl2) != 1,
           "default recovered a short signature (the test's premise)");
     ERR_clear_error();
     rl1 = sizeof(sig), rl2 = sizeof(sig);
-    CHECK(pkey_op(e, OP_VERIFY, t->fc, FC_PROPQ, &sh, h, 32, sig + 1, &rl1) !=
+    CHECK(fc_rsa_op(e, OP_VERIFY, t->fc, FC_PROPQ, &sh, h, 32, sig + 1, &rl1) !=
               1,
           "a short signature verified");
     ERR_clear_error();
     rl1 = sizeof(r1), rl2 = sizeof(r2);
-    CHECK(pkey_op(e, OP_RECOVER, t->fc, FC_PROPQ, &raw, sig + 1, sl - 1, r1,
-                  &rl1) == 1 &&
-              pkey_op(e, OP_RECOVER, t->df, DF_PROPQ, &raw, sig + 1, sl - 1, r2,
-                      &rl2) == 1,
+    CHECK(fc_rsa_op(e, OP_RECOVER, t->fc, FC_PROPQ, &raw, sig + 1, sl - 1, r1,
+                    &rl1) == 1 &&
+              fc_rsa_op(e, OP_RECOVER, t->df, DF_PROPQ, &raw, sig + 1, sl - 1,
+                        r2, &rl2) == 1,
           "without a digest both take the shorter input");
     CHECK_BYTES(r1, rl1, r2, rl2, "recovered DigestInfo");
 }
 
-static void test_pss(void **state)
+FC_RSA_TEST(test_pss)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {1024, 2049, 3073};
     static const char *const salts[] = {
         "digest", "max", "auto", "auto-digestmax", "0", "10", "32"};
@@ -1497,13 +903,10 @@ static void test_pss(void **state)
                {"SHA384", "SHA512"}};
     uint8_t msg[64];
 
-    rng_start("pss");
-    rnd_bytes(msg, sizeof(msg));
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
-
-        if (g_quick && sizes[si] > 1024)
-            continue;
+    fc_test_rand_start(__func__);
+    fc_test_rand_bytes(msg, sizeof(msg));
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         for (size_t mi = 0; mi < FC_ARRAY_LEN(mds); mi++) {
             for (size_t sa = 0; sa < FC_ARRAY_LEN(salts); sa++) {
                 const op_spec s =
@@ -1522,56 +925,57 @@ static void test_pss(void **state)
                  * default refuses -4 (and reads the name as 0): we refuse
                  * both. */
                 if (strcmp(salts[sa], "auto-digestmax") == 0 &&
-                    !fc_ossl_at_least(g_ver, 3, 1)) {
+                    !fc_ossl_at_least(e->ver, 3, 1)) {
                     const op_spec m4 =
                         OP(.pad = RSA_PKCS1_PSS_PADDING, .saltlen = "-4");
 
                     WHERE("%s, saltlen auto-digestmax under 3.0", t->name);
-                    CHECK(digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md, &s, msg,
-                                    sizeof(msg), s1, &l1) != 1,
+                    CHECK(fc_rsa_digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md,
+                                           &s, msg, sizeof(msg), s1, &l1) != 1,
                           "auto-digestmax accepted under 3.0");
-                    expect_error("auto-digestmax", FC_NAME,
-                                 "invalid salt length");
-                    CHECK(digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md, &m4, msg,
-                                    sizeof(msg), s1, &l1) != 1,
+                    fc_rsa_expect_error("auto-digestmax", FC_NAME,
+                                        "invalid salt length");
+                    CHECK(fc_rsa_digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md,
+                                           &m4, msg, sizeof(msg), s1, &l1) != 1,
                           "saltlen -4 accepted under 3.0");
-                    expect_error("saltlen -4", FC_NAME, "invalid salt length");
-                    CHECK(digest_op(e, 0, t->df, DF_PROPQ, mds[mi].md, &m4, msg,
-                                    sizeof(msg), s2, &l2) != 1,
+                    fc_rsa_expect_error("saltlen -4", FC_NAME,
+                                        "invalid salt length");
+                    CHECK(fc_rsa_digest_op(e, 0, t->df, DF_PROPQ, mds[mi].md,
+                                           &m4, msg, sizeof(msg), s2, &l2) != 1,
                           "(default) saltlen -4 accepted under 3.0");
                     ERR_clear_error();
                     continue;
                 }
-                if (g_quick && (mi + sa) % 3 != 0)
+                if (fc_test_quick() && (mi + sa) % 3 != 0)
                     continue;
                 WHERE("%s, %s/%s, saltlen %s", t->name, mds[mi].md,
                       mds[mi].mgf1 != NULL ? mds[mi].mgf1 : "=", salts[sa]);
-                r1 = digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md, &s, msg,
-                               sizeof(msg), s1, &l1);
-                r2 = digest_op(e, 0, t->df, DF_PROPQ, mds[mi].md, &s, msg,
-                               sizeof(msg), s2, &l2);
+                r1 = fc_rsa_digest_op(e, 0, t->fc, FC_PROPQ, mds[mi].md, &s,
+                                      msg, sizeof(msg), s1, &l1);
+                r2 = fc_rsa_digest_op(e, 0, t->df, DF_PROPQ, mds[mi].md, &s,
+                                      msg, sizeof(msg), s2, &l2);
                 CHECK((r1 == 1) == (r2 == 1), "fastcrypto %d, default %d", r1,
                       r2);
                 if (r1 != 1) {
-                    expect_error("PSS too big", FC_NAME, NULL);
+                    fc_rsa_expect_error("PSS too big", FC_NAME, NULL);
                     continue;
                 }
                 CHECK(l1 == l2, "lengths %zu, %zu", l1, l2);
-                CHECK(digest_op(e, 1, t->fc, DF_PROPQ, mds[mi].md, &sv, msg,
-                                sizeof(msg), s1, &l1) == 1,
+                CHECK(fc_rsa_digest_op(e, 1, t->fc, DF_PROPQ, mds[mi].md, &sv,
+                                       msg, sizeof(msg), s1, &l1) == 1,
                       "default verifies ours");
-                CHECK(digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &sv, msg,
-                                sizeof(msg), s2, &l2) == 1,
+                CHECK(fc_rsa_digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &sv,
+                                       msg, sizeof(msg), s2, &l2) == 1,
                       "we verify default's");
-                CHECK(digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &s, msg,
-                                sizeof(msg), s2, &l2) == 1,
+                CHECK(fc_rsa_digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &s,
+                                       msg, sizeof(msg), s2, &l2) == 1,
                       "we verify default's with the signer's saltlen");
                 msg[0] ^= 1;
-                CHECK(digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &sv, msg,
-                                sizeof(msg), s2, &l2) != 1,
+                CHECK(fc_rsa_digest_op(e, 1, t->df, FC_PROPQ, mds[mi].md, &sv,
+                                       msg, sizeof(msg), s2, &l2) != 1,
                       "a signature of another message verified");
-                CHECK(digest_op(e, 1, t->df, DF_PROPQ, mds[mi].md, &sv, msg,
-                                sizeof(msg), s2, &l2) != 1,
+                CHECK(fc_rsa_digest_op(e, 1, t->df, DF_PROPQ, mds[mi].md, &sv,
+                                       msg, sizeof(msg), s2, &l2) != 1,
                       "(default) a signature of another message verified");
                 msg[0] ^= 1;
                 ERR_clear_error();
@@ -1587,18 +991,30 @@ static void test_pss(void **state)
             size_t l = sizeof(sig);
 
             WHERE("%s, saltlen 10 verified as 11", t->name);
-            CHECK(digest_op(e, 0, t->fc, FC_PROPQ, "SHA256", &s10, msg,
-                            sizeof(msg), sig, &l) == 1,
+            CHECK(fc_rsa_digest_op(e, 0, t->fc, FC_PROPQ, "SHA256", &s10, msg,
+                                   sizeof(msg), sig, &l) == 1,
                   "sign");
-            CHECK(digest_op(e, 1, t->df, FC_PROPQ, "SHA256", &s11, msg,
-                            sizeof(msg), sig, &l) != 1,
+            CHECK(fc_rsa_digest_op(e, 1, t->df, FC_PROPQ, "SHA256", &s11, msg,
+                                   sizeof(msg), sig, &l) != 1,
                   "fastcrypto accepted");
-            CHECK(digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s11, msg,
-                            sizeof(msg), sig, &l) != 1,
+            CHECK(fc_rsa_digest_op(e, 1, t->df, DF_PROPQ, "SHA256", &s11, msg,
+                                   sizeof(msg), sig, &l) != 1,
                   "default accepted");
             ERR_clear_error();
         }
     }
+}
+
+/* |len| random bytes at |msg| and their SHA-256 (default's) at |h|. */
+static void random_hashed(const fc_rsa_env *e, uint8_t *msg, size_t len,
+                          uint8_t h[32])
+{
+    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
+
+    fc_test_rand_bytes(msg, len);
+    CHECK(sha256 != NULL && EVP_Digest(msg, len, h, NULL, sha256, NULL) == 1,
+          "SHA-256");
+    EVP_MD_free(sha256);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1607,8 +1023,9 @@ static void test_pss(void **state)
 /* A restricted RSA-PSS key (RFC 4055 parameters: hash |md|, MGF1 hash
  * |mgf1|, minimum salt length |minsalt|) with |t|'s components, made by
  * default's keymgmt. */
-static EVP_PKEY *pss_restricted_key(env *e, const test_key *t, const char *md,
-                                    const char *mgf1, int minsalt)
+static EVP_PKEY *pss_restricted_key(const fc_rsa_env *e, const fc_rsa_key *t,
+                                    const char *md, const char *mgf1,
+                                    int minsalt)
 {
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     OSSL_PARAM *params = NULL;
@@ -1617,7 +1034,7 @@ static EVP_PKEY *pss_restricted_key(env *e, const test_key *t, const char *md,
     int ok = bld != NULL;
 
     for (int i = 0; ok && i < NCOMP; i++)
-        ok = OSSL_PARAM_BLD_push_BN(bld, k_comp_param[i], t->c[i]);
+        ok = OSSL_PARAM_BLD_push_BN(bld, fc_rsa_comp_param[i], t->c[i]);
     ok = ok &&
          OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_RSA_DIGEST, md,
                                          0) &&
@@ -1651,10 +1068,10 @@ enum { PV_OK = 1, PV_BAD = 0, PV_SET = -1 };
  * PV_OK, PV_BAD (the signature refused) or PV_SET (the salt length
  * refused), and the reason of the last error in |reason|.
  */
-static int pss_verify(env *e, EVP_PKEY *pkey, const char *propq, int how,
-                      const char *saltlen, const uint8_t *msg, size_t mlen,
-                      const uint8_t *hash, const uint8_t *sig, size_t siglen,
-                      char *reason, size_t rcap)
+static int pss_verify(const fc_rsa_env *e, EVP_PKEY *pkey, const char *propq,
+                      int how, const char *saltlen, const uint8_t *msg,
+                      size_t mlen, const uint8_t *hash, const uint8_t *sig,
+                      size_t siglen, char *reason, size_t rcap)
 {
     OSSL_PARAM p[2] = {OSSL_PARAM_END, OSSL_PARAM_END};
     const char *want = strchr(propq, '=') + 1;
@@ -1683,8 +1100,8 @@ static int pss_verify(env *e, EVP_PKEY *pkey, const char *propq, int how,
         ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
         CHECK(ctx != NULL && EVP_PKEY_verify_init(ctx) == 1, "verify init (%s)",
               propq);
-        CHECK(strcmp(op_provider(ctx), want) == 0, "verify ran on %s, not %s",
-              op_provider(ctx), want);
+        CHECK(strcmp(fc_rsa_op_provider(ctx), want) == 0,
+              "verify ran on %s, not %s", fc_rsa_op_provider(ctx), want);
         if (how == 0 ? EVP_PKEY_CTX_set_params(ctx, p) == 1
                      : saltlen == NULL ||
                            EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, n) > 0)
@@ -1698,8 +1115,9 @@ static int pss_verify(env *e, EVP_PKEY *pkey, const char *propq, int how,
         CHECK(m != NULL, "EVP_MD_CTX_new");
         if (EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", e->lib, propq, pkey,
                                     p) == 1) {
-            CHECK(strcmp(op_provider(pctx), want) == 0,
-                  "digest-verify ran on %s, not %s", op_provider(pctx), want);
+            CHECK(strcmp(fc_rsa_op_provider(pctx), want) == 0,
+                  "digest-verify ran on %s, not %s", fc_rsa_op_provider(pctx),
+                  want);
             ret = EVP_DigestVerify(m, sig, siglen, msg, mlen) == 1 ? PV_OK
                                                                    : PV_BAD;
         }
@@ -1729,24 +1147,19 @@ static int pss_verify(env *e, EVP_PKEY *pkey, const char *propq, int how,
  * 3.4 on it takes them and recovers any salt length, the minimum not
  * applied to the recovered salt (checked here on both providers).
  */
-static void test_pss_restricted_verify(void **state)
+FC_RSA_TEST(test_pss_restricted_verify)
 {
-    env *e = *state;
-    const test_key *t = find_key(e, 2048);
+    const fc_rsa_env *e = *state;
+    const fc_rsa_key *t = fc_rsa_find_key(e, 2048);
     static const struct {
         const char *md, *mgf1;
         int min;
     } keys[] = {{"SHA256", "SHA256", 32}, {"SHA256", "SHA1", 40}};
-    const int auto_ok = fc_ossl_at_least(g_ver, 3, 4);
+    const int auto_ok = fc_ossl_at_least(e->ver, 3, 4);
     uint8_t msg[77], h[32];
-    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
 
-    rng_start("pss_restricted_verify");
-    rnd_bytes(msg, sizeof(msg));
-    CHECK(sha256 != NULL &&
-              EVP_Digest(msg, sizeof(msg), h, NULL, sha256, NULL) == 1,
-          "SHA-256");
-    EVP_MD_free(sha256);
+    fc_test_rand_start(__func__);
+    random_hashed(e, msg, sizeof(msg), h);
     for (size_t ki = 0; ki < FC_ARRAY_LEN(keys); ki++) {
         const int min = keys[ki].min;
         char smin[4][12];
@@ -1774,7 +1187,7 @@ static void test_pss_restricted_verify(void **state)
         snprintf(smin[3], sizeof(smin[3]), "%d", min + 8);
         WHERE("restricted %s/MGF1-%s/%d", keys[ki].md, keys[ki].mgf1, min);
         CHECK(kd != NULL && kf != NULL &&
-                  strcmp(key_provider(kf), FC_NAME) == 0,
+                  strcmp(fc_rsa_key_provider(kf), FC_NAME) == 0,
               "restricted RSA-PSS key in both providers");
         for (size_t si = 0; si < FC_ARRAY_LEN(ssalts); si++) {
             const int by_fc = si % 2 == 0;
@@ -1787,16 +1200,16 @@ static void test_pss_restricted_verify(void **state)
                     OP(.pad = RSA_PKCS1_PSS_PADDING, .md = keys[ki].md,
                        .mgf1 = keys[ki].mgf1, .saltlen = ssalts[si]);
 
-                CHECK(pkey_op(e, OP_SIGN, by_fc ? t->fc : t->df,
-                              by_fc ? FC_PROPQ : DF_PROPQ, &sp, h, sizeof(h),
-                              sig, &sl) == 1,
+                CHECK(fc_rsa_op(e, OP_SIGN, by_fc ? t->fc : t->df,
+                                by_fc ? FC_PROPQ : DF_PROPQ, &sp, h, sizeof(h),
+                                sig, &sl) == 1,
                       "plain key signs with salt %s", ssalts[si]);
             } else {
                 const op_spec sp = OP(.saltlen = ssalts[si]);
 
-                CHECK(digest_op(e, 0, by_fc ? kf : kd,
-                                by_fc ? FC_PROPQ : DF_PROPQ, keys[ki].md, &sp,
-                                msg, sizeof(msg), sig, &sl) == 1,
+                CHECK(fc_rsa_digest_op(e, 0, by_fc ? kf : kd,
+                                       by_fc ? FC_PROPQ : DF_PROPQ, keys[ki].md,
+                                       &sp, msg, sizeof(msg), sig, &sl) == 1,
                       "restricted key (%s) signs with salt %s",
                       by_fc ? FC_NAME : DF_NAME,
                       ssalts[si] != NULL ? ssalts[si] : "(its own)");
@@ -1830,7 +1243,7 @@ static void test_pss_restricted_verify(void **state)
                      * 0 (too small here); we refuse the word itself. */
                     CHECK(of == od &&
                               (of != PV_SET || strcmp(rf, rd) == 0 ||
-                               (!fc_ossl_at_least(g_ver, 3, 1) && vs != NULL &&
+                               (!fc_ossl_at_least(e->ver, 3, 1) && vs != NULL &&
                                 strcmp(vs, "auto-digestmax") == 0)),
                           "fastcrypto %d (%s), default %d (%s)", of, rf, od,
                           rd);
@@ -1863,8 +1276,9 @@ static void test_pss_restricted_verify(void **state)
         print_message("[%s] restricted %s/MGF1-%s/%d: %zu verifications, %zu "
                       "accepted, as default; \"auto\" %s (%zu below the "
                       "minimum taken)\n",
-                      g_group, keys[ki].md, keys[ki].mgf1, min, cases, accepted,
-                      auto_ok ? "recovers any salt" : "refused", below_min);
+                      fc_test_group, keys[ki].md, keys[ki].mgf1, min, cases,
+                      accepted, auto_ok ? "recovers any salt" : "refused",
+                      below_min);
         EVP_PKEY_free(kf);
         EVP_PKEY_free(kd);
     }
@@ -1873,26 +1287,9 @@ static void test_pss_restricted_verify(void **state)
 /* ---------------------------------------------------------------------- */
 /* Encryption                                                             */
 
-/* Encrypts |m| with provider |pe| and decrypts with |pd| under |s|. */
-static void enc_dec(env *e, const test_key *t, const char *pe, const char *pd,
-                    const op_spec *s, const uint8_t *m, size_t mlen)
+FC_RSA_TEST(test_oaep)
 {
-    uint8_t ct[MAXB], pt[MAXB];
-    size_t cl = sizeof(ct), pl = sizeof(pt);
-
-    CHECK(pkey_op(e, OP_ENCRYPT, strcmp(pe, FC_PROPQ) == 0 ? t->fc : t->df, pe,
-                  s, m, mlen, ct, &cl) == 1,
-          "encrypt (%s)", pe);
-    CHECK(cl == (size_t)(t->bits + 7) / 8, "ciphertext %zu bytes", cl);
-    CHECK(pkey_op(e, OP_DECRYPT, strcmp(pd, FC_PROPQ) == 0 ? t->fc : t->df, pd,
-                  s, ct, cl, pt, &pl) == 1,
-          "decrypt (%s)", pd);
-    CHECK_BYTES(pt, pl, m, mlen, "decrypted");
-}
-
-static void test_oaep(void **state)
-{
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {1024, 2049, 4096};
     static const uint8_t label[] = "fastcrypto label";
     static const struct {
@@ -1905,13 +1302,11 @@ static void test_oaep(void **state)
              {"SHA1", "SHA384", 1}};
     uint8_t m[MAXB];
 
-    rng_start("oaep");
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
+    fc_test_rand_start(__func__);
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         const size_t k = (size_t)(t->bits + 7) / 8;
 
-        if (g_quick && sizes[si] > 1024)
-            continue;
         for (size_t i = 0; i < FC_ARRAY_LEN(v); i++) {
             const op_spec s =
                 OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = v[i].md,
@@ -1931,27 +1326,15 @@ static void test_oaep(void **state)
                       v[i].md != NULL ? v[i].md : "(SHA1)",
                       v[i].mgf1 != NULL ? v[i].mgf1 : "=", v[i].label,
                       lens[li]);
-                rnd_bytes(m, lens[li]);
-                enc_dec(e, t, FC_PROPQ, DF_PROPQ, &s, m, lens[li]);
-                enc_dec(e, t, DF_PROPQ, FC_PROPQ, &s, m, lens[li]);
+                fc_test_rand_bytes(m, lens[li]);
+                fc_rsa_cross_crypt(e, t->fc, t->df, &s, m, lens[li], k,
+                                   "decrypted");
             }
             /* One byte too many: both refuse. */
-            {
-                uint8_t ct[MAXB];
-                size_t cl = sizeof(ct);
-
-                WHERE("%s, %zu bytes (too long)", t->name, k - 2 * h - 1);
-                CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m,
-                              k - 2 * h - 1, ct, &cl) <= 0,
-                      "fastcrypto accepted");
-                expect_error("OAEP too long", FC_NAME,
-                             "data too large for key size");
-                cl = sizeof(ct);
-                CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m,
-                              k - 2 * h - 1, ct, &cl) <= 0,
-                      "default accepted");
-                ERR_clear_error();
-            }
+            WHERE("%s, %zu bytes (too long)", t->name, k - 2 * h - 1);
+            fc_rsa_pair_refused(e, OP_ENCRYPT, t->fc, t->df, &s, m,
+                                k - 2 * h - 1, "data too large for key size",
+                                "OAEP too long");
         }
         /* A wrong label or digest fails on both sides. */
         {
@@ -1959,115 +1342,65 @@ static void test_oaep(void **state)
                                   .label_len = 5);
             const op_spec s2 = OP(.pad = RSA_PKCS1_OAEP_PADDING, .label = label,
                                   .label_len = 6);
-            uint8_t ct[MAXB], pt[MAXB];
-            size_t cl = sizeof(ct), pl = sizeof(pt);
+            uint8_t ct[MAXB];
+            size_t cl = sizeof(ct);
 
             WHERE("%s, wrong label", t->name);
-            rnd_bytes(m, 16);
-            CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s1, m, 16, ct,
-                          &cl) == 1,
+            fc_test_rand_bytes(m, 16);
+            CHECK(fc_rsa_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s1, m, 16, ct,
+                            &cl) == 1,
                   "encrypt");
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s2, ct, cl, pt,
-                          &pl) <= 0,
-                  "fastcrypto accepted");
-            expect_error("OAEP wrong label", FC_NAME, "bad decrypt");
-            pl = sizeof(pt);
-            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s2, ct, cl, pt,
-                          &pl) <= 0,
-                  "default accepted");
-            ERR_clear_error();
+            fc_rsa_pair_refused(e, OP_DECRYPT, t->fc, t->df, &s2, ct, cl,
+                                "bad decrypt", "OAEP wrong label");
         }
     }
 }
 
-static void test_pkcs1_encryption(void **state)
+FC_RSA_TEST(test_pkcs1_encryption)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {512, 1024, 2049, 3072};
     uint8_t m[MAXB];
 
-    rng_start("pkcs1_encryption");
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
+    fc_test_rand_start(__func__);
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         const size_t k = (size_t)(t->bits + 7) / 8;
         const size_t lens[] = {0, 1, 48, k - 11};
         const op_spec s = OP(.pad = RSA_PKCS1_PADDING);
 
-        if (g_quick && sizes[si] > 1024)
-            continue;
         for (size_t li = 0; li < FC_ARRAY_LEN(lens); li++) {
             WHERE("%s, %zu bytes", t->name, lens[li]);
-            rnd_bytes(m, lens[li]);
-            enc_dec(e, t, FC_PROPQ, DF_PROPQ, &s, m, lens[li]);
-            enc_dec(e, t, DF_PROPQ, FC_PROPQ, &s, m, lens[li]);
+            fc_test_rand_bytes(m, lens[li]);
+            fc_rsa_cross_crypt(e, t->fc, t->df, &s, m, lens[li], k,
+                               "decrypted");
         }
-        {
-            uint8_t ct[MAXB];
-            size_t cl = sizeof(ct);
-
-            WHERE("%s, %zu bytes (too long)", t->name, k - 10);
-            CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m, k - 10, ct,
-                          &cl) <= 0,
-                  "fastcrypto accepted");
-            expect_error("PKCS#1 too long", FC_NAME,
-                         "data too large for key size");
-            cl = sizeof(ct);
-            CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m, k - 10, ct,
-                          &cl) <= 0,
-                  "default accepted");
-            ERR_clear_error();
-        }
+        WHERE("%s, %zu bytes (too long)", t->name, k - 10);
+        fc_rsa_pair_refused(e, OP_ENCRYPT, t->fc, t->df, &s, m, k - 10,
+                            "data too large for key size", "PKCS#1 too long");
     }
 }
 
 /* `none` padding: the raw operation, byte-identical both ways. */
-static void test_no_padding(void **state)
+FC_RSA_TEST(test_no_padding)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {512, 2048, 3073};
     const op_spec s = OP(.pad = RSA_NO_PADDING);
 
-    rng_start("no_padding");
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
+    fc_test_rand_start(__func__);
+    FC_RSA_FOR_KEYS(e, sizes, 512, t)
+    {
         const size_t k = (size_t)(t->bits + 7) / 8;
-        uint8_t m[MAXB], c1[MAXB], c2[MAXB], p1[MAXB], p2[MAXB];
-        size_t l1 = sizeof(c1), l2 = sizeof(c2), q1 = sizeof(p1),
-               q2 = sizeof(p2);
+        uint8_t m[MAXB];
 
-        if (g_quick && sizes[si] > 512)
-            continue;
         WHERE("%s", t->name);
-        rnd_bytes(m, k);
+        fc_test_rand_bytes(m, k);
         m[0] = 0; /* below n */
-        CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m, k, c1, &l1) == 1 &&
-                  pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m, k, c2, &l2) ==
-                      1,
-              "encrypt");
-        CHECK_BYTES(c1, l1, c2, l2, "raw public operation");
-        CHECK(
-            pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, c1, l1, p1, &q1) == 1 &&
-                pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, c1, l1, p2, &q2) ==
-                    1,
-            "decrypt");
-        CHECK_BYTES(p1, q1, p2, q2, "raw private operation");
-        CHECK_BYTES(p1, q1, m, k, "round trip");
-        /* Signing with no padding is the same private operation. */
-        l1 = sizeof(c1), l2 = sizeof(c2);
-        CHECK(pkey_op(e, OP_SIGN, t->fc, FC_PROPQ, &s, m, k, c1, &l1) == 1 &&
-                  pkey_op(e, OP_SIGN, t->df, DF_PROPQ, &s, m, k, c2, &l2) == 1,
-              "sign");
-        CHECK_BYTES(c1, l1, c2, l2, "raw signature");
+        raw_same(e, t->fc, t->df, m, k);
         /* An input of the wrong length fails for both. */
-        l1 = sizeof(c1), l2 = sizeof(c2);
-        CHECK(pkey_op(e, OP_ENCRYPT, t->fc, FC_PROPQ, &s, m, k - 1, c1, &l1) <=
-                  0,
-              "fastcrypto took k - 1 bytes");
-        expect_error("none, k - 1 bytes", FC_NAME, NULL);
-        CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &s, m, k - 1, c2, &l2) <=
-                  0,
-              "default took k - 1 bytes");
-        ERR_clear_error();
+        fc_rsa_pair_refused(e, OP_ENCRYPT, t->fc, t->df, &s, m, k - 1, NULL,
+                            "none, k - 1 bytes");
     }
 }
 
@@ -2075,14 +1408,14 @@ static void test_no_padding(void **state)
  * in; a wrong version or bad padding gives 48 random bytes and success,
  * as with default. The selection is constant-time (rsa_pad.c); here the
  * results are checked. */
-static void test_tls_kex(void **state)
+FC_RSA_TEST(test_tls_kex)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {1024, 2048};
 
-    rng_start("tls_kex");
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
+    fc_test_rand_start(__func__);
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         uint8_t pms[48], ct[MAXB], o1[MAXB], o2[MAXB], o3[MAXB];
         size_t cl = sizeof(ct);
         const op_spec enc = OP(.pad = RSA_PKCS1_PADDING);
@@ -2101,8 +1434,6 @@ static void test_tls_kex(void **state)
             {"49-byte secret", 0x0303, 0, 3, 49, 0},
         };
 
-        if (g_quick && sizes[si] > 1024)
-            continue;
         for (size_t i = 0; i < FC_ARRAY_LEN(v); i++) {
             uint8_t secret[64];
             const op_spec dec = OP(.pad = RSA_PKCS1_WITH_TLS_PADDING,
@@ -2110,21 +1441,21 @@ static void test_tls_kex(void **state)
             size_t l1 = sizeof(o1), l2 = sizeof(o2), l3 = sizeof(o3);
 
             WHERE("%s, %s", t->name, v[i].what);
-            rnd_bytes(secret, sizeof(secret));
+            fc_test_rand_bytes(secret, sizeof(secret));
             /* The client puts its offered version first (a buggy one the
              * negotiated version). */
             secret[0] = 0x03;
             secret[1] = v[i].sv;
             memcpy(pms, secret, 48);
             cl = sizeof(ct);
-            CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &enc, secret,
-                          v[i].len, ct, &cl) == 1,
+            CHECK(fc_rsa_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &enc, secret,
+                            v[i].len, ct, &cl) == 1,
                   "encrypt");
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dec, ct, cl, o1,
-                          &l1) == 1,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dec, ct, cl, o1,
+                            &l1) == 1,
                   "fastcrypto decrypt");
-            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &dec, ct, cl, o2,
-                          &l2) == 1,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->df, DF_PROPQ, &dec, ct, cl, o2,
+                            &l2) == 1,
                   "default decrypt");
             CHECK(l1 == 48 && l2 == 48, "lengths %zu, %zu", l1, l2);
             if (v[i].good) {
@@ -2133,8 +1464,8 @@ static void test_tls_kex(void **state)
             } else {
                 /* Random: not the secret, and new every time. */
                 CHECK(memcmp(o1, pms, 48) != 0, "the bad secret came out");
-                CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dec, ct, cl, o3,
-                              &l3) == 1 &&
+                CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dec, ct, cl,
+                                o3, &l3) == 1 &&
                           l3 == 48 && memcmp(o1, o3, 48) != 0,
                       "the same random bytes twice");
             }
@@ -2156,17 +1487,17 @@ static unsigned get_implicit(EVP_PKEY_CTX *ctx, int *known)
 }
 
 /* The answers of OpenSSL 3.6.3 (rsa_implicit_rejection.txt). */
-static void test_implicit_rejection_kat(void **state)
+FC_RSA_TEST(test_implicit_rejection_kat)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     fc_kat *k = fc_kat_open("rsa_implicit_rejection.txt");
     static const char *const fields[] = {"Key", "Valid", "C", "M", NULL};
-    const int df_implicit = fc_ossl_at_least(g_ver, 3, 2);
+    const int df_implicit = fc_ossl_at_least(e->ver, 3, 2);
     size_t n = 0;
 
-    rng_start("implicit_rejection_kat");
+    fc_test_rand_start(__func__);
     while (fc_kat_next(k)) {
-        const test_key *t;
+        const fc_rsa_key *t;
         const uint8_t *c, *m;
         size_t clen, mlen, ol;
         uint8_t out[MAXB];
@@ -2176,53 +1507,46 @@ static void test_implicit_rejection_kat(void **state)
         const op_spec mode8 = OP(.pad = PAD_NO_IMPLICIT);
 
         fc_kat_check_fields(k, fields);
-        t = find_key_name(e, fc_kat_str(k, "Key"));
+        t = fc_rsa_find_key_name(e, fc_kat_str(k, "Key"));
         if (t == NULL)
             fc_kat_fail(k, "unknown key");
-        if (g_quick && t->bits > 1024)
+        if (fc_test_quick() && t->bits > 1024)
             continue;
         valid = strcmp(fc_kat_str(k, "Valid"), "yes") == 0;
         c = fc_kat_bytes(k, "C", &clen);
         m = fc_kat_bytes(k, "M", &mlen);
         WHERE("%s", fc_kat_where(k));
         ol = sizeof(out);
-        CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &on, c, clen, out, &ol) ==
-                  1,
+        CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &on, c, clen, out,
+                        &ol) == 1,
               "fastcrypto, implicit rejection on");
         CHECK_BYTES(out, ol, m, mlen, "message (implicit rejection)");
         if (df_implicit) {
             ol = sizeof(out);
-            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &on, c, clen, out,
-                          &ol) == 1,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->df, DF_PROPQ, &on, c, clen, out,
+                            &ol) == 1,
                   "default, implicit rejection on");
             CHECK_BYTES(out, ol, m, mlen, "default's message");
         }
         /* Explicit rejection: the message, or the error. */
         ol = sizeof(out);
         if (valid) {
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &off, c, clen, out,
-                          &ol) == 1,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &off, c, clen, out,
+                            &ol) == 1,
                   "explicit rejection of a valid block");
             CHECK_BYTES(out, ol, m, mlen, "message (explicit rejection)");
         } else {
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &off, c, clen, out,
-                          &ol) <= 0,
-                  "implicit-rejection=0 returned a message");
-            expect_error("explicit rejection", FC_NAME, "bad decrypt");
+            fc_rsa_pair_refused(e, OP_DECRYPT, t->fc, t->df, &off, c, clen,
+                                "bad decrypt", "implicit-rejection=0");
             ol = sizeof(out);
-            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &off, c, clen, out,
-                          &ol) <= 0,
-                  "default returned a message with implicit-rejection=0");
-            ERR_clear_error();
-            ol = sizeof(out);
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &mode8, c, clen, out,
-                          &ol) <= 0,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &mode8, c, clen,
+                            out, &ol) <= 0,
                   "pad mode 8 returned a message");
-            expect_error("pad mode 8", FC_NAME, "bad decrypt");
+            fc_rsa_expect_error("pad mode 8", FC_NAME, "bad decrypt");
             if (df_implicit) {
                 ol = sizeof(out);
-                CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &mode8, c, clen,
-                              out, &ol) <= 0,
+                CHECK(fc_rsa_op(e, OP_DECRYPT, t->df, DF_PROPQ, &mode8, c, clen,
+                                out, &ol) <= 0,
                       "default returned a message in pad mode 8");
                 ERR_clear_error();
             }
@@ -2230,31 +1554,31 @@ static void test_implicit_rejection_kat(void **state)
         n++;
     }
     fc_kat_close(k);
-    CHECK(n >= (g_quick ? 10u : 60u), "only %zu cases", n);
+    CHECK(n >= (fc_test_quick() ? 10u : 60u), "only %zu cases", n);
     print_message("[%s] %zu implicit-rejection answers of OpenSSL 3.6.3 "
                   "matched%s\n",
-                  g_group, n,
+                  fc_test_group, n,
                   df_implicit ? " (and by the running default)" : "");
 }
 
 /* Makes a ciphertext whose block is |kind|: 0 random, 1 a good message of
  * |len| bytes, 2 wrong type, 3 no separator, 4 short PS. */
-static size_t make_ct(env *e, const test_key *t, int kind, size_t len,
-                      uint8_t *ct)
+static size_t make_ct(const fc_rsa_env *e, const fc_rsa_key *t, int kind,
+                      size_t len, uint8_t *ct)
 {
     const size_t k = (size_t)(t->bits + 7) / 8;
     uint8_t em[MAXB];
     size_t cl = MAXB;
     const op_spec none = OP(.pad = RSA_NO_PADDING);
 
-    rnd_bytes(em, k);
+    fc_test_rand_bytes(em, k);
     for (size_t i = 2; i < k; i++)
         em[i] |= (uint8_t)(em[i] == 0);
     em[0] = 0;
     em[1] = 2;
     switch (kind) {
     case 0:
-        em[1] = (uint8_t)rnd64();
+        em[1] = (uint8_t)fc_test_rand64();
         break;
     case 1:
         em[k - len - 1] = 0;
@@ -2266,30 +1590,28 @@ static size_t make_ct(env *e, const test_key *t, int kind, size_t len,
     case 3:
         break;
     default:
-        em[2 + (rnd64() % 8)] = 0;
+        em[2 + (fc_test_rand64() % 8)] = 0;
     }
-    CHECK(pkey_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &none, em, k, ct, &cl) == 1,
+    CHECK(fc_rsa_op(e, OP_ENCRYPT, t->df, DF_PROPQ, &none, em, k, ct, &cl) == 1,
           "raw encrypt");
     return cl;
 }
 
 /* Live against the running default, each side in its default state, and
  * the default following the running version. */
-static void test_implicit_rejection_live(void **state)
+FC_RSA_TEST(test_implicit_rejection_live)
 {
-    env *e = *state;
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {1024, 2049, 3073, 4096};
-    const unsigned expect_on = fc_ossl_at_least(g_ver, 3, 2);
+    const unsigned expect_on = fc_ossl_at_least(e->ver, 3, 2);
 
-    rng_start("implicit_rejection_live");
-    for (size_t si = 0; si < FC_ARRAY_LEN(sizes); si++) {
-        const test_key *t = find_key(e, sizes[si]);
+    fc_test_rand_start(__func__);
+    FC_RSA_FOR_KEYS(e, sizes, 1024, t)
+    {
         const size_t k = (size_t)(t->bits + 7) / 8;
         const op_spec dflt = OP(.pad = RSA_PKCS1_PADDING);
-        int rounds = g_quick ? 3 : 12;
+        int rounds = fc_test_quick() ? 3 : 12;
 
-        if (g_quick && sizes[si] > 1024)
-            continue;
         /* What each reports after init. */
         {
             EVP_PKEY_CTX *c =
@@ -2306,7 +1628,7 @@ static void test_implicit_rejection_live(void **state)
             v = get_implicit(c, &known);
             CHECK(known && v == expect_on,
                   "fastcrypto reports %u (known %d) on OpenSSL %lx", v, known,
-                  g_ver);
+                  e->ver);
             CHECK(EVP_PKEY_CTX_set_params(c, p) == 1, "set 0");
             v = get_implicit(c, &known);
             CHECK(known && v == 0, "after setting 0: %u", v);
@@ -2329,20 +1651,21 @@ static void test_implicit_rejection_live(void **state)
             size_t cl, l1 = sizeof(o1), l2 = sizeof(o2), len;
             int r1, r2;
 
-            len = (size_t)(rnd64() % (k - 10));
+            len = (size_t)(fc_test_rand64() % (k - 10));
             cl = make_ct(e, t, kind, len, ct);
             WHERE("%s, kind %d, round %d", t->name, kind, r);
-            r1 =
-                pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dflt, ct, cl, o1, &l1);
-            r2 =
-                pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &dflt, ct, cl, o2, &l2);
+            r1 = fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &dflt, ct, cl, o1,
+                           &l1);
+            r2 = fc_rsa_op(e, OP_DECRYPT, t->df, DF_PROPQ, &dflt, ct, cl, o2,
+                           &l2);
             /* Same verdict (on 3.0 both reject explicitly), and where both
              * return, the same bytes. */
             CHECK((r1 == 1) == (r2 == 1), "fastcrypto %d, default %d", r1, r2);
             if (r1 == 1)
                 CHECK_BYTES(o1, l1, o2, l2, "message");
             else
-                expect_error("explicit rejection", FC_NAME, "bad decrypt");
+                fc_rsa_expect_error("explicit rejection", FC_NAME,
+                                    "bad decrypt");
             CHECK(r1 == 1 || (!expect_on && kind != 1),
                   "failed with implicit rejection in force");
             ERR_clear_error();
@@ -2358,37 +1681,30 @@ static void test_implicit_rejection_live(void **state)
 
             WHERE("%s, implicit %d, bad sizes", t->name, ir);
             memset(ct, 0xff, k + 1);
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, k, out,
-                          &ol) <= 0,
-                  "ciphertext >= n");
-            expect_error("ciphertext >= n", FC_NAME, NULL);
+            fc_rsa_pair_refused(e, OP_DECRYPT, t->fc, t->df, &s, ct, k, NULL,
+                                "ciphertext >= n");
             ol = sizeof(out);
-            CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, ct, k, out,
-                          &ol) <= 0,
-                  "default: ciphertext >= n");
-            ERR_clear_error();
-            ol = sizeof(out);
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, k + 1, out,
-                          &ol) <= 0,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, k + 1, out,
+                            &ol) <= 0,
                   "ciphertext longer than k");
-            expect_error("ciphertext > k", FC_NAME,
-                         "data too large for key size");
+            fc_rsa_expect_error("ciphertext > k", FC_NAME,
+                                "data too large for key size");
             ol = sizeof(out);
-            CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, 0, out,
-                          &ol) <= 0,
+            CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, 0, out,
+                            &ol) <= 0,
                   "empty ciphertext");
-            expect_error("empty ciphertext", FC_NAME, "data too small");
+            fc_rsa_expect_error("empty ciphertext", FC_NAME, "data too small");
             ol = k - 1;
             {
                 size_t cl = make_ct(e, t, 1, 5, ct);
-                CHECK(pkey_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, cl, out,
-                              &ol) <= 0,
+                CHECK(fc_rsa_op(e, OP_DECRYPT, t->fc, FC_PROPQ, &s, ct, cl, out,
+                                &ol) <= 0,
                       "output buffer of k - 1 bytes");
-                expect_error("k - 1 output", FC_NAME,
-                             "output buffer too small");
+                fc_rsa_expect_error("k - 1 output", FC_NAME,
+                                    "output buffer too small");
                 ol = k - 1;
-                CHECK(pkey_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, ct, cl, out,
-                              &ol) <= 0,
+                CHECK(fc_rsa_op(e, OP_DECRYPT, t->df, DF_PROPQ, &s, ct, cl, out,
+                                &ol) <= 0,
                       "default: output buffer of k - 1 bytes");
                 ERR_clear_error();
             }
@@ -2398,7 +1714,7 @@ static void test_implicit_rejection_live(void **state)
      * it (keymgmt_rsa.c); decryption refused with either rejection, as by
      * default. */
     {
-        const test_key *t = find_key(e, 1024);
+        const fc_rsa_key *t = fc_rsa_find_key(e, 1024);
         BIGNUM *c[NCOMP];
         EVP_PKEY *kf, *kd;
         uint8_t ct[MAXB], out[MAXB];
@@ -2408,22 +1724,18 @@ static void test_implicit_rejection_live(void **state)
 
         memcpy(c, t->c, sizeof(c));
         c[C_D] = NULL;
-        kf = key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
-        kd = key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
+        kf = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, FC_PROPQ);
+        kd = fc_rsa_key_from_bns(e, c, EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(kf != NULL && kd != NULL, "CRT-only import");
         cl = make_ct(e, t, 1, 16, ct);
         WHERE("CRT-only key");
-        CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &on, ct, cl, out, &ol) <= 0,
+        CHECK(fc_rsa_op(e, OP_DECRYPT, kf, FC_PROPQ, &on, ct, cl, out, &ol) <=
+                  0,
               "implicit rejection without d");
-        expect_error("no d", FC_NAME, "missing private key");
-        ol = sizeof(out);
-        CHECK(pkey_op(e, OP_DECRYPT, kf, FC_PROPQ, &off, ct, cl, out, &ol) <= 0,
-              "explicit rejection without d");
-        expect_error("no d", FC_NAME, "missing private key");
-        ol = sizeof(out);
-        CHECK(pkey_op(e, OP_DECRYPT, kd, DF_PROPQ, &off, ct, cl, out, &ol) <= 0,
-              "default: explicit rejection without d");
-        ERR_clear_error();
+        fc_rsa_expect_error("no d", FC_NAME, "missing private key");
+        fc_rsa_pair_refused(e, OP_DECRYPT, kf, kd, &off, ct, cl,
+                            "missing private key",
+                            "explicit rejection without d");
         EVP_PKEY_free(kf);
         EVP_PKEY_free(kd);
     }
@@ -2432,13 +1744,13 @@ static void test_implicit_rejection_live(void **state)
 /* ---------------------------------------------------------------------- */
 /* Misuse: the failures default has, with the reasons programs match on    */
 
-static void test_misuse_reasons(void **state)
+FC_RSA_TEST(test_misuse_reasons)
 {
-    env *e = *state;
-    const test_key *t = find_key(e, 2048);
+    const fc_rsa_env *e = *state;
+    const fc_rsa_key *t = fc_rsa_find_key(e, 2048);
     static const char *const props[] = {FC_PROPQ, DF_PROPQ};
 
-    rng_start("misuse_reasons");
+    fc_test_rand_start(__func__);
     for (int j = 0; j < 2; j++) {
         EVP_PKEY *key = j == 0 ? t->fc : t->df;
         EVP_MD_CTX *mctx = EVP_MD_CTX_new();
@@ -2452,8 +1764,8 @@ static void test_misuse_reasons(void **state)
               "init");
         CHECK(EVP_PKEY_CTX_set_rsa_mgf1_md(pctx, sha256) <= 0,
               "set_rsa_mgf1_md accepted");
-        expect_error("mgf1 on pkcs1", j == 0 ? FC_NAME : NULL,
-                     "invalid mgf1 md");
+        fc_rsa_expect_error("mgf1 on pkcs1", j == 0 ? FC_NAME : NULL,
+                            "invalid mgf1 md");
         EVP_MD_free(sha256);
         EVP_MD_CTX_free(mctx);
         /* The same with the parameter name, on verify. */
@@ -2462,11 +1774,11 @@ static void test_misuse_reasons(void **state)
             uint8_t sig[MAXB] = {0};
             size_t sl = 256;
 
-            CHECK(digest_op(e, 1, key, props[j], "SHA256", &s,
-                            (const uint8_t *)"x", 1, sig, &sl) <= 0,
+            CHECK(fc_rsa_digest_op(e, 1, key, props[j], "SHA256", &s,
+                                   (const uint8_t *)"x", 1, sig, &sl) <= 0,
                   "mgf1-digest on a PKCS#1 verify accepted");
-            expect_error("mgf1 param on pkcs1", j == 0 ? FC_NAME : NULL,
-                         "invalid mgf1 md");
+            fc_rsa_expect_error("mgf1 param on pkcs1", j == 0 ? FC_NAME : NULL,
+                                "invalid mgf1 md");
         }
     }
 }
@@ -2476,9 +1788,9 @@ static void test_misuse_reasons(void **state)
 
 /* Checks that the k_rsa_counters moved by exactly |want| since |before|
  * (sign, verify, encrypt, decrypt; import never). */
-static void counters_moved(env *e, const uint64_t *before, uint64_t sign,
-                           uint64_t verify, uint64_t enc, uint64_t dec,
-                           const char *what)
+static void counters_moved(const fc_rsa_env *e, const uint64_t *before,
+                           uint64_t sign, uint64_t verify, uint64_t enc,
+                           uint64_t dec, const char *what)
 {
     const uint64_t want[NRSACOUNT] = {sign, verify, enc, dec, 0};
     uint64_t now[NRSACOUNT];
@@ -2491,20 +1803,21 @@ static void counters_moved(env *e, const uint64_t *before, uint64_t sign,
 }
 
 /* A fastcrypto context for |op| on |pkey| with the parameters of |s|. */
-static EVP_PKEY_CTX *op_ctx(env *e, int op, EVP_PKEY *pkey, const op_spec *s)
+static EVP_PKEY_CTX *op_ctx(const fc_rsa_env *e, int op, EVP_PKEY *pkey,
+                            const op_spec *s)
 {
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, FC_PROPQ);
     OSSL_PARAM p[10];
-    unsigned tv, ta, ir;
-    int pad, ret;
+    fc_rsa_op_values v;
+    int ret;
 
     CHECK(ctx != NULL, "EVP_PKEY_CTX_new_from_pkey");
-    ret = op_init(ctx, op);
-    op_params(p, s, op >= OP_ENCRYPT, &tv, &ta, &ir, &pad);
+    ret = fc_rsa_op_init(ctx, op);
+    fc_rsa_op_params(p, s, op >= OP_ENCRYPT, &v);
     CHECK(ret == 1 && EVP_PKEY_CTX_set_params(ctx, p) == 1,
           "init and parameters (op %d)", op);
-    CHECK(strcmp(op_provider(ctx), FC_NAME) == 0, "op %d ran on %s", op,
-          op_provider(ctx));
+    CHECK(strcmp(fc_rsa_op_provider(ctx), FC_NAME) == 0, "op %d ran on %s", op,
+          fc_rsa_op_provider(ctx));
     return ctx;
 }
 
@@ -2528,11 +1841,26 @@ static int sized_op(EVP_PKEY_CTX *ctx, int op, const uint8_t *in, size_t inlen,
     return fn(ctx, out, outlen, in, inlen);
 }
 
+/* |n| runs of |op| on |ctx| as sized_op runs it, each giving the |wlen|
+ * bytes of |want|. */
+static void sized_ops_give(EVP_PKEY_CTX *ctx, int op, const uint8_t *in,
+                           size_t inlen, const uint8_t *want, size_t wlen,
+                           int n, const char *what)
+{
+    for (int i = 0; i < n; i++) {
+        uint8_t out[MAXB];
+        size_t lo = sizeof(out);
+
+        CHECK(sized_op(ctx, op, in, inlen, out, &lo) == 1, "%s %d", what, i);
+        CHECK_BYTES(out, lo, want, wlen, what);
+    }
+}
+
 /* EVP_DigestSign of |msg|: one-shot with a size query first (|stream|
  * 0), or two updates, a final with no buffer (size) and the real final.
  * Returns 1 on success. */
-static int digest_sign(env *e, EVP_PKEY *pkey, const char *md, int pss,
-                       int stream, const uint8_t *msg, size_t mlen,
+static int digest_sign(const fc_rsa_env *e, EVP_PKEY *pkey, const char *md,
+                       int pss, int stream, const uint8_t *msg, size_t mlen,
                        uint8_t *sig, size_t *siglen)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
@@ -2554,8 +1882,8 @@ static int digest_sign(env *e, EVP_PKEY *pkey, const char *md, int pss,
         ok = EVP_DigestSign(m, NULL, &n, msg, mlen) == 1 && n <= *siglen &&
              EVP_DigestSign(m, sig, &n, msg, mlen) == 1;
     if (ok) {
-        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0, "digest-sign ran on %s",
-              op_provider(pctx));
+        CHECK(strcmp(fc_rsa_op_provider(pctx), FC_NAME) == 0,
+              "digest-sign ran on %s", fc_rsa_op_provider(pctx));
         *siglen = n;
     }
     EVP_MD_CTX_free(m);
@@ -2564,9 +1892,9 @@ static int digest_sign(env *e, EVP_PKEY *pkey, const char *md, int pss,
 
 /* EVP_DigestVerify of |sig| over |msg|, one-shot or in two updates and a
  * final. Returns EVP's result. */
-static int digest_verify(env *e, EVP_PKEY *pkey, const char *md, int stream,
-                         const uint8_t *msg, size_t mlen, const uint8_t *sig,
-                         size_t siglen)
+static int digest_verify(const fc_rsa_env *e, EVP_PKEY *pkey, const char *md,
+                         int stream, const uint8_t *msg, size_t mlen,
+                         const uint8_t *sig, size_t siglen)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     EVP_PKEY_CTX *pctx = NULL;
@@ -2574,8 +1902,8 @@ static int digest_verify(env *e, EVP_PKEY *pkey, const char *md, int stream,
 
     if (m != NULL && EVP_DigestVerifyInit_ex(m, &pctx, md, e->lib, FC_PROPQ,
                                              pkey, NULL) == 1) {
-        CHECK(strcmp(op_provider(pctx), FC_NAME) == 0,
-              "digest-verify ran on %s", op_provider(pctx));
+        CHECK(strcmp(fc_rsa_op_provider(pctx), FC_NAME) == 0,
+              "digest-verify ran on %s", fc_rsa_op_provider(pctx));
         if (stream)
             ret = EVP_DigestVerifyUpdate(m, msg, mlen / 2) == 1 &&
                           EVP_DigestVerifyUpdate(m, msg + mlen / 2,
@@ -2601,10 +1929,10 @@ static int digest_verify(env *e, EVP_PKEY *pkey, const char *md, int stream,
  * decryption that ran is, whatever its verdict on the signature or the
  * padding.
  */
-static void test_counters(void **state)
+FC_RSA_TEST(test_counters)
 {
-    env *e = *state;
-    const test_key *t = find_key(e, 2048);
+    const fc_rsa_env *e = *state;
+    const fc_rsa_key *t = fc_rsa_find_key(e, 2048);
     const size_t k = 256;
     enum { N = 5 };
     const op_spec pkcs1 = OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256");
@@ -2617,14 +1945,9 @@ static void test_counters(void **state)
     size_t l1, l2, l3, lc, lo;
     uint64_t before[NRSACOUNT];
     EVP_PKEY_CTX *ctx;
-    EVP_MD *sha256 = EVP_MD_fetch(e->lib, "SHA256", DF_PROPQ);
 
-    rng_start("counters");
-    rnd_bytes(msg, sizeof(msg));
-    CHECK(sha256 != NULL &&
-              EVP_Digest(msg, sizeof(msg), h, NULL, sha256, NULL) == 1,
-          "SHA-256");
-    EVP_MD_free(sha256);
+    fc_test_rand_start(__func__);
+    random_hashed(e, msg, sizeof(msg), h);
     memset(big, 0xff, sizeof(big)); /* k bytes of it: not below n */
 
     /* Signing: N each way. */
@@ -2704,12 +2027,7 @@ static void test_counters(void **state)
     EVP_PKEY_CTX_free(ctx);
     rsa_counters(e, before);
     ctx = op_ctx(e, OP_RECOVER, t->fc, &raw);
-    for (int i = 0; i < N; i++) {
-        lo = sizeof(out);
-        CHECK(sized_op(ctx, OP_RECOVER, s1, l1, out, &lo) == 1,
-              "verify-recover %d", i);
-        CHECK_BYTES(out, lo, msg, 36, "recovered");
-    }
+    sized_ops_give(ctx, OP_RECOVER, s1, l1, msg, 36, N, "verify-recover");
     EVP_PKEY_CTX_free(ctx);
     counters_moved(e, before, 0, N, 0, 0, "EVP_PKEY_verify_recover");
 
@@ -2726,12 +2044,7 @@ static void test_counters(void **state)
     counters_moved(e, before, 0, 0, N, 0, "EVP_PKEY_encrypt");
     rsa_counters(e, before);
     ctx = op_ctx(e, OP_DECRYPT, t->fc, &oaep);
-    for (int i = 0; i < N; i++) {
-        lo = sizeof(out);
-        CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1, "decrypt %d",
-              i);
-        CHECK_BYTES(out, lo, msg, 32, "decrypted");
-    }
+    sized_ops_give(ctx, OP_DECRYPT, ct, lc, msg, 32, N, "decrypt");
     ct[k - 1] ^= 1;
     lo = sizeof(out);
     CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) != 1,
@@ -2757,12 +2070,7 @@ static void test_counters(void **state)
         EVP_PKEY_CTX_free(ctx);
         rsa_counters(e, before);
         ctx = op_ctx(e, OP_DECRYPT, t->fc, &kex);
-        for (int i = 0; i < N; i++) {
-            lo = sizeof(out);
-            CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1,
-                  "TLS decrypt %d", i);
-            CHECK_BYTES(out, lo, msg, 48, "premaster");
-        }
+        sized_ops_give(ctx, OP_DECRYPT, ct, lc, msg, 48, N, "TLS decrypt");
         ct[k - 1] ^= 1;
         lo = sizeof(out);
         CHECK(sized_op(ctx, OP_DECRYPT, ct, lc, out, &lo) == 1 && lo == 48,
@@ -2830,49 +2138,5 @@ static void test_counters(void **state)
 
 int main(void)
 {
-    static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_keymgmt_roundtrip),
-        cmocka_unit_test(test_keymgmt_crt_unreduced),
-        cmocka_unit_test(test_keymgmt_crt_inconsistent),
-        cmocka_unit_test(test_big_keys),
-        cmocka_unit_test(test_delegated_keys),
-        cmocka_unit_test(test_delegated_ops),
-        cmocka_unit_test(test_keygen),
-        cmocka_unit_test(test_keygen_too_small),
-        cmocka_unit_test(test_keygen_too_big),
-        cmocka_unit_test(test_pkcs1_signatures),
-        cmocka_unit_test(test_legacy_digests),
-        cmocka_unit_test(test_recover_length),
-        cmocka_unit_test(test_pss),
-        cmocka_unit_test(test_pss_restricted_verify),
-        cmocka_unit_test(test_oaep),
-        cmocka_unit_test(test_pkcs1_encryption),
-        cmocka_unit_test(test_no_padding),
-        cmocka_unit_test(test_tls_kex),
-        cmocka_unit_test(test_implicit_rejection_kat),
-        cmocka_unit_test(test_implicit_rejection_live),
-        cmocka_unit_test(test_misuse_reasons),
-        cmocka_unit_test(test_counters),
-    };
-    const char *seed = getenv("FC_TEST_SEED");
-    const char *quick = getenv("FC_TEST_QUICK");
-    int fails = 0;
-
-    g_seed = seed != NULL ? strtoull(seed, NULL, 0) : DEFAULT_SEED;
-    g_quick = quick != NULL && strcmp(quick, "0") != 0 && quick[0] != '\0';
-    g_ver = OpenSSL_version_num();
-    printf("test_provider_rsa: seed 0x%llx (set FC_TEST_SEED to change)%s, "
-           "%s\n",
-           (unsigned long long)g_seed, g_quick ? ", quick" : "",
-           OpenSSL_version(OPENSSL_VERSION));
-    fflush(stdout);
-    fails += cmocka_run_group_tests_name("provider_rsa (native engines)", tests,
-                                         setup_native, env_teardown);
-    fails +=
-        cmocka_run_group_tests_name("provider_rsa (FASTCRYPTO_CPU_MASK=ifma)",
-                                    tests, setup_mulx, env_teardown);
-    fails +=
-        cmocka_run_group_tests_name("provider_rsa (FASTCRYPTO_CPU_MASK=all)",
-                                    tests, setup_generic, env_teardown);
-    return fails;
+    return fc_rsa_suite_run("provider_rsa", FC_RSA_KEYS);
 }

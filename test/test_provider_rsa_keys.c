@@ -33,10 +33,11 @@
  *                    fastcrypto (rsassaPss with the key's parameters) that
  *                    default verifies.
  *
- * Each group loads default and fastcrypto.so into its own OSSL_LIB_CTX from
- * FC_TEST_CONF under one CPU mask (native, "ifma", "all"), so every RSA
- * engine meets every key shape. Every fastcrypto operation is checked to
- * have run on fastcrypto (EVP_PKEY_CTX_get0_provider).
+ * The tests run in every group of support/rsa_suite.h (one library context
+ * per CPU mask: native, "ifma", "all"), so every RSA engine meets every key
+ * shape, with its pair helpers where an operation is compared with
+ * default's. Every fastcrypto operation is checked to have run on
+ * fastcrypto (EVP_PKEY_CTX_get0_provider).
  *
  * Environment: FC_TEST_CONF (required; ctest sets it), FC_TEST_QUICK=1
  * (fewer keys and cases).
@@ -65,84 +66,9 @@
 #include "evp_checks.h"
 #include "impls.h"
 #include "kat.h"
+#include "rsa_suite.h"
 
-#define FC_PROPQ "provider=fastcrypto"
-#define DF_PROPQ "provider=default"
-#define MAXB     1100
-
-static OSSL_LIB_CTX *g_lib;
-static const char *g_group = "";
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            print_error("[%s] check failed: %s\n  ", g_group, #cond);          \
-            print_error(__VA_ARGS__);                                          \
-            print_error("\n");                                                 \
-            ERR_print_errors_fp(stderr);                                       \
-            fail_msg("%s:%d", __FILE__, __LINE__);                             \
-        }                                                                      \
-    } while (0)
-
-/* ---- environment --------------------------------------------------------- */
-
-static int env_setup(void **state, const char *label, const char *mask)
-{
-    const char *conf = getenv("FC_TEST_CONF");
-    const char *old = getenv("FASTCRYPTO_CPU_MASK");
-    char *saved = old != NULL ? strdup(old) : NULL;
-    int ok;
-
-    (void)state;
-    if (conf == NULL) {
-        print_error("FC_TEST_CONF is not set (run through ctest)\n");
-        free(saved);
-        return -1;
-    }
-    if (mask != NULL)
-        setenv("FASTCRYPTO_CPU_MASK", mask, 1);
-    g_lib = OSSL_LIB_CTX_new();
-    ok = g_lib != NULL && OSSL_LIB_CTX_load_config(g_lib, conf) &&
-         OSSL_PROVIDER_available(g_lib, "fastcrypto") &&
-         OSSL_PROVIDER_available(g_lib, "default");
-    if (mask != NULL) {
-        if (saved != NULL)
-            setenv("FASTCRYPTO_CPU_MASK", saved, 1);
-        else
-            unsetenv("FASTCRYPTO_CPU_MASK");
-    }
-    free(saved);
-    g_group = label;
-    if (!ok) {
-        print_error("[%s] loading %s failed\n", label, conf);
-        ERR_print_errors_fp(stderr);
-        return -1;
-    }
-    return 0;
-}
-
-static int env_teardown(void **state)
-{
-    (void)state;
-    OSSL_LIB_CTX_free(g_lib);
-    g_lib = NULL;
-    return 0;
-}
-
-static int setup_native(void **state)
-{
-    return env_setup(state, "native", NULL);
-}
-
-static int setup_ifma(void **state)
-{
-    return env_setup(state, "mask=ifma", "ifma");
-}
-
-static int setup_all(void **state)
-{
-    return env_setup(state, "mask=all", "all");
-}
+#define MAXB FC_RSA_MAXB
 
 /* ---- keys ------------------------------------------------------------------
  */
@@ -151,11 +77,6 @@ static const char *const factor_name[5] = {
     OSSL_PKEY_PARAM_RSA_FACTOR1, OSSL_PKEY_PARAM_RSA_FACTOR2,
     OSSL_PKEY_PARAM_RSA_FACTOR3, OSSL_PKEY_PARAM_RSA_FACTOR4,
     OSSL_PKEY_PARAM_RSA_FACTOR5};
-
-static const char *prov_name(const OSSL_PROVIDER *p)
-{
-    return p != NULL ? OSSL_PROVIDER_get0_name(p) : "(none)";
-}
 
 /* The number of primes of |pkey| (rsa-factorN present). */
 static int num_primes(const EVP_PKEY *pkey)
@@ -225,61 +146,15 @@ static void same_export(EVP_PKEY *a, EVP_PKEY *b, const char *what)
 /* ---- operations ------------------------------------------------------------
  */
 
-/* A PKCS#1 v1.5 or PSS (|pss|) SHA-256 signature of |msg| with |pkey| on
- * the provider |propq| selects; the signature length, 0 on failure. */
-static size_t sign_msg(EVP_PKEY *pkey, const char *propq, int pss,
-                       const uint8_t *msg, size_t mlen, uint8_t *sig)
-{
-    EVP_MD_CTX *m = EVP_MD_CTX_new();
-    EVP_PKEY_CTX *pctx = NULL;
-    size_t slen = MAXB;
-    int ok;
-
-    ok = m != NULL &&
-         EVP_DigestSignInit_ex(m, &pctx, "SHA256", g_lib, propq, pkey, NULL) >
-             0 &&
-         (!pss ||
-          EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) > 0) &&
-         EVP_DigestSign(m, sig, &slen, msg, mlen) > 0;
-    if (ok && strstr(propq, "fastcrypto") != NULL)
-        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
-                     "fastcrypto") == 0,
-              "signature ran on %s",
-              prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
-    EVP_MD_CTX_free(m);
-    return ok ? slen : 0;
-}
-
-/* 1 if |sig| verifies (PKCS#1 v1.5 or PSS) on the provider |propq|
- * selects. */
-static int verify_msg(EVP_PKEY *pkey, const char *propq, int pss,
-                      const uint8_t *msg, size_t mlen, const uint8_t *sig,
-                      size_t slen)
-{
-    EVP_MD_CTX *m = EVP_MD_CTX_new();
-    EVP_PKEY_CTX *pctx = NULL;
-    int ok;
-
-    ok = m != NULL &&
-         EVP_DigestVerifyInit_ex(m, &pctx, "SHA256", g_lib, propq, pkey, NULL) >
-             0 &&
-         (!pss ||
-          EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) > 0) &&
-         EVP_DigestVerify(m, sig, slen, msg, mlen) == 1;
-    EVP_MD_CTX_free(m);
-    ERR_clear_error();
-    return ok;
-}
-
 /* OAEP (|oaep_md|, MGF1 with |mgf1_md|, |label|) or raw (oaep_md NULL)
  * encryption (|enc|) or decryption on the provider |propq| selects; the
  * output length, or (size_t)-1 on failure. */
-static size_t crypt_op(EVP_PKEY *pkey, const char *propq, int enc,
-                       const char *oaep_md, const char *mgf1_md,
+static size_t crypt_op(const fc_rsa_env *e, EVP_PKEY *pkey, const char *propq,
+                       int enc, const char *oaep_md, const char *mgf1_md,
                        const uint8_t *label, size_t label_len,
                        const uint8_t *in, size_t inlen, uint8_t *out)
 {
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
     size_t outlen = MAXB;
     int ok;
 
@@ -301,10 +176,8 @@ static size_t crypt_op(EVP_PKEY *pkey, const char *propq, int enc,
         }
     }
     if (ok && strstr(propq, "fastcrypto") != NULL)
-        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(c)), "fastcrypto") ==
-                  0,
-              "%s ran on %s", enc ? "encryption" : "decryption",
-              prov_name(EVP_PKEY_CTX_get0_provider(c)));
+        CHECK(strcmp(fc_rsa_op_provider(c), "fastcrypto") == 0, "%s ran on %s",
+              enc ? "encryption" : "decryption", fc_rsa_op_provider(c));
     ok = ok && (enc ? EVP_PKEY_encrypt(c, out, &outlen, in, inlen)
                     : EVP_PKEY_decrypt(c, out, &outlen, in, inlen)) > 0;
     EVP_PKEY_CTX_free(c);
@@ -318,60 +191,48 @@ static size_t crypt_op(EVP_PKEY *pkey, const char *propq, int enc,
 /* |k| (default's key) used by both providers: identical PKCS#1 v1.5
  * signatures, PSS and OAEP across, raw private operations equal, the key
  * moved to fastcrypto exports what default exports. */
-static void mp_check(EVP_PKEY *kd, const char *what)
+static void mp_check(const fc_rsa_env *e, EVP_PKEY *kd, const char *what)
 {
     EVP_PKEY *kf =
-        fc_test_move_key(g_lib, kd, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
-    uint8_t msg[100], s1[MAXB], s2[MAXB], c[MAXB], p1[MAXB], p2[MAXB];
-    size_t l1, l2, k = (size_t)EVP_PKEY_get_size(kd);
+        fc_test_move_key(e->lib, kd, "RSA", EVP_PKEY_KEYPAIR, FC_PROPQ);
+    const op_spec pkcs1 =
+        OP(.pad = RSA_PKCS1_PADDING, .md = "SHA256", .digest = 1);
+    const op_spec pss =
+        OP(.pad = RSA_PKCS1_PSS_PADDING, .md = "SHA256", .digest = 1);
+    const op_spec oaep =
+        OP(.pad = RSA_PKCS1_OAEP_PADDING, .md = "SHA256", .mgf1 = "SHA256");
+    const op_spec raw = OP(.pad = RSA_NO_PADDING);
+    uint8_t msg[100], s[MAXB], c[MAXB], p[MAXB];
+    size_t k = (size_t)EVP_PKEY_get_size(kd);
 
     CHECK(kf != NULL, "%s: fastcrypto refused the key", what);
-    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
-          "%s: key held by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+    CHECK(strcmp(fc_rsa_key_provider(kf), "fastcrypto") == 0,
+          "%s: key held by %s", what, fc_rsa_key_provider(kf));
     CHECK(num_primes(kf) == num_primes(kd), "%s: %d primes against %d", what,
           num_primes(kf), num_primes(kd));
     same_export(kf, kd, what);
     fc_test_rand_bytes(msg, sizeof(msg));
-    l1 = sign_msg(kf, FC_PROPQ, 0, msg, sizeof(msg), s1);
-    l2 = sign_msg(kd, DF_PROPQ, 0, msg, sizeof(msg), s2);
-    CHECK(l1 == k && l2 == k && memcmp(s1, s2, k) == 0,
-          "%s: PKCS#1 v1.5 signatures differ", what);
-    l1 = sign_msg(kf, FC_PROPQ, 1, msg, sizeof(msg), s1);
-    CHECK(l1 == k && verify_msg(kd, DF_PROPQ, 1, msg, sizeof(msg), s1, l1),
-          "%s: fastcrypto's PSS signature fails on default", what);
-    l2 = sign_msg(kd, DF_PROPQ, 1, msg, sizeof(msg), s2);
-    CHECK(l2 == k && verify_msg(kf, FC_PROPQ, 1, msg, sizeof(msg), s2, l2),
-          "%s: default's PSS signature fails on fastcrypto", what);
-    /* OAEP both ways */
-    l1 = crypt_op(kd, DF_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 32, c);
-    CHECK(l1 == k &&
-              crypt_op(kf, FC_PROPQ, 0, "SHA256", "SHA256", NULL, 0, c, l1,
-                       p1) == 32 &&
-              memcmp(p1, msg, 32) == 0,
-          "%s: OAEP from default", what);
-    l1 = crypt_op(kf, FC_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 32, c);
-    CHECK(l1 == k &&
-              crypt_op(kd, DF_PROPQ, 0, "SHA256", "SHA256", NULL, 0, c, l1,
-                       p1) == 32 &&
-              memcmp(p1, msg, 32) == 0,
-          "%s: OAEP to default", what);
+    CHECK(fc_rsa_pair_sign(e, kf, kd, &pkcs1, msg, sizeof(msg), s, what) == k,
+          "%s: PKCS#1 v1.5 signatures", what);
+    CHECK(fc_rsa_cross_sign(e, kf, kd, &pss, &pss, msg, sizeof(msg), what),
+          "%s: PSS signatures", what);
+    fc_rsa_cross_crypt(e, kf, kd, &oaep, msg, 32, k, what);
     /* raw: a random value below n (top byte zero) */
     for (int i = 0; i < 3; i++) {
         memset(c, 0, k);
         fc_test_rand_bytes(c + 1, k - 1);
-        l1 = crypt_op(kf, FC_PROPQ, 0, NULL, NULL, NULL, 0, c, k, p1);
-        l2 = crypt_op(kd, DF_PROPQ, 0, NULL, NULL, NULL, 0, c, k, p2);
-        CHECK(l1 == k && l2 == k && memcmp(p1, p2, k) == 0,
-              "%s: raw private operations differ", what);
+        CHECK(fc_rsa_pair_same(e, OP_DECRYPT, kf, kd, &raw, c, k, p, what) == k,
+              "%s: raw private operations", what);
     }
     EVP_PKEY_free(kf);
 }
 
 /* A |bits|-bit key of |np| primes generated by the provider |propq| selects,
  * NULL if it refuses. */
-static EVP_PKEY *gen_mp(const char *propq, size_t bits, size_t np)
+static EVP_PKEY *gen_mp(const fc_rsa_env *e, const char *propq, size_t bits,
+                        size_t np)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", propq);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", propq);
     EVP_PKEY *pkey = NULL;
 
     if (ctx == NULL || EVP_PKEY_keygen_init(ctx) <= 0 ||
@@ -386,8 +247,9 @@ static EVP_PKEY *gen_mp(const char *propq, size_t bits, size_t np)
 /* Decryption of Wycheproof's three-prime OAEP vectors with keys decoded by
  * default and used by fastcrypto: valid ones give the message, invalid ones
  * fail, as on default. */
-static void test_mp_wycheproof(void **state)
+FC_RSA_TEST(test_mp_wycheproof)
 {
+    const fc_rsa_env *e = *state;
     static const char *const fields[] = {
         "Name", "N",  "E",   "D",  "P",     "Q",     "R",
         "DP",   "DQ", "DR",  "QI", "TR",    "Hash",  "MgfHash",
@@ -406,7 +268,8 @@ static void test_mp_wycheproof(void **state)
     char name[32] = "", hash[16] = "", mgf[16] = "";
     size_t valid = 0, invalid = 0;
 
-    (void)state;
+    fc_test_rand_start(__func__);
+
     while (fc_kat_next(k)) {
         uint8_t out[MAXB], out2[MAXB];
         const uint8_t *ct, *msg, *label;
@@ -435,7 +298,7 @@ static void test_mp_wycheproof(void **state)
                       "%s: %s", name, comp[i]);
             }
             params = OSSL_PARAM_BLD_to_param(bld);
-            ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA", DF_PROPQ);
+            ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA", DF_PROPQ);
             CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) > 0 &&
                       EVP_PKEY_fromdata(ctx, &kd, EVP_PKEY_KEYPAIR, params) > 0,
                   "%s: default refused the key", name);
@@ -454,9 +317,10 @@ static void test_mp_wycheproof(void **state)
         label = fc_kat_bytes(k, "Label", &llen);
         ok_expected = strcmp(fc_kat_str(k, "Valid"), "yes") == 0;
         /* the key is default's: libcrypto exports it to fastcrypto */
-        got = crypt_op(kd, FC_PROPQ, 0, hash, mgf, label, llen, ct, clen, out);
-        got2 =
-            crypt_op(kd, DF_PROPQ, 0, hash, mgf, label, llen, ct, clen, out2);
+        got =
+            crypt_op(e, kd, FC_PROPQ, 0, hash, mgf, label, llen, ct, clen, out);
+        got2 = crypt_op(e, kd, DF_PROPQ, 0, hash, mgf, label, llen, ct, clen,
+                        out2);
         if (ok_expected) {
             CHECK(got == mlen && (mlen == 0 || memcmp(out, msg, mlen) == 0),
                   "%s tcId %s: wrong message (%zu bytes)", name,
@@ -477,12 +341,13 @@ static void test_mp_wycheproof(void **state)
     EVP_PKEY_free(kd);
     print_message("[%s] Wycheproof three-prime OAEP: %zu valid, %zu invalid "
                   "vectors as expected on fastcrypto\n",
-                  g_group, valid, invalid);
+                  fc_test_group, valid, invalid);
 }
 
 /* Keys of 3 primes (and 4, 5 outside FC_TEST_QUICK) made by default. */
-static void test_mp_default(void **state)
+FC_RSA_TEST(test_mp_default)
 {
+    const fc_rsa_env *e = *state;
     static const struct {
         size_t bits, np;
         int slow;
@@ -490,19 +355,18 @@ static void test_mp_default(void **state)
         {1024, 3, 0}, {2048, 3, 0}, {3072, 3, 0}, {4096, 4, 1}, {8192, 5, 1}};
     const int quick = fc_test_quick();
 
-    (void)state;
-    fc_test_rand_start("mp_default");
+    fc_test_rand_start(__func__);
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         char what[64];
         EVP_PKEY *kd;
 
         if (shapes[i].slow && quick)
             continue;
-        kd = gen_mp(DF_PROPQ, shapes[i].bits, shapes[i].np);
+        kd = gen_mp(e, DF_PROPQ, shapes[i].bits, shapes[i].np);
         snprintf(what, sizeof(what), "default's %zu-prime RSA-%zu",
                  shapes[i].np, shapes[i].bits);
         CHECK(kd != NULL && num_primes(kd) == (int)shapes[i].np, "%s", what);
-        mp_check(kd, what);
+        mp_check(e, kd, what);
         EVP_PKEY_free(kd);
     }
 }
@@ -510,15 +374,15 @@ static void test_mp_default(void **state)
 /* Keys of 3 (and 4) primes made by fastcrypto, moved to default: accepted
  * by its checks, and used as above; a prime count the size does not allow
  * is refused by both with the same reason. */
-static void test_mp_keygen(void **state)
+FC_RSA_TEST(test_mp_keygen)
 {
+    const fc_rsa_env *e = *state;
     static const struct {
         size_t bits, np;
     } shapes[] = {{2048, 3}, {3072, 3}, {4096, 4}};
     const int quick = fc_test_quick();
 
-    (void)state;
-    fc_test_rand_start("mp_keygen");
+    fc_test_rand_start(__func__);
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
         EVP_PKEY *kf, *kd;
         EVP_PKEY_CTX *ctx;
@@ -528,25 +392,25 @@ static void test_mp_keygen(void **state)
             continue;
         snprintf(what, sizeof(what), "fastcrypto's %zu-prime RSA-%zu",
                  shapes[i].np, shapes[i].bits);
-        kf = gen_mp(FC_PROPQ, shapes[i].bits, shapes[i].np);
+        kf = gen_mp(e, FC_PROPQ, shapes[i].bits, shapes[i].np);
         CHECK(kf != NULL, "%s: keygen failed", what);
-        CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
-              "%s: made by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+        CHECK(strcmp(fc_rsa_key_provider(kf), "fastcrypto") == 0,
+              "%s: made by %s", what, fc_rsa_key_provider(kf));
         CHECK(EVP_PKEY_get_bits(kf) == (int)shapes[i].bits &&
                   num_primes(kf) == (int)shapes[i].np,
               "%s: %d bits, %d primes", what, EVP_PKEY_get_bits(kf),
               num_primes(kf));
-        kd = fc_test_move_key(g_lib, kf, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
+        kd = fc_test_move_key(e->lib, kf, "RSA", EVP_PKEY_KEYPAIR, DF_PROPQ);
         CHECK(kd != NULL, "%s: default refused it", what);
-        ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, kd, DF_PROPQ);
+        ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, kd, DF_PROPQ);
         CHECK(ctx != NULL, "%s: no context", what);
         CHECK((EVP_PKEY_check(ctx) == 1 && EVP_PKEY_pairwise_check(ctx) == 1) ||
-                  !fc_test_default_checks_own(g_lib, DF_PROPQ, shapes[i].bits,
+                  !fc_test_default_checks_own(e->lib, DF_PROPQ, shapes[i].bits,
                                               shapes[i].np),
               "%s: default's checks fail", what);
         ERR_clear_error();
         EVP_PKEY_CTX_free(ctx);
-        mp_check(kd, what);
+        mp_check(e, kd, what);
         EVP_PKEY_free(kd);
         EVP_PKEY_free(kf);
     }
@@ -560,12 +424,12 @@ static void test_mp_keygen(void **state)
             unsigned long ef, ed;
 
             ERR_clear_error();
-            CHECK(gen_mp(FC_PROPQ, bad[i].bits, bad[i].np) == NULL,
+            CHECK(gen_mp(e, FC_PROPQ, bad[i].bits, bad[i].np) == NULL,
                   "fastcrypto made a %zu-prime RSA-%zu key", bad[i].np,
                   bad[i].bits);
             ef = ERR_peek_last_error();
             ERR_clear_error();
-            CHECK(gen_mp(DF_PROPQ, bad[i].bits, bad[i].np) == NULL,
+            CHECK(gen_mp(e, DF_PROPQ, bad[i].bits, bad[i].np) == NULL,
                   "default made a %zu-prime RSA-%zu key", bad[i].np,
                   bad[i].bits);
             ed = ERR_peek_last_error();
@@ -586,10 +450,10 @@ static void test_mp_keygen(void **state)
 
 /* An RSA-PSS key of |bits| bits made by the provider |propq| selects, with
  * the restrictions |md|, |mgf1|, |saltlen| (NULL / -1: not given). */
-static EVP_PKEY *gen_pss(const char *propq, size_t bits, const char *md,
-                         const char *mgf1, int saltlen)
+static EVP_PKEY *gen_pss(const fc_rsa_env *e, const char *propq, size_t bits,
+                         const char *md, const char *mgf1, int saltlen)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(g_lib, "RSA-PSS", propq);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(e->lib, "RSA-PSS", propq);
     OSSL_PARAM params[5];
     size_t n = 0;
     EVP_PKEY *pkey = NULL;
@@ -655,8 +519,9 @@ static void same_view(EVP_PKEY *a, EVP_PKEY *b, const char *what)
 
 /* RSA-PSS keys made by either provider, restricted or not, report the same
  * and move both ways with their restrictions. */
-static void test_pss_keys(void **state)
+FC_RSA_TEST(test_pss_keys)
 {
+    const fc_rsa_env *e = *state;
     static const struct {
         const char *md, *mgf1;
         int saltlen;
@@ -668,11 +533,12 @@ static void test_pss_keys(void **state)
         {"SHA512", "SHA1", 64},
     };
 
-    (void)state;
+    fc_test_rand_start(__func__);
+
     for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-        EVP_PKEY *kf = gen_pss(FC_PROPQ, 2048, shapes[i].md, shapes[i].mgf1,
+        EVP_PKEY *kf = gen_pss(e, FC_PROPQ, 2048, shapes[i].md, shapes[i].mgf1,
                                shapes[i].saltlen);
-        EVP_PKEY *kd = gen_pss(DF_PROPQ, 1024, shapes[i].md, shapes[i].mgf1,
+        EVP_PKEY *kd = gen_pss(e, DF_PROPQ, 1024, shapes[i].md, shapes[i].mgf1,
                                shapes[i].saltlen);
         EVP_PKEY *kf2d, *kd2f, *back;
         char what[96];
@@ -681,26 +547,24 @@ static void test_pss_keys(void **state)
                  shapes[i].md ? shapes[i].md : "-",
                  shapes[i].mgf1 ? shapes[i].mgf1 : "-", shapes[i].saltlen);
         CHECK(kf != NULL && kd != NULL, "%s: keygen", what);
-        CHECK(
-            strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0 &&
-                EVP_PKEY_is_a(kf, "RSA-PSS") && EVP_PKEY_is_a(kf, "RSASSA-PSS"),
-            "%s: %s key", what, prov_name(EVP_PKEY_get0_provider(kf)));
+        CHECK(strcmp(fc_rsa_key_provider(kf), "fastcrypto") == 0 &&
+                  EVP_PKEY_is_a(kf, "RSA-PSS") &&
+                  EVP_PKEY_is_a(kf, "RSASSA-PSS"),
+              "%s: %s key", what, fc_rsa_key_provider(kf));
         /* ours moved to default, default's moved to ours */
-        kf2d = fc_test_move_key(g_lib, kf, "RSA-PSS",
+        kf2d = fc_test_move_key(e->lib, kf, "RSA-PSS",
                                 EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
                                 DF_PROPQ);
-        kd2f = fc_test_move_key(g_lib, kd, "RSA-PSS",
+        kd2f = fc_test_move_key(e->lib, kd, "RSA-PSS",
                                 EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
                                 FC_PROPQ);
         CHECK(kf2d != NULL && kd2f != NULL, "%s: moving", what);
-        CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd2f)), "fastcrypto") ==
-                  0,
-              "%s: default's key held by %s", what,
-              prov_name(EVP_PKEY_get0_provider(kd2f)));
+        CHECK(strcmp(fc_rsa_key_provider(kd2f), "fastcrypto") == 0,
+              "%s: default's key held by %s", what, fc_rsa_key_provider(kd2f));
         same_view(kf, kf2d, what);
         same_view(kd, kd2f, what);
         /* and back again */
-        back = fc_test_move_key(g_lib, kd2f, "RSA-PSS",
+        back = fc_test_move_key(e->lib, kd2f, "RSA-PSS",
                                 EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS,
                                 DF_PROPQ);
         CHECK(back != NULL, "%s: back to default", what);
@@ -714,7 +578,7 @@ static void test_pss_keys(void **state)
     }
     /* restrictions on a plain RSA key: refused by both */
     {
-        EVP_PKEY *kd = gen_mp(DF_PROPQ, 1024, 2);
+        EVP_PKEY *kd = gen_mp(e, DF_PROPQ, 1024, 2);
         OSSL_PARAM *params = NULL, *all;
         OSSL_PARAM extra[2];
         size_t n = 0;
@@ -731,7 +595,7 @@ static void test_pss_keys(void **state)
         all[n + 1] = OSSL_PARAM_construct_end();
         for (int p = 0; p < 2; p++) {
             EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(
-                g_lib, "RSA", p ? DF_PROPQ : FC_PROPQ);
+                e->lib, "RSA", p ? DF_PROPQ : FC_PROPQ);
             EVP_PKEY *k = NULL;
 
             CHECK(ctx != NULL && EVP_PKEY_fromdata_init(ctx) > 0, "fromdata");
@@ -760,15 +624,16 @@ typedef struct pss_case {
 /* Signs (|sig| NULL) or verifies |sig| of |msg| with |pkey| on |propq|
  * under |c|; returns 1 (and the signature length in |*slen|) or 0, and the
  * reason of the last error in |reason|. */
-static int pss_run(EVP_PKEY *pkey, const char *propq, const pss_case *c,
-                   const uint8_t *msg, size_t mlen, uint8_t *out, size_t *slen,
-                   const uint8_t *sig, char *reason, size_t rcap)
+static int pss_run(const fc_rsa_env *e, EVP_PKEY *pkey, const char *propq,
+                   const pss_case *c, const uint8_t *msg, size_t mlen,
+                   uint8_t *out, size_t *slen, const uint8_t *sig, char *reason,
+                   size_t rcap)
 {
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     EVP_PKEY_CTX *pctx = NULL;
     OSSL_PARAM params[4];
     size_t n = 0;
-    unsigned long e;
+    unsigned long err;
     int ok;
 
     if (c->pad != NULL)
@@ -783,21 +648,20 @@ static int pss_run(EVP_PKEY *pkey, const char *propq, const pss_case *c,
     params[n] = OSSL_PARAM_construct_end();
     ERR_clear_error();
     if (sig == NULL)
-        ok = EVP_DigestSignInit_ex(m, &pctx, c->md, g_lib, propq, pkey,
+        ok = EVP_DigestSignInit_ex(m, &pctx, c->md, e->lib, propq, pkey,
                                    params) > 0 &&
              EVP_DigestSign(m, out, slen, msg, mlen) > 0;
     else
-        ok = EVP_DigestVerifyInit_ex(m, &pctx, c->md, g_lib, propq, pkey,
+        ok = EVP_DigestVerifyInit_ex(m, &pctx, c->md, e->lib, propq, pkey,
                                      params) > 0 &&
              EVP_DigestVerify(m, sig, *slen, msg, mlen) == 1;
     if (ok && strstr(propq, "fastcrypto") != NULL)
-        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
-                     "fastcrypto") == 0,
-              "ran on %s", prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
-    e = ERR_peek_last_error();
+        CHECK(strcmp(fc_rsa_op_provider(pctx), "fastcrypto") == 0, "ran on %s",
+              fc_rsa_op_provider(pctx));
+    err = ERR_peek_last_error();
     snprintf(reason, rcap, "%s",
-             e != 0 && ERR_reason_error_string(e) != NULL
-                 ? ERR_reason_error_string(e)
+             err != 0 && ERR_reason_error_string(err) != NULL
+                 ? ERR_reason_error_string(err)
                  : "-");
     ERR_clear_error();
     EVP_MD_CTX_free(m);
@@ -806,7 +670,7 @@ static int pss_run(EVP_PKEY *pkey, const char *propq, const pss_case *c,
 
 /* Every case on both providers: same outcome, same reason; a signature
  * made by one verifies on the other under the same case. */
-static void pss_matrix(EVP_PKEY *kd, const char *what)
+static void pss_matrix(const fc_rsa_env *e, EVP_PKEY *kd, const char *what)
 {
     static const char *const mds[] = {NULL, "SHA256", "SHA384", "SHA1"};
     static const char *const mgf1s[] = {NULL, "SHA256", "SHA1"};
@@ -814,7 +678,7 @@ static void pss_matrix(EVP_PKEY *kd, const char *what)
                                         "digest", "max", "auto"};
     static const char *const pads[] = {NULL, "pss", "pkcs1", "none"};
     EVP_PKEY *kf =
-        fc_test_move_key(g_lib, kd, "RSA-PSS",
+        fc_test_move_key(e->lib, kd, "RSA-PSS",
                          EVP_PKEY_KEYPAIR | EVP_PKEY_KEY_PARAMETERS, FC_PROPQ);
     uint8_t msg[64], sf[MAXB], sd[MAXB];
     size_t cases = 0, accepted = 0;
@@ -834,10 +698,10 @@ static void pss_matrix(EVP_PKEY *kd, const char *what)
                     if (quick && (a + b + c + d) % 3 != 0)
                         continue;
                     cases++;
-                    of = pss_run(kf, FC_PROPQ, &pc, msg, sizeof(msg), sf, &lf,
-                                 NULL, rf, sizeof(rf));
-                    od = pss_run(kd, DF_PROPQ, &pc, msg, sizeof(msg), sd, &ld,
-                                 NULL, rd, sizeof(rd));
+                    of = pss_run(e, kf, FC_PROPQ, &pc, msg, sizeof(msg), sf,
+                                 &lf, NULL, rf, sizeof(rf));
+                    od = pss_run(e, kd, DF_PROPQ, &pc, msg, sizeof(msg), sd,
+                                 &ld, NULL, rd, sizeof(rd));
                     CHECK(of == od && (of || strcmp(rf, rd) == 0),
                           "%s: sign md=%s mgf1=%s saltlen=%s pad=%s: "
                           "fastcrypto %d (%s), default %d (%s)",
@@ -854,65 +718,67 @@ static void pss_matrix(EVP_PKEY *kd, const char *what)
                             strcmp(vc.saltlen, "auto") == 0)
                             vc.saltlen = "max";
                         accepted++;
-                        CHECK(pss_run(kd, DF_PROPQ, &vc, msg, sizeof(msg), NULL,
-                                      &lf, sf, rd, sizeof(rd)),
+                        CHECK(pss_run(e, kd, DF_PROPQ, &vc, msg, sizeof(msg),
+                                      NULL, &lf, sf, rd, sizeof(rd)),
                               "%s: default refuses our signature (%s)", what,
                               rd);
-                        CHECK(pss_run(kf, FC_PROPQ, &vc, msg, sizeof(msg), NULL,
-                                      &ld, sd, rf, sizeof(rf)),
+                        CHECK(pss_run(e, kf, FC_PROPQ, &vc, msg, sizeof(msg),
+                                      NULL, &ld, sd, rf, sizeof(rf)),
                               "%s: we refuse default's signature (%s)", what,
                               rf);
                     } else {
                         /* verification refused alike too */
                         lf = (size_t)EVP_PKEY_get_size(kd);
                         memset(sf, 1, lf);
-                        of = pss_run(kf, FC_PROPQ, &pc, msg, sizeof(msg), NULL,
-                                     &lf, sf, rf, sizeof(rf));
-                        od = pss_run(kd, DF_PROPQ, &pc, msg, sizeof(msg), NULL,
-                                     &lf, sf, rd, sizeof(rd));
+                        of = pss_run(e, kf, FC_PROPQ, &pc, msg, sizeof(msg),
+                                     NULL, &lf, sf, rf, sizeof(rf));
+                        od = pss_run(e, kd, DF_PROPQ, &pc, msg, sizeof(msg),
+                                     NULL, &lf, sf, rd, sizeof(rd));
                         CHECK(!of && !od, "%s: a junk signature verified",
                               what);
                     }
                 }
     /* encryption with an RSA-PSS key: refused by both */
-    CHECK(crypt_op(kf, FC_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16, sf) ==
-                  (size_t)-1 &&
-              crypt_op(kd, DF_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16,
+    CHECK(crypt_op(e, kf, FC_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16,
+                   sf) == (size_t)-1 &&
+              crypt_op(e, kd, DF_PROPQ, 1, "SHA256", "SHA256", NULL, 0, msg, 16,
                        sd) == (size_t)-1,
           "%s: encryption with an RSA-PSS key", what);
     print_message("[%s] %s: %zu signing setups, %zu accepted, all as default\n",
-                  g_group, what, cases, accepted);
+                  fc_test_group, what, cases, accepted);
     EVP_PKEY_free(kf);
 }
 
-static void test_pss_rules(void **state)
+FC_RSA_TEST(test_pss_rules)
 {
+    const fc_rsa_env *e = *state;
     EVP_PKEY *k;
 
-    (void)state;
-    fc_test_rand_start("pss_rules");
-    k = gen_pss(DF_PROPQ, 2048, "SHA256", "SHA256", 32);
+    fc_test_rand_start(__func__);
+    k = gen_pss(e, DF_PROPQ, 2048, "SHA256", "SHA256", 32);
     CHECK(k != NULL, "keygen");
-    pss_matrix(k, "restricted SHA256/MGF1-SHA256/32");
+    pss_matrix(e, k, "restricted SHA256/MGF1-SHA256/32");
     EVP_PKEY_free(k);
     /* a minimum above the digest size: "digest" salt refused */
-    k = gen_pss(DF_PROPQ, 2048, "SHA256", NULL, 40);
+    k = gen_pss(e, DF_PROPQ, 2048, "SHA256", NULL, 40);
     CHECK(k != NULL, "keygen");
-    pss_matrix(k, "restricted SHA256/MGF1-SHA1/40");
+    pss_matrix(e, k, "restricted SHA256/MGF1-SHA1/40");
     EVP_PKEY_free(k);
-    k = gen_pss(DF_PROPQ, 2048, NULL, NULL, -1);
+    k = gen_pss(e, DF_PROPQ, 2048, NULL, NULL, -1);
     CHECK(k != NULL, "keygen");
-    pss_matrix(k, "unrestricted");
+    pss_matrix(e, k, "unrestricted");
     EVP_PKEY_free(k);
 }
 
 /* A key of ours through default's PEM encoder and decoder, and an X.509
  * certificate signed with it by fastcrypto that default verifies. */
-static void test_pss_encoding(void **state)
+FC_RSA_TEST(test_pss_encoding)
 {
-    EVP_PKEY *kf = gen_pss(FC_PROPQ, 2048, "SHA256", "SHA256", 32), *kd = NULL;
+    const fc_rsa_env *e = *state;
+    EVP_PKEY *kf = gen_pss(e, FC_PROPQ, 2048, "SHA256", "SHA256", 32),
+             *kd = NULL;
     BIO *bio = BIO_new(BIO_s_mem());
-    X509 *x = X509_new_ex(g_lib, NULL);
+    X509 *x = X509_new_ex(e->lib, NULL);
     X509_NAME *name = X509_NAME_new();
     EVP_MD_CTX *m = EVP_MD_CTX_new();
     const X509_ALGOR *alg;
@@ -920,17 +786,18 @@ static void test_pss_encoding(void **state)
     EVP_PKEY_CTX *pctx = NULL;
     char buf[64];
 
-    (void)state;
+    fc_test_rand_start(__func__);
+
     CHECK(kf != NULL && bio != NULL && x != NULL && name != NULL && m != NULL,
           "setup");
-    CHECK(PEM_write_bio_PrivateKey_ex(bio, kf, NULL, NULL, 0, NULL, NULL, g_lib,
-                                      DF_PROPQ) > 0,
+    CHECK(PEM_write_bio_PrivateKey_ex(bio, kf, NULL, NULL, 0, NULL, NULL,
+                                      e->lib, DF_PROPQ) > 0,
           "PEM encoding of our key");
-    kd = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, g_lib, DF_PROPQ);
+    kd = PEM_read_bio_PrivateKey_ex(bio, NULL, NULL, NULL, e->lib, DF_PROPQ);
     CHECK(kd != NULL && EVP_PKEY_is_a(kd, "RSA-PSS"),
           "PEM decoding by default");
-    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kd)), "default") == 0,
-          "decoded by %s", prov_name(EVP_PKEY_get0_provider(kd)));
+    CHECK(strcmp(fc_rsa_key_provider(kd), "default") == 0, "decoded by %s",
+          fc_rsa_key_provider(kd));
     same_view(kf, kd, "PEM round trip");
     same_export(kf, kd, "PEM round trip");
 
@@ -945,12 +812,10 @@ static void test_pss_encoding(void **state)
               X509_gmtime_adj(X509_getm_notAfter(x), 3600) &&
               X509_set_pubkey(x, kd),
           "certificate fields");
-    CHECK(EVP_DigestSignInit_ex(m, &pctx, NULL, g_lib, FC_PROPQ, kd, NULL) > 0,
+    CHECK(EVP_DigestSignInit_ex(m, &pctx, NULL, e->lib, FC_PROPQ, kd, NULL) > 0,
           "DigestSignInit with the key's mandatory digest");
-    CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)), "fastcrypto") ==
-              0,
-          "certificate signed by %s",
-          prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
+    CHECK(strcmp(fc_rsa_op_provider(pctx), "fastcrypto") == 0,
+          "certificate signed by %s", fc_rsa_op_provider(pctx));
     CHECK(X509_sign_ctx(x, m) > 0, "X509_sign_ctx");
     X509_get0_signature(NULL, &alg, x);
     X509_ALGOR_get0(&oid, NULL, NULL, alg);
@@ -965,7 +830,7 @@ static void test_pss_encoding(void **state)
         const X509_ALGOR *alg2;
 
         CHECK(y != NULL && m2 != NULL &&
-                  EVP_DigestSignInit_ex(m2, NULL, NULL, g_lib, DF_PROPQ, kd,
+                  EVP_DigestSignInit_ex(m2, NULL, NULL, e->lib, DF_PROPQ, kd,
                                         NULL) > 0 &&
                   X509_sign_ctx(y, m2) > 0,
               "default's signature");
@@ -978,8 +843,8 @@ static void test_pss_encoding(void **state)
     /* default verifies it, with the public key only */
     {
         EVP_PKEY *pub = fc_test_move_key(
-            g_lib, kd, "RSA-PSS", EVP_PKEY_PUBLIC_KEY | EVP_PKEY_KEY_PARAMETERS,
-            DF_PROPQ);
+            e->lib, kd, "RSA-PSS",
+            EVP_PKEY_PUBLIC_KEY | EVP_PKEY_KEY_PARAMETERS, DF_PROPQ);
 
         CHECK(pub != NULL && X509_verify(x, pub) == 1,
               "default does not verify the certificate");
@@ -1106,13 +971,13 @@ static comps make_key(int bits, int np)
 /* The key of the components of |c| in |mask| on the keymgmt |propq|
  * selects, an RSA-PSS one restricted to the hash |pss_md| if not NULL;
  * NULL if refused. */
-static EVP_PKEY *key_of_type(const comps *c, unsigned mask, const char *propq,
-                             const char *pss_md)
+static EVP_PKEY *key_of_type(const fc_rsa_env *e, const comps *c, unsigned mask,
+                             const char *propq, const char *pss_md)
 {
     OSSL_PARAM_BLD *bld = OSSL_PARAM_BLD_new();
     OSSL_PARAM *params = NULL;
     EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(
-        g_lib, pss_md != NULL ? "RSA-PSS" : "RSA", propq);
+        e->lib, pss_md != NULL ? "RSA-PSS" : "RSA", propq);
     EVP_PKEY *pkey = NULL;
 
     CHECK(bld != NULL && ctx != NULL, "allocation");
@@ -1137,44 +1002,32 @@ static EVP_PKEY *key_of_type(const comps *c, unsigned mask, const char *propq,
     return pkey;
 }
 
-static EVP_PKEY *key_of(const comps *c, unsigned mask, const char *propq)
+static EVP_PKEY *key_of(const fc_rsa_env *e, const comps *c, unsigned mask,
+                        const char *propq)
 {
-    return key_of_type(c, mask, propq, NULL);
+    return key_of_type(e, c, mask, propq, NULL);
 }
 
 /* A signature (|pad|, digest |md|) of |msg| on the provider |propq|
  * selects, or verification (|sig| given, |*slen| its length). */
-static int sig_op(EVP_PKEY *pkey, const char *propq, const char *md, int pad,
-                  int verify, const uint8_t *msg, size_t mlen, uint8_t *sig,
-                  size_t *slen)
+static int sig_op(const fc_rsa_env *e, EVP_PKEY *pkey, const char *propq,
+                  const char *md, int pad, int verify, const uint8_t *msg,
+                  size_t mlen, uint8_t *sig, size_t *slen)
 {
-    EVP_MD_CTX *m = EVP_MD_CTX_new();
-    EVP_PKEY_CTX *pctx = NULL;
-    int ok;
+    const op_spec s = OP(.pad = pad, .md = md, .digest = 1);
+    int ok = fc_rsa_op(e, verify ? OP_VERIFY : OP_SIGN, pkey, propq, &s, msg,
+                       mlen, sig, slen) == 1;
 
-    ok = m != NULL &&
-         (verify
-              ? EVP_DigestVerifyInit_ex(m, &pctx, md, g_lib, propq, pkey, NULL)
-              : EVP_DigestSignInit_ex(m, &pctx, md, g_lib, propq, pkey, NULL)) >
-             0 &&
-         EVP_PKEY_CTX_set_rsa_padding(pctx, pad) > 0 &&
-         (verify ? EVP_DigestVerify(m, sig, *slen, msg, mlen) == 1
-                 : EVP_DigestSign(m, sig, slen, msg, mlen) > 0);
-    if (ok && strstr(propq, "fastcrypto") != NULL)
-        CHECK(strcmp(prov_name(EVP_PKEY_CTX_get0_provider(pctx)),
-                     "fastcrypto") == 0,
-              "ran on %s", prov_name(EVP_PKEY_CTX_get0_provider(pctx)));
-    EVP_MD_CTX_free(m);
     ERR_clear_error();
     return ok;
 }
 
 /* Encryption or decryption with |pad| (OAEP with |md|). */
-static int enc_op(EVP_PKEY *pkey, const char *propq, int enc, int pad,
-                  const char *md, const uint8_t *in, size_t inlen, uint8_t *out,
-                  size_t *outlen)
+static int enc_op(const fc_rsa_env *e, EVP_PKEY *pkey, const char *propq,
+                  int enc, int pad, const char *md, const uint8_t *in,
+                  size_t inlen, uint8_t *out, size_t *outlen)
 {
-    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    EVP_PKEY_CTX *c = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
     int ok;
 
     *outlen = MAXB;
@@ -1198,9 +1051,10 @@ static int enc_op(EVP_PKEY *pkey, const char *propq, int enc, int pad,
  * that is right with e (a signature default verifies with n and e, the
  * message encrypted, y^e = x). Returns how many gave a result.
  */
-static int private_ops_checked(EVP_PKEY *kf, const comps *c, const char *what)
+static int private_ops_checked(const fc_rsa_env *e, EVP_PKEY *kf,
+                               const comps *c, const char *what)
 {
-    EVP_PKEY *pub = key_of(c, M_PUB, DF_PROPQ);
+    EVP_PKEY *pub = key_of(e, c, M_PUB, DF_PROPQ);
     const size_t k = (size_t)BN_num_bytes(c->v[K_N]);
     /* SHA-1 where the modulus is too short for SHA-256 */
     const char *md = k < 80 ? "SHA1" : "SHA256";
@@ -1221,17 +1075,18 @@ static int private_ops_checked(EVP_PKEY *kf, const comps *c, const char *what)
             int pad = pss ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING;
 
             slen = MAXB;
-            if (!sig_op(kf, FC_PROPQ, md, pad, 0, msg, mlen, sig, &slen))
+            if (!sig_op(e, kf, FC_PROPQ, md, pad, 0, msg, mlen, sig, &slen))
                 continue;
             results++;
-            CHECK(sig_op(pub, DF_PROPQ, md, pad, 1, msg, mlen, sig, &slen),
+            CHECK(sig_op(e, pub, DF_PROPQ, md, pad, 1, msg, mlen, sig, &slen),
                   "%s: a %s signature that does not verify with e", what,
                   pss ? "PSS" : "PKCS#1 v1.5");
         }
         for (size_t i = 0; i < sizeof(pads) / sizeof(pads[0]); i++) {
-            CHECK(enc_op(pub, DF_PROPQ, 1, pads[i], md, msg, mlen, ct, &clen),
-                  "%s: encryption", what);
-            if (!enc_op(kf, FC_PROPQ, 0, pads[i], md, ct, clen, pt, &plen))
+            CHECK(
+                enc_op(e, pub, DF_PROPQ, 1, pads[i], md, msg, mlen, ct, &clen),
+                "%s: encryption", what);
+            if (!enc_op(e, kf, FC_PROPQ, 0, pads[i], md, ct, clen, pt, &plen))
                 continue;
             results++;
             CHECK(plen == mlen && memcmp(pt, msg, plen) == 0,
@@ -1241,7 +1096,8 @@ static int private_ops_checked(EVP_PKEY *kf, const comps *c, const char *what)
         /* raw: y^e = x */
         memset(ct, 0, k);
         fc_test_rand_bytes(ct + 1, k - 1);
-        if (enc_op(kf, FC_PROPQ, 0, RSA_NO_PADDING, NULL, ct, k, pt, &plen)) {
+        if (enc_op(e, kf, FC_PROPQ, 0, RSA_NO_PADDING, NULL, ct, k, pt,
+                   &plen)) {
             results++;
             CHECK(BN_bin2bn(ct, (int)k, x) != NULL &&
                       BN_bin2bn(pt, (int)plen, y) != NULL &&
@@ -1262,7 +1118,7 @@ static int private_ops_checked(EVP_PKEY *kf, const comps *c, const char *what)
  * d of another key alone: refused, or taken with every private operation
  * refused. CRT values of another key with d right: taken, every private
  * operation right (through d, checked). */
-static void inconsistent_keys(int bits, const char *where)
+static void inconsistent_keys(const fc_rsa_env *e, int bits, const char *where)
 {
     comps a = make_key(bits, 2), b = make_key(bits, 2), v;
     static const struct {
@@ -1289,13 +1145,13 @@ static void inconsistent_keys(int bits, const char *where)
         if (cases[i].d_of_b)
             v.v[K_D] = b.v[K_D];
         /* default takes it (and signs with it) */
-        kd = key_of(&v, M_FULL2, DF_PROPQ);
+        kd = key_of(e, &v, M_FULL2, DF_PROPQ);
         CHECK(kd != NULL, "%s: default refused it", what);
         ERR_clear_error();
-        kf = key_of(&v, M_FULL2, FC_PROPQ);
+        kf = key_of(e, &v, M_FULL2, FC_PROPQ);
         err = ERR_peek_last_error();
         if (kf != NULL)
-            private_ops_checked(kf, &v, what);
+            private_ops_checked(e, kf, &v, what);
         CHECK(kf == NULL, "%s: fastcrypto took it", what);
         CHECK(err != 0 && ERR_GET_REASON(err) != 0 &&
                   strcmp(ERR_lib_error_string(err), "fastcrypto") == 0 &&
@@ -1309,8 +1165,8 @@ static void inconsistent_keys(int bits, const char *where)
     v = a;
     v.v[K_D] = b.v[K_D];
     snprintf(what, sizeof(what), "RSA-%d%s, d of B alone", bits, where);
-    kf = key_of(&v, M_PUB | M(K_D), FC_PROPQ);
-    CHECK(kf == NULL || private_ops_checked(kf, &v, what) == 0,
+    kf = key_of(e, &v, M_PUB | M(K_D), FC_PROPQ);
+    CHECK(kf == NULL || private_ops_checked(e, kf, &v, what) == 0,
           "%s: private operations gave results", what);
     EVP_PKEY_free(kf);
     ERR_clear_error();
@@ -1319,9 +1175,9 @@ static void inconsistent_keys(int bits, const char *where)
     v = a;
     v.v[K_X] = b.v[K_X];
     snprintf(what, sizeof(what), "RSA-%d%s, dp of B", bits, where);
-    kf = key_of(&v, M_FULL2, FC_PROPQ);
+    kf = key_of(e, &v, M_FULL2, FC_PROPQ);
     CHECK(kf != NULL, "%s: refused", what);
-    CHECK(private_ops_checked(kf, &v, what) >= 8,
+    CHECK(private_ops_checked(e, kf, &v, what) >= 8,
           "%s: private operations refused", what);
     EVP_PKEY_free(kf);
     comps_free(&a);
@@ -1334,7 +1190,6 @@ static OSSL_LIB_CTX *lib_offer_auto(char *path, size_t pathlen)
 {
     const char *conf = getenv("FC_TEST_CONF");
     FILE *in = conf != NULL ? fopen(conf, "r") : NULL, *out;
-    OSSL_LIB_CTX *lib = NULL;
     char line[1024];
     int fd;
 
@@ -1353,12 +1208,7 @@ static OSSL_LIB_CTX *lib_offer_auto(char *path, size_t pathlen)
             fputs(line, out);
     fclose(in);
     fclose(out);
-    lib = OSSL_LIB_CTX_new();
-    if (lib != NULL && !OSSL_LIB_CTX_load_config(lib, path)) {
-        OSSL_LIB_CTX_free(lib);
-        lib = NULL;
-    }
-    return lib;
+    return fc_test_lib_load(path, 0);
 }
 
 /* 1 if fastcrypto in |lib| offers RSA keys of sizes other than 2048, 3072
@@ -1385,25 +1235,24 @@ static int offers_rsa_other(OSSL_LIB_CTX *lib)
  * default holds them (384), and of a size fastcrypto does not offer here
  * (1024, delegated before our core sees them): default releases wrong
  * results with d; fastcrypto refuses them. */
-static void test_inconsistent_keys(void **state)
+FC_RSA_TEST(test_inconsistent_keys)
 {
-    OSSL_LIB_CTX *saved = g_lib;
+    const fc_rsa_env *e = *state;
+    fc_rsa_env other = *e; /* the same group, another context */
     char path[64];
 
-    (void)state;
-    fc_test_rand_start("inconsistent_keys");
-    inconsistent_keys(384, "");
-    inconsistent_keys(2048, "");
-    g_lib = lib_offer_auto(path, sizeof(path));
-    CHECK(g_lib != NULL, "a library context without \"offer = all\"");
-    if (!offers_rsa_other(g_lib))
-        inconsistent_keys(1024, " (not offered)");
+    fc_test_rand_start(__func__);
+    inconsistent_keys(e, 384, "");
+    inconsistent_keys(e, 2048, "");
+    other.lib = lib_offer_auto(path, sizeof(path));
+    CHECK(other.lib != NULL, "a library context without \"offer = all\"");
+    if (!offers_rsa_other(other.lib))
+        inconsistent_keys(&other, 1024, " (not offered)");
     else
         print_message("[%s] RSA-1024 offered here, or no RSA at all: its "
                       "delegated case skipped\n",
-                      g_group);
-    OSSL_LIB_CTX_free(g_lib);
-    g_lib = saved;
+                      fc_test_group);
+    OSSL_LIB_CTX_free(other.lib);
     unlink(path);
 }
 
@@ -1415,8 +1264,9 @@ static void test_inconsistent_keys(void **state)
  * its first operation, and every private operation right with e (through
  * d, or the complete set).
  */
-static void test_incomplete_crt(void **state)
+FC_RSA_TEST(test_incomplete_crt)
 {
+    const fc_rsa_env *e = *state;
     static const int sizes[] = {384, 2048};
     static const struct {
         const char *name;
@@ -1433,8 +1283,7 @@ static void test_incomplete_crt(void **state)
         {"complete", M_FULL3},
     };
 
-    (void)state;
-    fc_test_rand_start("incomplete_crt");
+    fc_test_rand_start(__func__);
     for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
         comps c = make_key(sizes[s], 3);
 
@@ -1446,13 +1295,11 @@ static void test_incomplete_crt(void **state)
 
             snprintf(what, sizeof(what), "3-prime RSA-%d, %s", sizes[s],
                      shapes[i].name);
-            kf = key_of(&c, shapes[i].mask, FC_PROPQ);
+            kf = key_of(e, &c, shapes[i].mask, FC_PROPQ);
             CHECK(kf != NULL, "%s: refused", what);
-            CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") ==
-                      0,
-                  "%s: held by %s", what,
-                  prov_name(EVP_PKEY_get0_provider(kf)));
-            CHECK(private_ops_checked(kf, &c, what) >= 8,
+            CHECK(strcmp(fc_rsa_key_provider(kf), "fastcrypto") == 0,
+                  "%s: held by %s", what, fc_rsa_key_provider(kf));
+            CHECK(private_ops_checked(e, kf, &c, what) >= 8,
                   "%s: private operations refused", what);
             EVP_PKEY_free(kf);
         }
@@ -1462,15 +1309,15 @@ static void test_incomplete_crt(void **state)
             char what[64];
             uint8_t msg[4] = {1, 2, 3, 4}, sig[MAXB];
             size_t slen = MAXB;
-            EVP_PKEY *kf, *pub = key_of(&c, M_PUB, DF_PROPQ);
+            EVP_PKEY *kf, *pub = key_of(e, &c, M_PUB, DF_PROPQ);
 
             snprintf(what, sizeof(what), "3-prime RSA-PSS-%d, factors only",
                      sizes[s]);
-            kf = key_of_type(&c, shapes[2].mask, FC_PROPQ, "SHA1");
+            kf = key_of_type(e, &c, shapes[2].mask, FC_PROPQ, "SHA1");
             CHECK(kf != NULL && pub != NULL, "%s: refused", what);
-            CHECK(sig_op(kf, FC_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 0, msg,
+            CHECK(sig_op(e, kf, FC_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 0, msg,
                          sizeof(msg), sig, &slen) &&
-                      sig_op(pub, DF_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 1,
+                      sig_op(e, pub, DF_PROPQ, "SHA1", RSA_PKCS1_PSS_PADDING, 1,
                              msg, sizeof(msg), sig, &slen),
                   "%s: PSS signature", what);
             EVP_PKEY_free(kf);
@@ -1487,9 +1334,10 @@ typedef struct key_answers {
     int sec, pairwise, check, privcheck, exported, signs;
 } key_answers;
 
-static key_answers answers_of(EVP_PKEY *pkey, const char *propq)
+static key_answers answers_of(const fc_rsa_env *e, EVP_PKEY *pkey,
+                              const char *propq)
 {
-    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(g_lib, pkey, propq);
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(e->lib, pkey, propq);
     OSSL_PARAM *params = NULL;
     key_answers a;
     uint8_t msg[16] = {0}, sig[MAXB];
@@ -1505,19 +1353,21 @@ static key_answers answers_of(EVP_PKEY *pkey, const char *propq)
         for (const OSSL_PARAM *p = params; p->key != NULL; p++)
             a.exported++;
     OSSL_PARAM_free(params);
-    a.signs = sig_op(pkey, propq, "SHA256", RSA_PKCS1_PADDING, 0, msg, 16, sig,
-                     &slen);
+    a.signs = sig_op(e, pkey, propq, "SHA256", RSA_PKCS1_PADDING, 0, msg, 16,
+                     sig, &slen);
     EVP_PKEY_CTX_free(ctx);
     ERR_clear_error();
     return a;
 }
 
-static void same_answers(EVP_PKEY *kf, EVP_PKEY *kd, const char *what)
+static void same_answers(const fc_rsa_env *e, EVP_PKEY *kf, EVP_PKEY *kd,
+                         const char *what)
 {
-    key_answers f = answers_of(kf, FC_PROPQ), d = answers_of(kd, DF_PROPQ);
+    key_answers f = answers_of(e, kf, FC_PROPQ),
+                d = answers_of(e, kd, DF_PROPQ);
 
-    CHECK(strcmp(prov_name(EVP_PKEY_get0_provider(kf)), "fastcrypto") == 0,
-          "%s: held by %s", what, prov_name(EVP_PKEY_get0_provider(kf)));
+    CHECK(strcmp(fc_rsa_key_provider(kf), "fastcrypto") == 0, "%s: held by %s",
+          what, fc_rsa_key_provider(kf));
     CHECK(f.sec == d.sec, "%s: security bits %d, default %d", what, f.sec,
           d.sec);
     CHECK(f.pairwise == d.pairwise, "%s: pairwise check %d, default %d", what,
@@ -1536,32 +1386,32 @@ static void same_answers(EVP_PKEY *kf, EVP_PKEY *kd, const char *what)
  * bits (more than default allows for the size: no security bits, the key
  * pair check fails, yet it signs), and a CRT-only key (no d: default keeps
  * the public key alone). Built on both providers, the same answers. */
-static void test_default_answers(void **state)
+FC_RSA_TEST(test_default_answers)
 {
+    const fc_rsa_env *e = *state;
     comps c;
     EVP_PKEY *kf, *kd, *gen;
 
-    (void)state;
-    fc_test_rand_start("default_answers");
+    fc_test_rand_start(__func__);
     c = make_key(2048, 4);
-    kf = key_of(&c, M_PUB | M(K_D) | M_CRT4, FC_PROPQ);
-    kd = key_of(&c, M_PUB | M(K_D) | M_CRT4, DF_PROPQ);
+    kf = key_of(e, &c, M_PUB | M(K_D) | M_CRT4, FC_PROPQ);
+    kd = key_of(e, &c, M_PUB | M(K_D) | M_CRT4, DF_PROPQ);
     CHECK(kf != NULL && kd != NULL, "4-prime RSA-2048: fromdata");
-    same_answers(kf, kd, "4-prime RSA-2048");
+    same_answers(e, kf, kd, "4-prime RSA-2048");
     CHECK(EVP_PKEY_get_security_bits(kf) == 0, "4-prime RSA-2048: %d bits",
           EVP_PKEY_get_security_bits(kf));
     EVP_PKEY_free(kf);
     EVP_PKEY_free(kd);
     comps_free(&c);
 
-    gen = gen_mp(DF_PROPQ, 2048, 2);
+    gen = gen_mp(e, DF_PROPQ, 2048, 2);
     CHECK(gen != NULL, "keygen");
     c = comps_of(gen);
-    kf = key_of(&c, M_PUB | M_CRT2, FC_PROPQ);
-    kd = key_of(&c, M_PUB | M_CRT2, DF_PROPQ);
+    kf = key_of(e, &c, M_PUB | M_CRT2, FC_PROPQ);
+    kd = key_of(e, &c, M_PUB | M_CRT2, DF_PROPQ);
     CHECK(kf != NULL && kd != NULL, "CRT-only RSA-2048: fromdata");
-    same_answers(kf, kd, "CRT-only RSA-2048");
-    CHECK(answers_of(kf, FC_PROPQ).exported == 2,
+    same_answers(e, kf, kd, "CRT-only RSA-2048");
+    CHECK(answers_of(e, kf, FC_PROPQ).exported == 2,
           "CRT-only RSA-2048: more than n and e exported");
     EVP_PKEY_free(kf);
     EVP_PKEY_free(kd);
@@ -1571,24 +1421,5 @@ static void test_default_answers(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mp_wycheproof),
-        cmocka_unit_test(test_mp_default),
-        cmocka_unit_test(test_mp_keygen),
-        cmocka_unit_test(test_pss_keys),
-        cmocka_unit_test(test_pss_rules),
-        cmocka_unit_test(test_pss_encoding),
-        cmocka_unit_test(test_inconsistent_keys),
-        cmocka_unit_test(test_incomplete_crt),
-        cmocka_unit_test(test_default_answers),
-    };
-    int fails = 0;
-
-    fails += cmocka_run_group_tests_name("rsa_keys (native engines)", tests,
-                                         setup_native, env_teardown);
-    fails += cmocka_run_group_tests_name("rsa_keys (mask=ifma)", tests,
-                                         setup_ifma, env_teardown);
-    fails += cmocka_run_group_tests_name("rsa_keys (mask=all)", tests,
-                                         setup_all, env_teardown);
-    return fails != 0;
+    return fc_rsa_suite_run("rsa_keys", 0);
 }

@@ -257,16 +257,49 @@ static int fc_test_env_teardown(void **state)
     return 0;
 }
 
-#define FC_TEST_SETUP(i)                                                       \
-    static int fc_test_setup_##i(void **state)                                 \
-    {                                                                          \
-        *state = &fc_test_envs[i];                                             \
-        return fc_test_env_setup(&fc_test_envs[i]);                            \
+static int fc_test_cipher_setup(const fc_test_mask_group *g, void **state)
+{
+    *state = g->env;
+    return fc_test_env_setup(g->env);
+}
+
+/* The group fc_test_run_mask_groups is running, for the setup. */
+static const fc_test_mask_group *fc_test_cur_group;
+static int (*fc_test_cur_setup)(const fc_test_mask_group *, void **);
+
+static int fc_test_group_setup(void **state)
+{
+    return fc_test_cur_setup(fc_test_cur_group, state);
+}
+
+/* see provider_test.h */
+int fc_test_run_mask_groups(const char *suite, const fc_test_mask_group *groups,
+                            size_t n, const struct CMUnitTest *tests,
+                            size_t count,
+                            int (*setup)(const fc_test_mask_group *g,
+                                         void **state),
+                            CMFixtureFunction teardown)
+{
+    const char *filter = getenv("FC_TEST_FILTER"); /* runner.h */
+    int fails = 0;
+
+    if (filter != NULL)
+        cmocka_set_test_filter(filter);
+    /* The seed is printed when it is chosen. */
+    (void)fc_test_seed_value();
+    if (fc_test_quick())
+        print_message("%s: FC_TEST_QUICK, smaller loops\n", suite);
+    fc_test_cur_setup = setup;
+    for (size_t g = 0; g < n; g++) {
+        char name[128];
+
+        snprintf(name, sizeof(name), "%s (%s)", suite, groups[g].what);
+        fc_test_cur_group = &groups[g];
+        fails += _cmocka_run_group_tests(name, tests, count,
+                                         fc_test_group_setup, teardown);
     }
-FC_TEST_SETUP(0)
-FC_TEST_SETUP(1)
-FC_TEST_SETUP(2)
-FC_TEST_SETUP(3)
+    return fails;
+}
 
 /* see provider_test.h */
 int fc_test_run_groups(const fc_test_family *fam,
@@ -275,21 +308,14 @@ int fc_test_run_groups(const fc_test_family *fam,
     static const char *const what[FC_TEST_NENVS] = {
         "native kernel", "FASTCRYPTO_CPU_MASK=avx512",
         "FASTCRYPTO_CPU_MASK=vaes", "FASTCRYPTO_CPU_MASK=all"};
-    int (*const setup[FC_TEST_NENVS])(void **) = {
-        fc_test_setup_0, fc_test_setup_1, fc_test_setup_2, fc_test_setup_3};
+    fc_test_mask_group groups[FC_TEST_NENVS];
     char native[64], wide[64];
-    int fails = 0;
+    size_t n = 0;
 
     fc_test_fam = fam;
-    /* The seed is printed when it is chosen. */
-    (void)fc_test_seed_value();
-    if (fc_test_quick())
-        print_message("%s: FC_TEST_QUICK, smaller loops\n", fam->suite);
     fc_test_env_expect(&fc_test_envs[0], native, sizeof(native));
     fc_test_env_expect(&fc_test_envs[1], wide, sizeof(wide));
     for (int g = 0; g < FC_TEST_NENVS; g++) {
-        char name[128];
-
         /* The avx512 group covers the ymm tier where the native group
          * runs a zmm one; elsewhere it would repeat the native group. */
         if (g == 1 && strcmp(native, wide) == 0) {
@@ -298,11 +324,11 @@ int fc_test_run_groups(const fc_test_family *fam,
                           fam->suite, what[g], native);
             continue;
         }
-        snprintf(name, sizeof(name), "%s (%s)", fam->suite, what[g]);
-        fails += _cmocka_run_group_tests(name, tests, count, setup[g],
-                                         fc_test_env_teardown);
+        groups[n++] = (fc_test_mask_group){what[g], fc_test_envs[g].mask,
+                                           &fc_test_envs[g]};
     }
-    return fails;
+    return fc_test_run_mask_groups(fam->suite, groups, n, tests, count,
+                                   fc_test_cipher_setup, fc_test_env_teardown);
 }
 
 /* ---------------------------------------------------------------------- */

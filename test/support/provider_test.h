@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * provider_test.h - the harness of the provider suites (test_provider_cbc
- * for CBC, test_provider_gcm for GCM): failure reports with their context,
- * error-queue checks, guarded buffers, random pieces, one library context
- * per CPU mask with the fastcrypto and default ciphers fetched, and the
- * pair harness that runs every call on both providers and compares.
+ * for CBC, test_provider_gcm for GCM, ...; the RSA suites through
+ * rsa_suite.h): failure reports with their context, error-queue checks,
+ * guarded buffers, random pieces, one library context per CPU mask
+ * (fc_test_run_mask_groups) with the fastcrypto and default ciphers
+ * fetched, and the pair harness that runs every call on both providers
+ * and compares.
  *
  * A suite describes its family once (fc_test_family: cipher names, key
  * lengths, the provider parameter naming the kernel, and the core's
@@ -176,6 +178,29 @@ typedef struct fc_test_env {
  */
 int fc_test_run_groups(const fc_test_family *fam,
                        const struct CMUnitTest *tests, size_t count);
+
+/* One group of a suite: CMocka's group "<suite> (<what>)", loaded under
+ * FASTCRYPTO_CPU_MASK=|mask| (NULL: the process's own), with the suite's
+ * state for it (|env|, handed to the setup). */
+typedef struct fc_test_mask_group {
+    const char *what;
+    const char *mask;
+    void *env;
+} fc_test_mask_group;
+
+/*
+ * fc_test_run_mask_groups runs |tests| once in each of the |n| |groups|:
+ * |setup| loads the group's library context into its env and puts the
+ * env in *state (0, or -1: the group's tests fail), |teardown| frees it.
+ * The harness of every provider suite: fc_test_run_groups for the cipher
+ * families, rsa_suite.h for RSA. Returns the number of failed tests.
+ */
+int fc_test_run_mask_groups(const char *suite, const fc_test_mask_group *groups,
+                            size_t n, const struct CMUnitTest *tests,
+                            size_t count,
+                            int (*setup)(const fc_test_mask_group *g,
+                                         void **state),
+                            CMFixtureFunction teardown);
 
 /* ---------------------------------------------------------------------- */
 /* Small EVP helpers                                                      */
